@@ -1,0 +1,131 @@
+//! Capacity units, counted in integer half-units so 0.5 RCU is exact (fact sheet §2).
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A number of capacity units, held as a count of half-units.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Units(pub u64);
+
+impl Units {
+    /// Read units for `bytes` read at once: 4 KB units, at least one, halved when eventually consistent.
+    pub fn read(bytes: usize, consistent: bool) -> Self {
+        let blocks = bytes.div_ceil(4096).max(1) as u64;
+        Self(if consistent { blocks * 2 } else { blocks })
+    }
+
+    /// Write units for an item of `bytes`: 1 KB units, at least one.
+    pub fn write(bytes: usize) -> Self {
+        Self(bytes.div_ceil(1024).max(1) as u64 * 2)
+    }
+
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64 / 2.0
+    }
+}
+
+impl std::ops::Add for Units {
+    type Output = Self;
+    fn add(self, other: Self) -> Self {
+        Self(self.0 + other.0)
+    }
+}
+
+/// What a request asked for in `ReturnConsumedCapacity`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Report {
+    None,
+    Total,
+    Indexes,
+}
+
+impl Report {
+    pub fn parse(value: Option<&str>) -> Self {
+        match value {
+            Some("TOTAL") => Self::Total,
+            Some("INDEXES") => Self::Indexes,
+            _ => Self::None,
+        }
+    }
+}
+
+/// `{"CapacityUnits": x}` as nested in `ConsumedCapacity`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "PascalCase")]
+pub struct Capacity {
+    pub capacity_units: f64,
+}
+
+/// The `ConsumedCapacity` object of a response.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "PascalCase")]
+pub struct ConsumedCapacity {
+    pub table_name: String,
+    pub capacity_units: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Capacity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+}
+
+/// Units one request consumed on a table and each of its indexes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Consumption {
+    pub table: Units,
+    pub global_indexes: BTreeMap<String, Units>,
+    pub local_indexes: BTreeMap<String, Units>,
+}
+
+impl Consumption {
+    pub fn table_only(units: Units) -> Self {
+        Self { table: units, ..Self::default() }
+    }
+
+    pub fn total(&self) -> Units {
+        self.global_indexes.values().chain(self.local_indexes.values()).fold(self.table, |sum, u| sum + *u)
+    }
+
+    /// The response's `ConsumedCapacity`, shaped by what was asked for.
+    pub fn report(&self, report: Report, table_name: &str) -> Option<ConsumedCapacity> {
+        let indexes = |map: &BTreeMap<String, Units>| {
+            (!map.is_empty()).then(|| {
+                map.iter().map(|(name, u)| (name.clone(), Capacity { capacity_units: u.as_f64() })).collect()
+            })
+        };
+        match report {
+            Report::None => None,
+            Report::Total => Some(ConsumedCapacity {
+                table_name: table_name.to_string(),
+                capacity_units: self.total().as_f64(),
+                table: None,
+                local_secondary_indexes: None,
+                global_secondary_indexes: None,
+            }),
+            Report::Indexes => Some(ConsumedCapacity {
+                table_name: table_name.to_string(),
+                capacity_units: self.total().as_f64(),
+                table: Some(Capacity { capacity_units: self.table.as_f64() }),
+                local_secondary_indexes: indexes(&self.local_indexes),
+                global_secondary_indexes: indexes(&self.global_indexes),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_as_the_fact_sheet_measures() {
+        for (bytes, strong, eventual) in [(6, 1.0, 0.5), (4096, 1.0, 0.5), (4097, 2.0, 1.0), (10240, 3.0, 1.5), (0, 1.0, 0.5)] {
+            assert_eq!(Units::read(bytes, true).as_f64(), strong, "{bytes}");
+            assert_eq!(Units::read(bytes, false).as_f64(), eventual, "{bytes}");
+        }
+        for (bytes, units) in [(1, 1.0), (1024, 1.0), (1025, 2.0), (4096, 4.0), (4097, 5.0), (10240, 10.0), (409_600, 400.0)] {
+            assert_eq!(Units::write(bytes).as_f64(), units, "{bytes}");
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! The one entry point: operation name + request JSON → response JSON or DynamoDB's error.
+
+use crate::clock::Clock;
+use crate::error::{DynamoError, ErrorKind, Result};
+use crate::ops;
+use crate::table::Table;
+use crate::value::VALIDATION_MARK;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// All tables of one Dynalab instance, and the clock it reads.
+pub struct Engine {
+    pub(crate) tables: BTreeMap<String, Table>,
+    pub(crate) clock: Arc<dyn Clock>,
+}
+
+impl Engine {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        Self { tables: BTreeMap::new(), clock }
+    }
+
+    /// Runs one DynamoDB operation (`"PutItem"`, `"Query"`, …) on a request body in DynamoDB JSON,
+    /// returning the response body or the error DynamoDB would send.
+    pub fn execute(&mut self, operation: &str, request: &str) -> Result<String> {
+        match operation {
+            "CreateTable" => run(request, |input| ops::create_table::run(self, input)),
+            "DescribeTable" => run(request, |input| ops::describe_table::run(self, input)),
+            "ListTables" => run(request, |input| ops::list_tables::run(self, input)),
+            "DeleteTable" => run(request, |input| ops::delete_table::run(self, input)),
+            "UpdateTable" => run(request, |input| ops::update_table::run(self, input)),
+            "PutItem" => run(request, |input| ops::put_item::run(self, input)),
+            "GetItem" => run(request, |input| ops::get_item::run(self, input)),
+            "UpdateItem" => run(request, |input| ops::update_item::run(self, input)),
+            "DeleteItem" => run(request, |input| ops::delete_item::run(self, input)),
+            "Query" => run(request, |input| ops::query::run(self, input)),
+            "Scan" => run(request, |input| ops::scan::run(self, input)),
+            _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
+        }
+    }
+
+    /// [`Engine::execute`] with the response parsed, for callers that want a JSON value.
+    pub fn execute_value(&mut self, operation: &str, request: &serde_json::Value) -> Result<serde_json::Value> {
+        let body = self.execute(operation, &request.to_string())?;
+        serde_json::from_str(&body).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+    }
+
+    pub(crate) fn now_millis(&self) -> u64 {
+        self.clock.now_millis()
+    }
+
+    /// The named table, or DynamoDB's "non-existent table" error.
+    pub(crate) fn table(&self, name: &str) -> Result<&Table> {
+        self.tables.get(name).ok_or_else(DynamoError::table_not_found)
+    }
+
+    pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+        self.tables.get_mut(name).ok_or_else(DynamoError::table_not_found)
+    }
+}
+
+fn run<I: DeserializeOwned, O: Serialize>(request: &str, operation: impl FnOnce(I) -> Result<O>) -> Result<String> {
+    let body = if request.trim().is_empty() { "{}" } else { request };
+    let input: I = serde_json::from_str(body).map_err(|e| from_serde(&e))?;
+    let output = operation(input)?;
+    serde_json::to_string(&output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+}
+
+/// A request that does not deserialise: DynamoDB's validation error if a value check failed while
+/// reading, else a `SerializationException` worded as Coral words JSON type errors.
+fn from_serde(error: &serde_json::Error) -> DynamoError {
+    let full = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let message = full.strip_suffix(&position).unwrap_or(&full);
+    if let Some(validation) = message.strip_prefix(VALIDATION_MARK) {
+        return DynamoError::validation(validation);
+    }
+    if message.starts_with("recursion limit exceeded") {
+        return DynamoError::validation(
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit",
+        );
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        let token = match rest.split([',', ' ']).next().unwrap_or("") {
+            "integer" | "floating" => "NUMBER_VALUE",
+            "string" => "VALUE_STRING",
+            "boolean" if rest.starts_with("boolean `true`") => "TRUE_VALUE",
+            "boolean" => "FALSE_VALUE",
+            "null" => "VALUE_NULL",
+            "sequence" => return DynamoError::serialization("Unrecognized collection type class java.lang.String"),
+            "map" => return DynamoError::serialization("Start of structure or map found where not expected."),
+            _ => "VALUE",
+        };
+        let expected = rest.rsplit("expected ").next().unwrap_or("");
+        let target = if expected.contains("bool") {
+            "Boolean"
+        } else if expected.contains("integer") || expected.starts_with('i') || expected.starts_with('u') {
+            "Integer"
+        } else if expected.contains("sequence") {
+            return DynamoError::serialization("Unexpected value type in list");
+        } else if expected.contains("map") || expected.contains("struct") || expected.contains("AttributeValue") {
+            return DynamoError::serialization("Unexpected value type in payload");
+        } else {
+            "String"
+        };
+        return DynamoError::serialization(format!("{token} cannot be converted to {target}"));
+    }
+    DynamoError::serialization(message.to_string())
+}

@@ -1,0 +1,122 @@
+//! DynamoDB's errors: the name a client matches on and the exact message it shows.
+
+use crate::value::Item;
+use serde_json::{json, Map, Value};
+
+/// Every error the engine can answer with. The name is what SDKs turn into a typed exception.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Validation,
+    Serialization,
+    UnknownOperation,
+    ResourceNotFound,
+    ResourceInUse,
+    ConditionalCheckFailed,
+    TransactionCanceled,
+    IdempotentParameterMismatch,
+    ItemCollectionSizeLimitExceeded,
+    LimitExceeded,
+    InternalServerError,
+}
+
+impl ErrorKind {
+    /// The exception name without its namespace, e.g. `ValidationException`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Validation => "ValidationException",
+            Self::Serialization => "SerializationException",
+            Self::UnknownOperation => "UnknownOperationException",
+            Self::ResourceNotFound => "ResourceNotFoundException",
+            Self::ResourceInUse => "ResourceInUseException",
+            Self::ConditionalCheckFailed => "ConditionalCheckFailedException",
+            Self::TransactionCanceled => "TransactionCanceledException",
+            Self::IdempotentParameterMismatch => "IdempotentParameterMismatchException",
+            Self::ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceededException",
+            Self::LimitExceeded => "LimitExceededException",
+            Self::InternalServerError => "InternalServerError",
+        }
+    }
+
+    /// The `__type` DynamoDB puts on the wire: Coral's framework errors keep Coral's namespaces.
+    pub fn wire_type(self) -> String {
+        let namespace = match self {
+            Self::Validation => "com.amazon.coral.validate",
+            Self::Serialization | Self::UnknownOperation => "com.amazon.coral.service",
+            _ => "com.amazonaws.dynamodb.v20120810",
+        };
+        format!("{namespace}#{}", self.name())
+    }
+
+    /// HTTP status the server sends for it.
+    pub fn http_status(self) -> u16 {
+        match self {
+            Self::InternalServerError => 500,
+            _ => 400,
+        }
+    }
+}
+
+/// An error response: kind, message, and the extras some errors carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DynamoError {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// The old item on a `ConditionalCheckFailedException` with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
+    pub item: Option<Item>,
+    /// `CancellationReasons` of a `TransactionCanceledException`, already in wire shape.
+    pub cancellation_reasons: Option<Vec<Value>>,
+}
+
+/// Shorthand used across the engine.
+pub type Result<T, E = DynamoError> = std::result::Result<T, E>;
+
+impl DynamoError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into(), item: None, cancellation_reasons: None }
+    }
+
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Validation, message)
+    }
+
+    pub fn serialization(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Serialization, message)
+    }
+
+    /// A data-plane operation on a missing table. Real DynamoDB's text; DynamoDB Local says
+    /// "Cannot do operations on a non-existent table".
+    pub fn table_not_found() -> Self {
+        Self::new(ErrorKind::ResourceNotFound, "Requested resource not found")
+    }
+
+    /// DescribeTable / DeleteTable / UpdateTable of a missing table (real DynamoDB's text).
+    pub fn named_table_not_found(name: &str) -> Self {
+        Self::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Table: {name} not found"))
+    }
+
+    pub fn condition_failed(item: Option<Item>) -> Self {
+        Self { item, ..Self::new(ErrorKind::ConditionalCheckFailed, "The conditional request failed") }
+    }
+
+    /// The JSON body DynamoDB sends for this error.
+    pub fn to_json(&self) -> Value {
+        let mut body = Map::new();
+        body.insert("__type".into(), Value::String(self.kind.wire_type()));
+        body.insert("message".into(), Value::String(self.message.clone()));
+        if let Some(item) = &self.item {
+            body.insert("Item".into(), crate::value::item_to_json(item));
+        }
+        if let Some(reasons) = &self.cancellation_reasons {
+            body.insert("CancellationReasons".into(), json!(reasons));
+        }
+        Value::Object(body)
+    }
+}
+
+impl std::fmt::Display for DynamoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+impl std::error::Error for DynamoError {}

@@ -1,0 +1,206 @@
+//! Turns a resolved KeyConditionExpression into the partition to read and the sort-key range,
+//! with DynamoDB's messages for conditions a key cannot serve.
+
+use super::ast::{CmpOp, Condition, Operand, Step};
+use crate::error::{DynamoError, Result};
+use crate::table::KeySchema;
+use crate::value::{AttributeValue, KeyValue};
+use std::ops::Bound;
+
+/// A condition on the sort key.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortCondition {
+    Eq(KeyValue),
+    Lt(KeyValue),
+    Le(KeyValue),
+    Gt(KeyValue),
+    Ge(KeyValue),
+    Between(KeyValue, KeyValue),
+    BeginsWith(KeyValue),
+}
+
+/// What a Query reads: one partition, optionally a sort-key range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyConditions {
+    pub partition: KeyValue,
+    pub sort: Option<SortCondition>,
+}
+
+/// One `attribute op value(s)` clause of a key condition.
+struct Clause {
+    attribute: String,
+    op: ClauseOp,
+    values: Vec<AttributeValue>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum ClauseOp {
+    Cmp(CmpOp),
+    Between,
+    BeginsWith,
+}
+
+fn invalid_operator(name: &str) -> DynamoError {
+    DynamoError::validation(format!("Invalid operator used in KeyConditionExpression: {name}"))
+}
+
+fn flatten(condition: &Condition, clauses: &mut Vec<Clause>) -> Result<()> {
+    let single = |operand: &Operand| match operand {
+        Operand::Path(path) => match path.as_slice() {
+            [Step::Attr(name)] => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let value = |operand: &Operand| match operand {
+        Operand::Value(v) => Some(v.clone()),
+        _ => None,
+    };
+    let missed = || DynamoError::validation("Query condition missed key schema element");
+    match condition {
+        Condition::And(a, b) => {
+            flatten(a, clauses)?;
+            flatten(b, clauses)
+        }
+        Condition::Or(..) => Err(invalid_operator("OR")),
+        Condition::Not(..) => Err(invalid_operator("NOT")),
+        Condition::In(..) => Err(invalid_operator("IN")),
+        Condition::Exists(_) => Err(invalid_operator("attribute_exists")),
+        Condition::NotExists(_) => Err(invalid_operator("attribute_not_exists")),
+        Condition::AttributeType(..) => Err(invalid_operator("attribute_type")),
+        Condition::Contains(..) => Err(invalid_operator("contains")),
+        Condition::Compare(CmpOp::Ne, ..) => Err(invalid_operator("<>")),
+        Condition::Compare(op, a, b) => {
+            // `:v = k` reads as `k = :v`; the operator flips with the sides.
+            let (attribute, v, op) = match (single(a), value(b), single(b), value(a)) {
+                (Some(attr), Some(v), _, _) => (attr, v, *op),
+                (_, _, Some(attr), Some(v)) => (attr, v, flip(*op)),
+                _ => return Err(missed()),
+            };
+            clauses.push(Clause { attribute, op: ClauseOp::Cmp(op), values: vec![v] });
+            Ok(())
+        }
+        Condition::Between(a, lo, hi) => {
+            let (Some(attribute), Some(lo), Some(hi)) = (single(a), value(lo), value(hi)) else { return Err(missed()) };
+            clauses.push(Clause { attribute, op: ClauseOp::Between, values: vec![lo, hi] });
+            Ok(())
+        }
+        Condition::BeginsWith(a, prefix) => {
+            let (Some(attribute), Some(prefix)) = (single(a), value(prefix)) else { return Err(missed()) };
+            clauses.push(Clause { attribute, op: ClauseOp::BeginsWith, values: vec![prefix] });
+            Ok(())
+        }
+    }
+}
+
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+/// Checks a key condition against a key schema and extracts what to read.
+pub fn analyse(condition: &Condition, schema: &KeySchema) -> Result<KeyConditions> {
+    let mut clauses = Vec::new();
+    flatten(condition, &mut clauses)?;
+    for (i, clause) in clauses.iter().enumerate() {
+        if clauses[..i].iter().any(|c| c.attribute == clause.attribute) {
+            return Err(DynamoError::validation("KeyConditionExpressions must only contain one condition per key"));
+        }
+    }
+    let defined = 1 + usize::from(schema.range.is_some());
+    if clauses.len() > defined {
+        return Err(DynamoError::validation(format!(
+            "The number of query conditions ({}) exceeds the number of key attributes defined in the schema ({defined})",
+            clauses.len()
+        )));
+    }
+    let hash_name = &schema.hash.name;
+    let Some(hash_clause) = clauses.iter().find(|c| &c.attribute == hash_name) else {
+        return Err(DynamoError::validation(format!("Query condition missed key schema element: {hash_name}")));
+    };
+    if hash_clause.op != ClauseOp::Cmp(CmpOp::Eq) {
+        return Err(DynamoError::validation("Query key condition not supported"));
+    }
+    let range_name = schema.range.as_ref().map(|r| r.name.as_str());
+    if let Some(stray) = clauses.iter().find(|c| &c.attribute != hash_name && Some(c.attribute.as_str()) != range_name) {
+        let _ = stray;
+        return Err(DynamoError::validation(format!(
+            "Query condition missed key schema element: {}",
+            range_name.unwrap_or_default()
+        )));
+    }
+    let type_mismatch =
+        || DynamoError::validation("One or more parameter values were invalid: Condition parameter type does not match schema type");
+    let key_value = |value: &AttributeValue, kind: crate::value::ScalarType| {
+        KeyValue::from_attribute(value).filter(|k| k.scalar_type() == kind).ok_or_else(type_mismatch)
+    };
+    let partition = key_value(&hash_clause.values[0], schema.hash.kind)?;
+    let sort = match (clauses.iter().find(|c| Some(c.attribute.as_str()) == range_name), &schema.range) {
+        (Some(clause), Some(range)) => {
+            let values: Vec<KeyValue> = clause.values.iter().map(|v| key_value(v, range.kind)).collect::<Result<_>>()?;
+            let first = values[0].clone();
+            Some(match clause.op {
+                ClauseOp::Cmp(CmpOp::Eq) => SortCondition::Eq(first),
+                ClauseOp::Cmp(CmpOp::Lt) => SortCondition::Lt(first),
+                ClauseOp::Cmp(CmpOp::Le) => SortCondition::Le(first),
+                ClauseOp::Cmp(CmpOp::Gt) => SortCondition::Gt(first),
+                ClauseOp::Cmp(CmpOp::Ge) => SortCondition::Ge(first),
+                ClauseOp::Cmp(CmpOp::Ne) => return Err(invalid_operator("<>")),
+                ClauseOp::Between => SortCondition::Between(first, values[1].clone()),
+                ClauseOp::BeginsWith => {
+                    if range.kind == crate::value::ScalarType::N {
+                        return Err(DynamoError::validation(
+                            "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
+                        ));
+                    }
+                    SortCondition::BeginsWith(first)
+                }
+            })
+        }
+        _ => None,
+    };
+    Ok(KeyConditions { partition, sort })
+}
+
+impl SortCondition {
+    /// True if `key` satisfies the condition.
+    pub fn matches(&self, key: &KeyValue) -> bool {
+        match self {
+            Self::Eq(v) => key == v,
+            Self::Lt(v) => key < v,
+            Self::Le(v) => key <= v,
+            Self::Gt(v) => key > v,
+            Self::Ge(v) => key >= v,
+            Self::Between(lo, hi) => key >= lo && key <= hi,
+            Self::BeginsWith(prefix) => match (key, prefix) {
+                (KeyValue::S(s), KeyValue::S(p)) => s.starts_with(p.as_str()),
+                (KeyValue::B(b), KeyValue::B(p)) => b.starts_with(p),
+                _ => false,
+            },
+        }
+    }
+
+    /// The smallest range of sort keys that holds every match (begins_with still needs `matches`).
+    pub fn bounds(&self) -> (Bound<Option<KeyValue>>, Bound<Option<KeyValue>>) {
+        let some = |v: &KeyValue| Some(v.clone());
+        match self {
+            Self::Eq(v) => (Bound::Included(some(v)), Bound::Included(some(v))),
+            Self::Lt(v) => (Bound::Unbounded, Bound::Excluded(some(v))),
+            Self::Le(v) => (Bound::Unbounded, Bound::Included(some(v))),
+            Self::Gt(v) => (Bound::Excluded(some(v)), Bound::Unbounded),
+            Self::Ge(v) | Self::BeginsWith(v) => (Bound::Included(some(v)), Bound::Unbounded),
+            Self::Between(lo, hi) => {
+                if lo > hi {
+                    (Bound::Excluded(some(lo)), Bound::Excluded(some(lo)))
+                } else {
+                    (Bound::Included(some(lo)), Bound::Included(some(hi)))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Dynalab's engine: DynamoDB's semantics in memory, with no I/O, no clock of its own and no panic
+//! on any input. Every front end calls [`Engine::execute`] with an operation name and its JSON.
+#![forbid(unsafe_code)]
+
+pub mod capacity;
+pub mod clock;
+mod engine;
+pub mod error;
+pub mod expression;
+pub mod ops;
+pub mod table;
+mod validate;
+pub mod value;
+
+pub use clock::{Clock, FixedClock};
+#[cfg(not(target_arch = "wasm32"))]
+pub use clock::SystemClock;
+pub use engine::Engine;
+pub use error::{DynamoError, ErrorKind};
+
+/// The region ARNs name. Dynalab is one region of one account.
+pub const REGION: &str = "us-east-1";
+/// The account ARNs name (DynamoDB Local uses the same placeholder).
+pub const ACCOUNT_ID: &str = "000000000000";

@@ -1,0 +1,87 @@
+//! DeleteItem.
+
+use super::{check_condition, check_return_values, refuse_legacy};
+use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::expression::{ExprKind, ExpressionParams};
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE};
+use crate::value::{AttributeValue, Item};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
+    pub return_values: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+    pub return_values_on_condition_check_failure: Option<String>,
+    pub expected: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteItemOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+    let mut v = Violations::new();
+    v.table_name("tableName", input.table_name.as_ref());
+    v.required("key", input.key.as_ref());
+    v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES);
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.one_of("returnItemCollectionMetrics", input.return_item_collection_metrics.as_ref(), &RETURN_ITEM_COLLECTION_METRICS);
+    v.one_of(
+        "returnValuesOnConditionCheckFailure",
+        input.return_values_on_condition_check_failure.as_ref(),
+        &RETURN_VALUES_ON_FAILURE,
+    );
+    v.finish()?;
+    refuse_legacy(
+        &[("Expected", input.expected.is_some()), ("ConditionalOperator", input.conditional_operator.is_some())],
+        &[
+            ("ConditionExpression", input.condition_expression.is_some()),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
+        ],
+    )?;
+    check_return_values(input.return_values.as_ref(), &["NONE", "ALL_OLD"])?;
+    let params = ExpressionParams {
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        expressions: vec![(ExprKind::Condition, input.condition_expression.as_deref())],
+    };
+    params.check_maps()?;
+    let mut placeholders = params.placeholders();
+    let condition = match &input.condition_expression {
+        Some(text) => Some(placeholders.condition(ExprKind::Condition, text)?),
+        None => None,
+    };
+    placeholders.check_unused()?;
+
+    let table_name = input.table_name.unwrap_or_default();
+    let table = engine.table_mut(&table_name)?;
+    let key = table.definition.key_schema.key_of_request(&input.key.unwrap_or_default())?;
+    let old = table.storage.get(&key);
+    check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
+    let old = table.storage.delete(&key);
+    // Deleting a missing item still costs one unit.
+    let units = Units::write(old.as_ref().map_or(0, |o| o.size));
+    let want_old = input.return_values.as_deref() == Some("ALL_OLD");
+    Ok(DeleteItemOutput {
+        attributes: old.filter(|_| want_old).map(|o| o.item),
+        consumed_capacity: Consumption::table_only(units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+    })
+}

@@ -1,0 +1,28 @@
+//! DeleteTable.
+
+use super::TableDescription;
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::validate::Violations;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteTableInput {
+    pub table_name: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DeleteTableOutput {
+    pub table_description: TableDescription,
+}
+
+pub fn run(engine: &mut Engine, input: DeleteTableInput) -> Result<DeleteTableOutput> {
+    let mut v = Violations::new();
+    v.table_name("tableName", input.table_name.as_ref());
+    v.finish()?;
+    let name = input.table_name.unwrap_or_default();
+    let table = engine.tables.remove(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    Ok(DeleteTableOutput { table_description: TableDescription::of(&table, "DELETING") })
+}

@@ -1,0 +1,265 @@
+//! Query: one partition, a sort-key range, in order or reversed, paged.
+
+use super::read_page::{read_page, PageSpec};
+use super::refuse_legacy;
+use crate::capacity::{ConsumedCapacity, Consumption, Report};
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::expression::ast::{Condition, Operand, Step};
+use crate::expression::key_condition::analyse;
+use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::KeySchema;
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
+use crate::value::{AttributeValue, Item, KeyValue};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::ops::Bound;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct QueryInput {
+    pub table_name: Option<String>,
+    pub index_name: Option<String>,
+    pub key_condition_expression: Option<String>,
+    pub filter_expression: Option<String>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
+    pub select: Option<String>,
+    pub limit: Option<i64>,
+    pub consistent_read: Option<bool>,
+    pub scan_index_forward: Option<bool>,
+    pub exclusive_start_key: Option<Item>,
+    pub return_consumed_capacity: Option<String>,
+    pub key_conditions: Option<serde_json::Value>,
+    pub query_filter: Option<serde_json::Value>,
+    pub attributes_to_get: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+/// The response of a Query or Scan.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ReadOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<Item>>,
+    pub count: usize,
+    pub scanned_count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_evaluated_key: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+/// Checks shared by Query and Scan on `Select` and the projection.
+pub fn check_select(select: Option<&str>, has_projection: bool, has_index: bool) -> Result<()> {
+    match select {
+        Some("COUNT") if has_projection => {
+            Err(DynamoError::validation("Cannot specify the ProjectionExpression when choosing to get only the Count"))
+        }
+        Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(DynamoError::validation(
+            "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+        )),
+        Some("ALL_PROJECTED_ATTRIBUTES") if !has_index => Err(DynamoError::validation(
+            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+        )),
+        Some("ALL_ATTRIBUTES") if has_projection => Err(DynamoError::validation(
+            "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// An `ExclusiveStartKey` must be exactly a key of the table.
+pub fn start_key(schema: &KeySchema, start: Option<&Item>) -> Result<Option<(KeyValue, Option<KeyValue>)>> {
+    let Some(start) = start else { return Ok(None) };
+    let expected = 1 + usize::from(schema.range.is_some());
+    if start.len() != expected {
+        return Err(DynamoError::validation("The provided starting key is invalid: Exclusive Start Key must have same size as table's key schema"));
+    }
+    schema
+        .key_of_request(start)
+        .map(Some)
+        .map_err(|e| DynamoError::validation(format!("The provided starting key is invalid: {}", e.message)))
+}
+
+/// A filter may not name a key attribute in a Query.
+fn check_filter_keys(filter: &Condition, schema: &KeySchema) -> Result<()> {
+    let mut named = Vec::new();
+    collect_paths(filter, &mut named);
+    match named.iter().find(|name| schema.is_key_attribute(name)) {
+        Some(name) => Err(DynamoError::validation(format!(
+            "Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn collect_paths(condition: &Condition, out: &mut Vec<String>) {
+    let operand = |o: &Operand, out: &mut Vec<String>| {
+        let mut o = o;
+        while let Operand::Size(inner) = o {
+            o = inner;
+        }
+        if let Operand::Path(path) = o {
+            if let Some(Step::Attr(name)) = path.first() {
+                out.push(name.clone());
+            }
+        }
+    };
+    match condition {
+        Condition::And(a, b) | Condition::Or(a, b) => {
+            collect_paths(a, out);
+            collect_paths(b, out);
+        }
+        Condition::Not(a) => collect_paths(a, out),
+        Condition::Exists(p) | Condition::NotExists(p) => operand(&Operand::Path(p.clone()), out),
+        Condition::Compare(_, a, b)
+        | Condition::AttributeType(a, b)
+        | Condition::BeginsWith(a, b)
+        | Condition::Contains(a, b) => {
+            operand(a, out);
+            operand(b, out);
+        }
+        Condition::Between(a, b, c) => {
+            for o in [a, b, c] {
+                operand(o, out);
+            }
+        }
+        Condition::In(a, list) => {
+            operand(a, out);
+            for o in list {
+                operand(o, out);
+            }
+        }
+    }
+}
+
+pub fn run(engine: &mut Engine, input: QueryInput) -> Result<ReadOutput> {
+    let mut v = Violations::new();
+    v.table_name("tableName", input.table_name.as_ref());
+    if let Some(index) = &input.index_name {
+        v.name_rules("indexName", index, 3);
+    }
+    v.at_least("limit", input.limit, 1);
+    v.one_of("select", input.select.as_ref(), &SELECT);
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.finish()?;
+    refuse_legacy(
+        &[
+            ("KeyConditions", input.key_conditions.is_some()),
+            ("QueryFilter", input.query_filter.is_some()),
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[
+            ("ProjectionExpression", input.projection_expression.is_some()),
+            ("FilterExpression", input.filter_expression.is_some()),
+            ("KeyConditionExpression", input.key_condition_expression.is_some()),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
+        ],
+    )?;
+    let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
+        return Err(DynamoError::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        ));
+    };
+    check_select(input.select.as_deref(), input.projection_expression.is_some(), input.index_name.is_some())?;
+    let params = ExpressionParams {
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        expressions: vec![
+            (ExprKind::KeyCondition, Some(key_condition_text)),
+            (ExprKind::Filter, input.filter_expression.as_deref()),
+            (ExprKind::Projection, input.projection_expression.as_deref()),
+        ],
+    };
+    params.check_maps()?;
+    let mut placeholders = params.placeholders();
+    let key_condition = placeholders.condition(ExprKind::KeyCondition, key_condition_text)?;
+    let filter = match &input.filter_expression {
+        Some(text) => Some(placeholders.condition(ExprKind::Filter, text)?),
+        None => None,
+    };
+    let projection = match &input.projection_expression {
+        Some(text) => Some(placeholders.projection(text)?),
+        None => None,
+    };
+    placeholders.check_unused()?;
+
+    let table_name = input.table_name.unwrap_or_default();
+    let table = engine.table(&table_name)?;
+    if let Some(index) = &input.index_name {
+        return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
+    }
+    let schema = &table.definition.key_schema;
+    let keys = analyse(&key_condition, schema)?;
+    if let Some(filter) = &filter {
+        check_filter_keys(filter, schema)?;
+    }
+    let start = start_key(schema, input.exclusive_start_key.as_ref())?;
+    let forward = input.scan_index_forward.unwrap_or(true);
+    let (mut lower, mut upper) = match &keys.sort {
+        Some(sort) => sort.bounds(),
+        None => (Bound::Unbounded, Bound::Unbounded),
+    };
+    if let Some((partition, sort)) = start {
+        let in_range = partition == keys.partition
+            && keys.sort.as_ref().is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k)));
+        if !in_range {
+            return Err(DynamoError::validation("The provided starting key does not match the range key predicate"));
+        }
+        if forward {
+            lower = Bound::Excluded(sort);
+        } else {
+            upper = Bound::Excluded(sort);
+        }
+    }
+    let spec = PageSpec {
+        limit: input.limit.map(|l| l as usize),
+        filter: filter.as_ref(),
+        projection: projection.as_deref(),
+        count_only: input.select.as_deref() == Some("COUNT"),
+        consistent: input.consistent_read.unwrap_or(false),
+        key_schema: schema,
+    };
+    let sort_condition = keys.sort.as_ref();
+    let page = match table.storage.collection(&keys.partition) {
+        None => read_page(std::iter::empty(), &spec),
+        Some(collection) if range_is_empty(&lower, &upper) => {
+            let _ = collection;
+            read_page(std::iter::empty(), &spec)
+        }
+        Some(collection) => {
+            let range = collection.range((lower, upper));
+            let keep = move |(k, _): &(&Option<KeyValue>, _)| {
+                sort_condition.is_none_or(|s| k.as_ref().is_some_and(|k| s.matches(k)))
+            };
+            if forward {
+                read_page(range.filter(keep).map(|(_, s)| s), &spec)
+            } else {
+                read_page(range.rev().filter(keep).map(|(_, s)| s), &spec)
+            }
+        }
+    };
+    Ok(ReadOutput {
+        items: (!spec.count_only).then_some(page.items),
+        count: page.count,
+        scanned_count: page.scanned_count,
+        last_evaluated_key: page.last_evaluated_key,
+        consumed_capacity: Consumption::table_only(page.units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+    })
+}
+
+/// `BTreeMap::range` panics on an inverted or empty-excluded range; such a range reads nothing.
+fn range_is_empty<T: Ord>(lower: &Bound<T>, upper: &Bound<T>) -> bool {
+    match (lower, upper) {
+        (Bound::Included(a), Bound::Included(b)) => a > b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b)) | (Bound::Excluded(a), Bound::Included(b)) => {
+            a >= b
+        }
+        _ => false,
+    }
+}

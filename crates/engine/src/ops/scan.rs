@@ -1,0 +1,181 @@
+//! Scan: every partition in stable-hash order, optionally one segment of a parallel scan.
+
+use super::query::{check_select, start_key, ReadOutput};
+use super::read_page::{read_page, PageSpec};
+use super::refuse_legacy;
+use crate::capacity::{Consumption, Report};
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::PartitionSlot;
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
+use crate::value::{AttributeValue, Item};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ScanInput {
+    pub table_name: Option<String>,
+    pub index_name: Option<String>,
+    pub filter_expression: Option<String>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
+    pub select: Option<String>,
+    pub limit: Option<i64>,
+    pub consistent_read: Option<bool>,
+    pub exclusive_start_key: Option<Item>,
+    pub segment: Option<i64>,
+    pub total_segments: Option<i64>,
+    pub return_consumed_capacity: Option<String>,
+    pub scan_filter: Option<serde_json::Value>,
+    pub attributes_to_get: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+/// The segment a partition belongs to: its hash's share of the 64-bit range, so each segment is
+/// one contiguous run of the scan order.
+fn segment_of(hash: u64, total: u64) -> u64 {
+    ((u128::from(hash) * u128::from(total)) >> 64) as u64
+}
+
+/// The first hash in `segment`.
+fn segment_start(segment: u64, total: u64) -> u64 {
+    let start = (u128::from(segment) << 64).div_ceil(u128::from(total));
+    u64::try_from(start).unwrap_or(u64::MAX)
+}
+
+pub fn run(engine: &mut Engine, input: ScanInput) -> Result<ReadOutput> {
+    let mut v = Violations::new();
+    v.table_name("tableName", input.table_name.as_ref());
+    if let Some(index) = &input.index_name {
+        v.name_rules("indexName", index, 3);
+    }
+    v.at_least("limit", input.limit, 1);
+    v.one_of("select", input.select.as_ref(), &SELECT);
+    v.at_least("segment", input.segment, 0);
+    v.at_most("segment", input.segment, 999_999);
+    v.at_least("totalSegments", input.total_segments, 1);
+    v.at_most("totalSegments", input.total_segments, 1_000_000);
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.finish()?;
+    refuse_legacy(
+        &[
+            ("ScanFilter", input.scan_filter.is_some()),
+            ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[
+            ("ProjectionExpression", input.projection_expression.is_some()),
+            ("FilterExpression", input.filter_expression.is_some()),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
+        ],
+    )?;
+    // Real DynamoDB's wording (dynalite's suite); DynamoDB Local words these differently.
+    let segments = match (input.segment, input.total_segments) {
+        (Some(_), None) => {
+            return Err(DynamoError::validation(
+                "The TotalSegments parameter is required but was not present in the request when Segment parameter is present",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(DynamoError::validation(
+                "The Segment parameter is required but was not present in the request when parameter TotalSegments is present",
+            ))
+        }
+        (Some(segment), Some(total)) if segment >= total => {
+            return Err(DynamoError::validation(format!(
+                "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} is not less than TotalSegments: {total}"
+            )))
+        }
+        (Some(segment), Some(total)) => Some((segment as u64, total as u64)),
+        (None, None) => None,
+    };
+    check_select(input.select.as_deref(), input.projection_expression.is_some(), input.index_name.is_some())?;
+    let params = ExpressionParams {
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        expressions: vec![
+            (ExprKind::Filter, input.filter_expression.as_deref()),
+            (ExprKind::Projection, input.projection_expression.as_deref()),
+        ],
+    };
+    params.check_maps()?;
+    let mut placeholders = params.placeholders();
+    let filter = match &input.filter_expression {
+        Some(text) => Some(placeholders.condition(ExprKind::Filter, text)?),
+        None => None,
+    };
+    let projection = match &input.projection_expression {
+        Some(text) => Some(placeholders.projection(text)?),
+        None => None,
+    };
+    placeholders.check_unused()?;
+
+    let table_name = input.table_name.unwrap_or_default();
+    let table = engine.table(&table_name)?;
+    if let Some(index) = &input.index_name {
+        return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
+    }
+    let schema = &table.definition.key_schema;
+    let start = start_key(schema, input.exclusive_start_key.as_ref())?;
+    let first_slot = match (&start, segments) {
+        (Some((partition, _)), _) => Some(PartitionSlot::of(partition)),
+        (None, Some((segment, total))) => {
+            Some(PartitionSlot { hash: segment_start(segment, total), key: crate::value::KeyValue::S(String::new()) })
+        }
+        (None, None) => None,
+    };
+    let resume_after = start.clone();
+    let items = table
+        .storage
+        .partitions_from(first_slot.as_ref())
+        .take_while(move |(slot, _)| segments.is_none_or(|(segment, total)| segment_of(slot.hash, total) == segment))
+        .flat_map(move |(slot, collection)| {
+            let skip_through = resume_after
+                .as_ref()
+                .filter(|(partition, _)| *partition == slot.key)
+                .map(|(_, sort)| sort.clone());
+            collection
+                .iter()
+                .filter(move |(sort, _)| skip_through.as_ref().is_none_or(|after| *sort > after))
+                .map(|(_, stored)| stored)
+        });
+    let spec = PageSpec {
+        limit: input.limit.map(|l| l as usize),
+        filter: filter.as_ref(),
+        projection: projection.as_deref(),
+        count_only: input.select.as_deref() == Some("COUNT"),
+        consistent: input.consistent_read.unwrap_or(false),
+        key_schema: schema,
+    };
+    let page = read_page(items, &spec);
+    Ok(ReadOutput {
+        items: (!spec.count_only).then_some(page.items),
+        count: page.count,
+        scanned_count: page.scanned_count,
+        last_evaluated_key: page.last_evaluated_key,
+        consumed_capacity: Consumption::table_only(page.units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_split_the_hash_range_contiguously() {
+        for total in [1u64, 2, 3, 7, 1000, 1_000_000] {
+            for segment in [0, total / 2, total - 1] {
+                let start = segment_start(segment, total);
+                assert_eq!(segment_of(start, total), segment, "start of {segment}/{total}");
+                if start > 0 {
+                    assert_eq!(segment_of(start - 1, total), segment - 1, "before {segment}/{total}");
+                }
+            }
+        }
+    }
+}

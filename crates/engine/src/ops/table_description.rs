@@ -1,0 +1,106 @@
+//! `TableDescription`, shared by CreateTable, DescribeTable, UpdateTable and DeleteTable.
+
+use crate::table::{BillingMode, Table};
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct AttributeDefinition {
+    pub attribute_name: String,
+    pub attribute_type: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct KeySchemaElement {
+    pub attribute_name: String,
+    pub key_type: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ProvisionedThroughputDescription {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_increase_date_time: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_decrease_date_time: Option<f64>,
+    pub number_of_decreases_today: u64,
+    pub read_capacity_units: u64,
+    pub write_capacity_units: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct BillingModeSummary {
+    pub billing_mode: &'static str,
+    pub last_update_to_pay_per_request_date_time: f64,
+}
+
+/// What DescribeTable shows of a table.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TableDescription {
+    pub attribute_definitions: Vec<AttributeDefinition>,
+    pub table_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub table_status: &'static str,
+    pub creation_date_time: f64,
+    pub provisioned_throughput: ProvisionedThroughputDescription,
+    pub table_size_bytes: u64,
+    pub item_count: u64,
+    pub table_arn: String,
+    pub table_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub billing_mode_summary: Option<BillingModeSummary>,
+    pub deletion_protection_enabled: bool,
+}
+
+/// Epoch seconds with milliseconds, as DynamoDB's JSON carries timestamps.
+pub fn seconds(millis: u64) -> f64 {
+    millis as f64 / 1000.0
+}
+
+impl TableDescription {
+    pub fn of(table: &Table, status: &'static str) -> Self {
+        let d = &table.definition;
+        let mut key_schema = vec![KeySchemaElement { attribute_name: d.key_schema.hash.name.clone(), key_type: "HASH" }];
+        if let Some(range) = &d.key_schema.range {
+            key_schema.push(KeySchemaElement { attribute_name: range.name.clone(), key_type: "RANGE" });
+        }
+        let (read, write, summary) = match d.billing {
+            BillingMode::Provisioned { read, write } => (read, write, None),
+            BillingMode::PayPerRequest => (
+                0,
+                0,
+                Some(BillingModeSummary {
+                    billing_mode: "PAY_PER_REQUEST",
+                    last_update_to_pay_per_request_date_time: seconds(d.billing_changed_millis),
+                }),
+            ),
+        };
+        Self {
+            attribute_definitions: d
+                .attribute_definitions
+                .iter()
+                .map(|a| AttributeDefinition { attribute_name: a.name.clone(), attribute_type: a.kind.name() })
+                .collect(),
+            table_name: d.name.clone(),
+            key_schema,
+            table_status: status,
+            creation_date_time: seconds(d.created_millis),
+            provisioned_throughput: ProvisionedThroughputDescription {
+                last_increase_date_time: d.last_increase_millis.map(seconds),
+                last_decrease_date_time: d.last_decrease_millis.map(seconds),
+                number_of_decreases_today: d.decreases_today,
+                read_capacity_units: read,
+                write_capacity_units: write,
+            },
+            table_size_bytes: table.storage.total_bytes() as u64,
+            item_count: table.storage.item_count() as u64,
+            table_arn: d.arn(),
+            table_id: d.table_id.clone(),
+            billing_mode_summary: summary,
+            deletion_protection_enabled: false,
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! UpdateItem.
+
+use super::{check_condition, refuse_legacy, MAX_ITEM_BYTES};
+use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::expression::ast::{Action, Step};
+use crate::expression::projection::project;
+use crate::expression::update::apply;
+use crate::expression::{ExprKind, ExpressionParams};
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE};
+use crate::value::{check_item_values, item_size, AttributeValue, Item};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct UpdateItemInput {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub update_expression: Option<String>,
+    pub condition_expression: Option<String>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
+    pub return_values: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+    pub return_values_on_condition_check_failure: Option<String>,
+    pub attribute_updates: Option<serde_json::Value>,
+    pub expected: Option<serde_json::Value>,
+    pub conditional_operator: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct UpdateItemOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributes: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+    let mut v = Violations::new();
+    v.table_name("tableName", input.table_name.as_ref());
+    v.required("key", input.key.as_ref());
+    v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES);
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.one_of("returnItemCollectionMetrics", input.return_item_collection_metrics.as_ref(), &RETURN_ITEM_COLLECTION_METRICS);
+    v.one_of(
+        "returnValuesOnConditionCheckFailure",
+        input.return_values_on_condition_check_failure.as_ref(),
+        &RETURN_VALUES_ON_FAILURE,
+    );
+    v.finish()?;
+    refuse_legacy(
+        &[
+            ("AttributeUpdates", input.attribute_updates.is_some()),
+            ("Expected", input.expected.is_some()),
+            ("ConditionalOperator", input.conditional_operator.is_some()),
+        ],
+        &[
+            ("UpdateExpression", input.update_expression.is_some()),
+            ("ConditionExpression", input.condition_expression.is_some()),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
+        ],
+    )?;
+    let params = ExpressionParams {
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        expressions: vec![
+            (ExprKind::Update, input.update_expression.as_deref()),
+            (ExprKind::Condition, input.condition_expression.as_deref()),
+        ],
+    };
+    params.check_maps()?;
+    let mut placeholders = params.placeholders();
+    let actions = match &input.update_expression {
+        Some(text) => placeholders.update(text)?,
+        None => Vec::new(),
+    };
+    let condition = match &input.condition_expression {
+        Some(text) => Some(placeholders.condition(ExprKind::Condition, text)?),
+        None => None,
+    };
+    placeholders.check_unused()?;
+
+    let table_name = input.table_name.unwrap_or_default();
+    let table = engine.table_mut(&table_name)?;
+    let schema = &table.definition.key_schema;
+    let key_item = input.key.unwrap_or_default();
+    let key = schema.key_of_request(&key_item)?;
+    let paths: Vec<Vec<Step>> = actions.iter().map(|a| action_path(a).clone()).collect();
+    if let Some(Step::Attr(name)) = paths.iter().filter_map(|p| p.first()).find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n))) {
+        return Err(DynamoError::validation(format!(
+            "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
+        )));
+    }
+    let old = table.storage.get(&key);
+    check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
+    let base = old.map_or(key_item, |s| s.item.clone());
+    let new_item = apply(&base, &actions)?;
+    check_item_values(&new_item)?;
+    let new_size = item_size(&new_item);
+    if new_size > MAX_ITEM_BYTES {
+        return Err(DynamoError::validation("Item size to update has exceeded the maximum allowed size"));
+    }
+    let old = table.storage.put(key, new_item.clone());
+    let units = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
+    let attributes = match input.return_values.as_deref() {
+        Some("ALL_OLD") => old.map(|o| o.item),
+        Some("ALL_NEW") => Some(new_item),
+        Some("UPDATED_OLD") => old.map(|o| project(&o.item, &paths)),
+        Some("UPDATED_NEW") => Some(project(&new_item, &updated_paths(&actions))),
+        _ => None,
+    };
+    Ok(UpdateItemOutput {
+        attributes: attributes.filter(|a| !a.is_empty()),
+        consumed_capacity: Consumption::table_only(units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+    })
+}
+
+fn action_path(action: &Action) -> &Vec<Step> {
+    match action {
+        Action::Set(p, _) | Action::Remove(p) | Action::Add(p, _) | Action::Delete(p, _) => p,
+    }
+}
+
+/// Paths whose new values UPDATED_NEW returns: everything but what was removed.
+fn updated_paths(actions: &[Action]) -> Vec<Vec<Step>> {
+    actions.iter().filter(|a| !matches!(a, Action::Remove(_))).map(|a| action_path(a).clone()).collect()
+}

@@ -1,0 +1,94 @@
+//! Item storage: partitions in stable-hash order, each an item collection ordered by sort key.
+//! Scan walks this order, so `ExclusiveStartKey` resumes exactly and insertion order never shows.
+
+use super::schema::PrimaryKey;
+use crate::value::{item_size, Item, KeyValue};
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+/// Where a partition sits in scan order: its key's stable hash, then the key itself.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PartitionSlot {
+    pub hash: u64,
+    pub key: KeyValue,
+}
+
+impl PartitionSlot {
+    pub fn of(key: &KeyValue) -> Self {
+        Self { hash: key.stable_hash(), key: key.clone() }
+    }
+}
+
+/// An item and its size in bytes, computed once when written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredItem {
+    pub item: Item,
+    pub size: usize,
+}
+
+/// One partition key's items, by sort key (`None` on tables without a sort key).
+pub type Collection = BTreeMap<Option<KeyValue>, StoredItem>;
+
+/// All items of a table.
+#[derive(Debug, Default, Clone)]
+pub struct Storage {
+    partitions: BTreeMap<PartitionSlot, Collection>,
+    item_count: usize,
+    total_bytes: usize,
+}
+
+impl Storage {
+    pub fn item_count(&self) -> usize {
+        self.item_count
+    }
+
+    pub fn total_bytes(&self) -> usize {
+        self.total_bytes
+    }
+
+    pub fn get(&self, key: &PrimaryKey) -> Option<&StoredItem> {
+        self.partitions.get(&PartitionSlot::of(&key.0))?.get(&key.1)
+    }
+
+    /// Stores `item` under `key`, returning what was there.
+    pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
+        let size = item_size(&item);
+        let collection = self.partitions.entry(PartitionSlot::of(&key.0)).or_default();
+        let old = collection.insert(key.1, StoredItem { item, size });
+        self.total_bytes += size;
+        match &old {
+            Some(previous) => self.total_bytes -= previous.size,
+            None => self.item_count += 1,
+        }
+        old
+    }
+
+    pub fn delete(&mut self, key: &PrimaryKey) -> Option<StoredItem> {
+        let slot = PartitionSlot::of(&key.0);
+        let collection = self.partitions.get_mut(&slot)?;
+        let old = collection.remove(&key.1)?;
+        if collection.is_empty() {
+            self.partitions.remove(&slot);
+        }
+        self.item_count -= 1;
+        self.total_bytes -= old.size;
+        Some(old)
+    }
+
+    /// The item collection of one partition key.
+    pub fn collection(&self, partition: &KeyValue) -> Option<&Collection> {
+        self.partitions.get(&PartitionSlot::of(partition))
+    }
+
+    /// Partitions from `start` (exclusive when `after`), in scan order.
+    pub fn partitions_from(
+        &self,
+        start: Option<&PartitionSlot>,
+    ) -> impl Iterator<Item = (&PartitionSlot, &Collection)> {
+        let lower = match start {
+            Some(slot) => Bound::Included(slot.clone()),
+            None => Bound::Unbounded,
+        };
+        self.partitions.range((lower, Bound::Unbounded))
+    }
+}

@@ -1,0 +1,125 @@
+//! Coral-style request validation: declarative constraints, one generic checker, and AWS's wording
+//! "1 validation error detected: Value '…' at '…' failed to satisfy constraint: …".
+
+use crate::error::{DynamoError, Result};
+
+/// Collects constraint violations in the order checked; `finish` reports them all at once, as Coral does.
+#[derive(Default)]
+pub struct Violations(Vec<String>);
+
+const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
+
+impl Violations {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn add(&mut self, shown: &str, field: &str, constraint: &str) {
+        self.0.push(format!("Value {shown} at '{field}' failed to satisfy constraint: {constraint}"));
+    }
+
+    /// A required member.
+    pub fn required<T>(&mut self, field: &str, value: Option<&T>) {
+        if value.is_none() {
+            self.add("null", field, "Member must not be null");
+        }
+    }
+
+    /// A table or index name: 3–255 characters of `[a-zA-Z0-9_.-]`.
+    pub fn table_name(&mut self, field: &str, name: Option<&String>) {
+        let Some(name) = name else {
+            return self.required::<String>(field, None);
+        };
+        self.name_rules(field, name, 3);
+    }
+
+    /// A name with DynamoDB's character rules and a minimum length.
+    pub fn name_rules(&mut self, field: &str, name: &str, min: usize) {
+        let shown = format!("'{name}'");
+        if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
+            self.add(&shown, field, &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"));
+        }
+        if name.chars().count() < min {
+            self.add(&shown, field, &format!("Member must have length greater than or equal to {min}"));
+        }
+        if name.chars().count() > 255 {
+            self.add(&shown, field, "Member must have length less than or equal to 255");
+        }
+    }
+
+    /// A string from a fixed set.
+    pub fn one_of(&mut self, field: &str, value: Option<&String>, allowed: &[&str]) {
+        if let Some(v) = value {
+            if !allowed.contains(&v.as_str()) {
+                self.add(&format!("'{v}'"), field, &format!("Member must satisfy enum value set: [{}]", allowed.join(", ")));
+            }
+        }
+    }
+
+    /// An integer with a lower bound.
+    pub fn at_least(&mut self, field: &str, value: Option<i64>, min: i64) {
+        if let Some(v) = value.filter(|v| *v < min) {
+            self.add(&format!("'{v}'"), field, &format!("Member must have value greater than or equal to {min}"));
+        }
+    }
+
+    /// An integer with an upper bound.
+    pub fn at_most(&mut self, field: &str, value: Option<i64>, max: i64) {
+        if let Some(v) = value.filter(|v| *v > max) {
+            self.add(&format!("'{v}'"), field, &format!("Member must have value less than or equal to {max}"));
+        }
+    }
+
+    /// A list or string length with bounds.
+    pub fn length(&mut self, field: &str, shown: &str, len: usize, min: usize, max: usize) {
+        if len < min {
+            self.add(shown, field, &format!("Member must have length greater than or equal to {min}"));
+        }
+        if len > max {
+            self.add(shown, field, &format!("Member must have length less than or equal to {max}"));
+        }
+    }
+
+    /// `Err` with every violation, or `Ok` if there were none.
+    pub fn finish(self) -> Result<()> {
+        match self.0.len() {
+            0 => Ok(()),
+            n => {
+                let noun = if n == 1 { "error" } else { "errors" };
+                Err(DynamoError::validation(format!("{n} validation {noun} detected: {}", self.0.join("; "))))
+            }
+        }
+    }
+}
+
+/// `ReturnConsumedCapacity`'s values, in AWS's order.
+pub const RETURN_CONSUMED_CAPACITY: [&str; 3] = ["INDEXES", "TOTAL", "NONE"];
+/// `ReturnValues`' values, in AWS's order.
+pub const RETURN_VALUES: [&str; 5] = ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"];
+/// `ReturnValuesOnConditionCheckFailure`'s values.
+pub const RETURN_VALUES_ON_FAILURE: [&str; 2] = ["ALL_OLD", "NONE"];
+/// `ReturnItemCollectionMetrics`' values.
+pub const RETURN_ITEM_COLLECTION_METRICS: [&str; 2] = ["SIZE", "NONE"];
+/// `Select`'s values.
+pub const SELECT: [&str; 4] = ["ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_violations_as_aws_does() {
+        let mut v = Violations::new();
+        v.table_name("tableName", Some(&"a!".to_string()));
+        assert_eq!(
+            v.finish().unwrap_err().message,
+            "2 validation errors detected: Value 'a!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'a!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"
+        );
+        let mut v = Violations::new();
+        v.required::<String>("tableName", None);
+        assert_eq!(
+            v.finish().unwrap_err().message,
+            "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"
+        );
+    }
+}

@@ -1,0 +1,171 @@
+//! Attribute values: DynamoDB's ten types, their wire form and their size.
+
+mod key;
+mod number;
+mod wire;
+
+pub use key::{KeyValue, ScalarType};
+pub use number::Number;
+pub use wire::{item_to_json, VALIDATION_MARK};
+
+use std::collections::BTreeMap;
+
+/// An item, or a map value: attribute name → value.
+pub type Item = BTreeMap<String, AttributeValue>;
+
+/// One DynamoDB value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttributeValue {
+    S(String),
+    N(Number),
+    B(Vec<u8>),
+    Bool(bool),
+    Null,
+    Ss(Vec<String>),
+    Ns(Vec<Number>),
+    Bs(Vec<Vec<u8>>),
+    L(Vec<AttributeValue>),
+    M(Item),
+}
+
+impl AttributeValue {
+    /// The type's name as DynamoDB spells it in JSON and messages (`S`, `NS`, `BOOL`, …).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Self::S(_) => "S",
+            Self::N(_) => "N",
+            Self::B(_) => "B",
+            Self::Bool(_) => "BOOL",
+            Self::Null => "NULL",
+            Self::Ss(_) => "SS",
+            Self::Ns(_) => "NS",
+            Self::Bs(_) => "BS",
+            Self::L(_) => "L",
+            Self::M(_) => "M",
+        }
+    }
+
+    /// Bytes this value takes in an item (fact sheet §1); a map's keys count, the attribute's own name does not.
+    pub fn size(&self) -> usize {
+        match self {
+            Self::S(s) => s.len(),
+            Self::N(n) => n.stored_size(),
+            Self::B(b) => b.len(),
+            Self::Bool(_) | Self::Null => 1,
+            Self::Ss(set) => set.iter().map(String::len).sum(),
+            Self::Ns(set) => set.iter().map(Number::stored_size).sum(),
+            Self::Bs(set) => set.iter().map(Vec::len).sum(),
+            Self::L(list) => 3 + list.iter().map(|v| 1 + v.size()).sum::<usize>(),
+            Self::M(map) => 3 + map.iter().map(|(k, v)| 1 + k.len() + v.size()).sum::<usize>(),
+        }
+    }
+
+    /// How deep the value nests: a scalar is 1, a list holding a scalar is 2.
+    pub fn depth(&self) -> usize {
+        match self {
+            Self::L(list) => 1 + list.iter().map(Self::depth).max().unwrap_or(0),
+            Self::M(map) => 1 + map.values().map(Self::depth).max().unwrap_or(0),
+            _ => 1,
+        }
+    }
+}
+
+/// The size of a whole item: every attribute's name and value.
+pub fn item_size(item: &Item) -> usize {
+    item.iter().map(|(name, value)| name.len() + value.size()).sum()
+}
+
+/// Checks DynamoDB applies to every value it is about to store, beyond what parsing checks.
+pub fn check_item_values(item: &Item) -> crate::error::Result<()> {
+    use crate::error::DynamoError;
+    for (name, value) in item {
+        if name.is_empty() {
+            return Err(DynamoError::validation("Empty attribute name"));
+        }
+        // The top-level value is level 1; DynamoDB accepts a leaf at level 32 (31 wrappers).
+        if value.depth() > 32 {
+            return Err(DynamoError::validation(
+                "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit",
+            ));
+        }
+        check_map_keys(value)?;
+    }
+    Ok(())
+}
+
+fn check_map_keys(value: &AttributeValue) -> crate::error::Result<()> {
+    match value {
+        AttributeValue::M(map) => {
+            for (key, inner) in map {
+                if key.is_empty() {
+                    return Err(crate::error::DynamoError::validation("Empty attribute name"));
+                }
+                check_map_keys(inner)?;
+            }
+            Ok(())
+        }
+        AttributeValue::L(list) => list.iter().try_for_each(check_map_keys),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn av(json: &str) -> AttributeValue {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn sizes_match_the_fact_sheet() {
+        for (json, size) in [
+            (r#"{"S":""}"#, 0),
+            (r#"{"S":"abc"}"#, 3),
+            (r#"{"S":"é"}"#, 2),
+            (r#"{"S":"€"}"#, 3),
+            (r#"{"S":"😀"}"#, 4),
+            (r#"{"B":"AQID"}"#, 3),
+            (r#"{"BOOL":true}"#, 1),
+            (r#"{"NULL":true}"#, 1),
+            (r#"{"L":[]}"#, 3),
+            (r#"{"M":{}}"#, 3),
+            (r#"{"L":[{"S":"x"}]}"#, 5),
+            (r#"{"L":[{"S":"x"},{"S":"y"}]}"#, 7),
+            (r#"{"M":{"b":{"S":"x"}}}"#, 6),
+            (r#"{"M":{"bb":{"S":"x"},"c":{"N":"1"}}}"#, 11),
+            (r#"{"L":[{"L":[]}]}"#, 7),
+            (r#"{"L":[{"NULL":true}]}"#, 5),
+            (r#"{"SS":["x"]}"#, 1),
+            (r#"{"SS":["x","yy","zzz"]}"#, 6),
+            (r#"{"NS":["1","22"]}"#, 4),
+            (r#"{"BS":["YWI=","Yw=="]}"#, 3),
+        ] {
+            assert_eq!(av(json).size(), size, "{json}");
+        }
+    }
+
+    #[test]
+    fn item_size_counts_names() {
+        let item: Item = serde_json::from_str(r#"{"é":{"S":"ab"},"n":{"N":"1"}}"#).unwrap();
+        assert_eq!(item_size(&item), 2 + 2 + 1 + 2);
+    }
+
+    #[test]
+    fn nesting_limit_is_32_levels() {
+        let wrap = |levels: usize| {
+            let mut json = r#"{"S":"x"}"#.to_string();
+            for _ in 0..levels {
+                json = format!(r#"{{"L":[{json}]}}"#);
+            }
+            let mut item = Item::new();
+            item.insert("a".into(), av(&json));
+            check_item_values(&item)
+        };
+        assert!(wrap(31).is_ok());
+        assert_eq!(
+            wrap(32).unwrap_err().message,
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
+        );
+    }
+}

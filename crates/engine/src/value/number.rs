@@ -1,0 +1,307 @@
+//! DynamoDB's `N`: an exact decimal of up to 38 significant digits, never a float.
+
+use crate::error::{DynamoError, Result};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Largest and smallest decimal exponents, in the form `0.DIGITS × 10^exp`:
+/// 9.99…E+125 is `0.999… × 10^126`, 1E-130 is `0.1 × 10^-129`.
+const MAX_EXP: i64 = 126;
+const MIN_EXP: i64 = -129;
+const MAX_DIGITS: usize = 38;
+
+/// A normalised decimal: `(-1)^negative × 0.DIGITS × 10^exp`, with no leading or trailing zero
+/// digit, so equal numbers have equal fields (`1`, `1.0` and `10e-1` are one value).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Number {
+    negative: bool,
+    digits: Box<str>,
+    exp: i32,
+}
+
+const NOT_A_NUMBER: &str = "A value provided cannot be converted into a number";
+
+impl Number {
+    /// Parses a number as DynamoDB does (Java `BigDecimal` syntax), enforcing precision and range.
+    pub fn parse(text: &str) -> Result<Self> {
+        let number = Self::parse_unchecked(text)?;
+        number.check_limits()?;
+        Ok(number)
+    }
+
+    /// The zero.
+    pub fn zero() -> Self {
+        Self { negative: false, digits: "".into(), exp: 0 }
+    }
+
+    fn parse_unchecked(text: &str) -> Result<Self> {
+        let bad = || DynamoError::validation(NOT_A_NUMBER);
+        let bytes = text.as_bytes();
+        let (negative, rest) = match bytes.first() {
+            Some(b'-') => (true, &bytes[1..]),
+            Some(b'+') => (false, &bytes[1..]),
+            _ => (false, bytes),
+        };
+        let (mantissa, exponent) = match rest.iter().position(|b| *b == b'e' || *b == b'E') {
+            Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+            None => (rest, None),
+        };
+        let mut all_digits = Vec::with_capacity(mantissa.len());
+        let mut point_at = None;
+        for (i, b) in mantissa.iter().enumerate() {
+            match b {
+                b'0'..=b'9' => all_digits.push(*b),
+                b'.' if point_at.is_none() => point_at = Some(i),
+                _ => return Err(bad()),
+            }
+        }
+        if all_digits.is_empty() {
+            return Err(bad());
+        }
+        let mut exp10: i64 = match exponent {
+            None => 0,
+            Some(e) => parse_exponent(e).ok_or_else(bad)?,
+        };
+        let integer_len = point_at.unwrap_or(all_digits.len()) as i64;
+        let leading = all_digits.iter().take_while(|d| **d == b'0').count();
+        if leading == all_digits.len() {
+            return Ok(Self::zero());
+        }
+        let trailing = all_digits.iter().rev().take_while(|d| **d == b'0').count();
+        let significant = &all_digits[leading..all_digits.len() - trailing];
+        exp10 = exp10.saturating_add(integer_len - leading as i64);
+        let exp = exp10.clamp(i64::from(i32::MIN / 2), i64::from(i32::MAX / 2)) as i32;
+        let digits = String::from_utf8_lossy(significant).into_owned().into_boxed_str();
+        Ok(Self { negative, digits, exp })
+    }
+
+    fn check_limits(&self) -> Result<()> {
+        if self.digits.is_empty() {
+            return Ok(());
+        }
+        if self.digits.len() > MAX_DIGITS {
+            // Real DynamoDB's wording; DynamoDB Local says "DynamoDB only supports precision up to 38 digits".
+            return Err(DynamoError::validation("Attempting to store more than 38 significant digits in a Number"));
+        }
+        if i64::from(self.exp) > MAX_EXP {
+            return Err(DynamoError::validation(
+                "Number overflow. Attempting to store a number with magnitude larger than supported range",
+            ));
+        }
+        if i64::from(self.exp) < MIN_EXP {
+            return Err(DynamoError::validation(
+                "Number underflow. Attempting to store a number with magnitude smaller than supported range",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// Bytes this number takes in an item: 1 + base-100 digit groups, +1 when negative (fact sheet §1).
+    pub fn stored_size(&self) -> usize {
+        if self.digits.is_empty() {
+            return 1;
+        }
+        // Digit i has decimal power exp-1-i; a group holds the powers 2g+1 and 2g.
+        let first_power = i64::from(self.exp) - 1;
+        let last_power = i64::from(self.exp) - self.digits.len() as i64;
+        let groups = (first_power.div_euclid(2) - last_power.div_euclid(2) + 1) as usize;
+        1 + groups + usize::from(self.negative && groups < 20)
+    }
+
+    /// `self + other`, exact, then held to DynamoDB's limits.
+    pub fn add(&self, other: &Self) -> Result<Self> {
+        let sum = self.to_big() + other.to_big();
+        Self::from_big(&sum)
+    }
+
+    /// `self - other`, exact, then held to DynamoDB's limits.
+    pub fn sub(&self, other: &Self) -> Result<Self> {
+        let difference = self.to_big() - other.to_big();
+        Self::from_big(&difference)
+    }
+
+    fn to_big(&self) -> bigdecimal::BigDecimal {
+        use std::str::FromStr;
+        if self.digits.is_empty() {
+            return bigdecimal::BigDecimal::from(0);
+        }
+        let sign = if self.negative { "-" } else { "" };
+        let text = format!("{sign}0.{}e{}", self.digits, self.exp);
+        bigdecimal::BigDecimal::from_str(&text).unwrap_or_default()
+    }
+
+    fn from_big(value: &bigdecimal::BigDecimal) -> Result<Self> {
+        let (mantissa, scale) = value.as_bigint_and_exponent();
+        let text = format!("{mantissa}e{}", -scale);
+        Self::parse(&text)
+    }
+}
+
+fn parse_exponent(text: &[u8]) -> Option<i64> {
+    let (negative, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for d in digits {
+        value = value.saturating_mul(10).saturating_add(i64::from(d - b'0'));
+    }
+    Some(if negative { -value } else { value })
+}
+
+impl fmt::Display for Number {
+    /// Plain notation, as DynamoDB returns numbers: `1e3` → `1000`, `01.50` → `1.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.digits.is_empty() {
+            return f.write_str("0");
+        }
+        if self.negative {
+            f.write_str("-")?;
+        }
+        let len = self.digits.len() as i64;
+        let exp = i64::from(self.exp);
+        if exp <= 0 {
+            f.write_str("0.")?;
+            for _ in 0..-exp {
+                f.write_str("0")?;
+            }
+            f.write_str(&self.digits)
+        } else if exp >= len {
+            f.write_str(&self.digits)?;
+            for _ in 0..exp - len {
+                f.write_str("0")?;
+            }
+            Ok(())
+        } else {
+            let (int, frac) = self.digits.split_at(exp as usize);
+            write!(f, "{int}.{frac}")
+        }
+    }
+}
+
+impl Ord for Number {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let sign = |n: &Self| -> i8 {
+            if n.digits.is_empty() {
+                0
+            } else if n.negative {
+                -1
+            } else {
+                1
+            }
+        };
+        let (a, b) = (sign(self), sign(other));
+        if a != b || a == 0 {
+            return a.cmp(&b);
+        }
+        let magnitude = self.exp.cmp(&other.exp).then_with(|| self.digits.as_bytes().cmp(other.digits.as_bytes()));
+        if a < 0 {
+            magnitude.reverse()
+        } else {
+            magnitude
+        }
+    }
+}
+
+impl PartialOrd for Number {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(text: &str) -> Number {
+        Number::parse(text).unwrap()
+    }
+
+    #[test]
+    fn normalises_on_output() {
+        for (input, output) in [
+            ("01.50", "1.5"),
+            ("1e3", "1000"),
+            ("-0.000", "0"),
+            ("+5", "5"),
+            ("1.0", "1"),
+            ("0.001", "0.001"),
+            ("-12.340", "-12.34"),
+            ("1E-130", &format!("0.{}1", "0".repeat(129))),
+            (".5", "0.5"),
+            ("5.", "5"),
+        ] {
+            assert_eq!(n(input).to_string(), output, "{input}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_dynamodb_rejects() {
+        let message = |text: &str| Number::parse(text).unwrap_err().message;
+        assert_eq!(message("abc"), NOT_A_NUMBER);
+        assert_eq!(message(""), NOT_A_NUMBER);
+        assert_eq!(message("1e"), NOT_A_NUMBER);
+        assert_eq!(message(" 1"), NOT_A_NUMBER);
+        assert_eq!(message("1.2.3"), NOT_A_NUMBER);
+        assert_eq!(message("NaN"), NOT_A_NUMBER);
+        assert_eq!(message(&"1".repeat(39)), "Attempting to store more than 38 significant digits in a Number");
+        assert!(message("1E+126").starts_with("Number overflow."));
+        assert!(message("1E-131").starts_with("Number underflow."));
+        assert!(Number::parse("9.9999999999999999999999999999999999999E+125").is_ok());
+        assert!(Number::parse("1E-130").is_ok());
+        assert!(Number::parse(&format!("{}0000", "1".repeat(38))).is_ok());
+    }
+
+    #[test]
+    fn sizes_match_the_fact_sheet() {
+        for (text, size) in [
+            ("0", 1),
+            ("1", 2),
+            ("99", 2),
+            ("100", 2),
+            ("101", 3),
+            ("1234", 3),
+            ("12345", 4),
+            ("1234567", 5),
+            ("0.5", 2),
+            ("1.5", 3),
+            ("100.1", 4),
+            ("10.1", 3),
+            ("0.001", 2),
+            ("1e10", 2),
+            ("-1", 3),
+            ("-123", 4),
+            ("-0.5", 3),
+            ("12345678901234567890123456789012345678", 20),
+            ("-1234567890123456789012345678901234567", 21),
+            ("-1.2345678901234567890123456789012345678", 21),
+        ] {
+            assert_eq!(n(text).stored_size(), size, "{text}");
+        }
+    }
+
+    #[test]
+    fn orders_numerically() {
+        let mut values: Vec<Number> = ["10", "-1", "2", "0", "-10", "0.5", "1e2", "-0.5"].iter().map(|t| n(t)).collect();
+        values.sort();
+        let shown: Vec<String> = values.iter().map(ToString::to_string).collect();
+        assert_eq!(shown, ["-10", "-1", "-0.5", "0", "0.5", "2", "10", "100"]);
+        assert_eq!(n("1.0"), n("1"));
+    }
+
+    #[test]
+    fn adds_exactly() {
+        assert_eq!(n("0.1").add(&n("0.2")).unwrap().to_string(), "0.3");
+        assert_eq!(n("5").sub(&n("7.5")).unwrap().to_string(), "-2.5");
+        assert!(n("9.9999999999999999999999999999999999999E+125").add(&n("1E+125")).is_err());
+        assert_eq!(n("1e30").sub(&n("1e30")).unwrap().to_string(), "0");
+    }
+}
