@@ -37,7 +37,7 @@ pub fn run(engine: &mut Engine, input: ListTablesInput) -> Result<ListTablesOutp
         .filter(|name| input.exclusive_start_table_name.as_ref().is_none_or(|start| *name > start))
         .collect();
     let page: Vec<String> = names.iter().take(limit).map(|n| (*n).clone()).collect();
-    // Like DynamoDB, a full page names its last table even when nothing follows.
-    let last = (page.len() == limit).then(|| page[limit - 1].clone());
+    // The last name only when more tables follow (as DynamoDB Local does).
+    let last = (names.len() > limit).then(|| page[limit - 1].clone());
     Ok(ListTablesOutput { table_names: page, last_evaluated_table_name: last })
 }

@@ -1,0 +1,188 @@
+//! The request corpus: sequences of DynamoDB requests, each step optionally pinning the exact
+//! response real DynamoDB gives. One corpus serves two suites: pinned against the engine, and
+//! compared step by step with DynamoDB Local, except where Local is known to be wrong.
+
+use dynalab_engine::{Engine, FixedClock};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One request of a sequence.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub op: String,
+    pub request: Value,
+    /// Members the response must have, with exactly these values.
+    pub expect: Option<Value>,
+    /// `[type, message]` of the error the request must fail with.
+    pub expect_error: Option<(String, String)>,
+    /// Members the response must not have.
+    pub absent: Vec<String>,
+    /// Id of an entry in `known-differences.json`: DynamoDB Local answers this step wrongly.
+    pub local_differs: Option<String>,
+    /// Compare `Items` as a set (a Scan's order is a hash order, not the same as Local's).
+    pub unordered: bool,
+}
+
+/// One corpus file: a sequence run on a fresh engine (and its own DynamoDB Local database).
+#[derive(Debug, Clone)]
+pub struct Sequence {
+    pub name: String,
+    pub steps: Vec<Step>,
+}
+
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+}
+
+/// Every sequence in `tests/corpus/*.json`, by file name.
+pub fn load() -> Vec<Sequence> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/corpus exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("known-differences.json"))
+        .collect();
+    files.sort();
+    files.iter().map(|path| parse_sequence(path)).collect()
+}
+
+fn parse_sequence(path: &Path) -> Sequence {
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let steps = json["steps"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{name}: no steps"))
+        .iter()
+        .map(|s| Step {
+            op: s["op"].as_str().unwrap_or_else(|| panic!("{name}: step without op")).to_string(),
+            request: s["request"].clone(),
+            expect: s.get("expect").cloned(),
+            expect_error: s.get("error").map(|e| {
+                (e[0].as_str().unwrap_or_default().to_string(), e[1].as_str().unwrap_or_default().to_string())
+            }),
+            absent: s["absent"].as_array().into_iter().flatten().filter_map(|a| a.as_str().map(String::from)).collect(),
+            local_differs: s["local_differs"].as_str().map(String::from),
+            unordered: s["unordered"].as_bool().unwrap_or(false),
+        })
+        .collect();
+    Sequence { name, steps }
+}
+
+/// Reasons, by id, for each place DynamoDB Local is known to differ from real DynamoDB.
+pub fn known_differences() -> Map<String, Value> {
+    let text = std::fs::read_to_string(corpus_dir().join("known-differences.json")).expect("known-differences.json");
+    match serde_json::from_str(&text).expect("known-differences.json is JSON") {
+        Value::Object(map) => map,
+        _ => panic!("known-differences.json must be an object"),
+    }
+}
+
+/// A fresh engine as every sequence starts with, at a fixed time.
+pub fn fresh_engine() -> Engine {
+    Engine::new(Arc::new(FixedClock::at(1_764_633_600_000)))
+}
+
+/// The engine's answer in the shape both suites compare: `{"ok": body}` or `{"error": [type, message]}`.
+pub fn run_engine(engine: &mut Engine, step: &Step) -> Value {
+    match engine.execute(&step.op, &step.request.to_string()) {
+        Ok(body) => serde_json::json!({ "ok": serde_json::from_str::<Value>(&body).unwrap_or(Value::Null) }),
+        Err(e) => serde_json::json!({ "error": [e.kind.name(), e.message] }),
+    }
+}
+
+/// DynamoDB Local's answer (or any endpoint's) in the same shape.
+pub fn from_http(response: &crate::http::Response) -> Value {
+    if response.status == 200 {
+        return serde_json::json!({ "ok": response.body });
+    }
+    let kind = response.body["__type"].as_str().unwrap_or("").rsplit('#').next().unwrap_or("").to_string();
+    let message = response.body.get("message").or_else(|| response.body.get("Message")).and_then(Value::as_str).unwrap_or("");
+    serde_json::json!({ "error": [kind, message] })
+}
+
+/// Fields that differ by time or identity, never by semantics.
+const VOLATILE: [&str; 6] = [
+    "TableId",
+    "CreationDateTime",
+    "TableArn",
+    "LastUpdateToPayPerRequestDateTime",
+    "LastIncreaseDateTime",
+    "LastDecreaseDateTime",
+];
+
+/// Leaves out what DynamoDB Local reports differently everywhere (reasons in `known-differences.json`).
+pub fn without_local_noise(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter().filter(|(k, _)| k.as_str() != "TableStatus").map(|(k, v)| (k.clone(), without_local_noise(v))).collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_local_noise).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Removes volatile fields, sorts sets, reads every number as f64 (`1` and `1.0` are one answer),
+/// and with `unordered`, sorts `Items`.
+pub fn normalize(value: &Value, unordered: bool) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (key, inner) in map {
+                if VOLATILE.contains(&key.as_str()) {
+                    continue;
+                }
+                let mut inner = normalize(inner, unordered);
+                let sort = matches!(key.as_str(), "SS" | "NS" | "BS") || (unordered && key == "Items");
+                if let (true, Value::Array(items)) = (sort, &mut inner) {
+                    items.sort_by_key(std::string::ToString::to_string);
+                }
+                if key == "NS" {
+                    if let Value::Array(items) = &mut inner {
+                        items.sort_by(|a, b| number(a).partial_cmp(&number(b)).unwrap_or(std::cmp::Ordering::Equal));
+                    }
+                }
+                out.insert(key.clone(), inner);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| normalize(v, unordered)).collect()),
+        Value::Number(n) => n.as_f64().map_or(Value::Null, |f| serde_json::json!(f)),
+        other => other.clone(),
+    }
+}
+
+fn number(v: &Value) -> f64 {
+    v.as_str().and_then(|s| s.parse().ok()).unwrap_or(0.0)
+}
+
+/// What is wrong with the engine's `outcome` for `step`, judged by the step's pins.
+pub fn check_pins(step: &Step, outcome: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    if let Some((kind, message)) = &step.expect_error {
+        let wanted = serde_json::json!({ "error": [kind, message] });
+        if outcome != &wanted {
+            problems.push(format!("wanted error {wanted}, got {outcome}"));
+        }
+        return problems;
+    }
+    let Some(body) = outcome.get("ok") else {
+        problems.push(format!("wanted success, got {outcome}"));
+        return problems;
+    };
+    if let Some(Value::Object(expect)) = &step.expect {
+        for (key, wanted) in expect {
+            let got = body.get(key).map(|v| normalize(v, step.unordered));
+            if got.as_ref() != Some(&normalize(wanted, step.unordered)) {
+                problems.push(format!("{key}: wanted {wanted}, got {}", got.unwrap_or(Value::Null)));
+            }
+        }
+    }
+    for key in &step.absent {
+        if body.get(key).is_some() {
+            problems.push(format!("{key} should be absent, got {}", body[key]));
+        }
+    }
+    problems
+}

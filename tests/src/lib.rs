@@ -1,0 +1,7 @@
+//! Shared pieces of the end-to-end suites: the request corpus, a minimal DynamoDB JSON client, and
+//! a DynamoDB Local process that stops itself.
+#![forbid(unsafe_code)]
+
+pub mod corpus;
+pub mod dynamodb_local;
+pub mod http;
