@@ -4,7 +4,7 @@ use crate::clock::Clock;
 use crate::error::{DynamoError, ErrorKind, Result};
 use crate::ops;
 use crate::table::Table;
-use crate::value::VALIDATION_MARK;
+use crate::value::{ENVELOPED_MARK, VALIDATION_MARK};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,17 +25,17 @@ impl Engine {
     /// returning the response body or the error DynamoDB would send.
     pub fn execute(&mut self, operation: &str, request: &str) -> Result<String> {
         match operation {
-            "CreateTable" => run(request, |input| ops::create_table::run(self, input)),
-            "DescribeTable" => run(request, |input| ops::describe_table::run(self, input)),
-            "ListTables" => run(request, |input| ops::list_tables::run(self, input)),
-            "DeleteTable" => run(request, |input| ops::delete_table::run(self, input)),
-            "UpdateTable" => run(request, |input| ops::update_table::run(self, input)),
-            "PutItem" => run(request, |input| ops::put_item::run(self, input)),
-            "GetItem" => run(request, |input| ops::get_item::run(self, input)),
-            "UpdateItem" => run(request, |input| ops::update_item::run(self, input)),
-            "DeleteItem" => run(request, |input| ops::delete_item::run(self, input)),
-            "Query" => run(request, |input| ops::query::run(self, input)),
-            "Scan" => run(request, |input| ops::scan::run(self, input)),
+            "CreateTable" => run(operation, request, |input| ops::create_table::run(self, input)),
+            "DescribeTable" => run(operation, request, |input| ops::describe_table::run(self, input)),
+            "ListTables" => run(operation, request, |input| ops::list_tables::run(self, input)),
+            "DeleteTable" => run(operation, request, |input| ops::delete_table::run(self, input)),
+            "UpdateTable" => run(operation, request, |input| ops::update_table::run(self, input)),
+            "PutItem" => run(operation, request, |input| ops::put_item::run(self, input)),
+            "GetItem" => run(operation, request, |input| ops::get_item::run(self, input)),
+            "UpdateItem" => run(operation, request, |input| ops::update_item::run(self, input)),
+            "DeleteItem" => run(operation, request, |input| ops::delete_item::run(self, input)),
+            "Query" => run(operation, request, |input| ops::query::run(self, input)),
+            "Scan" => run(operation, request, |input| ops::scan::run(self, input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }
@@ -60,21 +60,31 @@ impl Engine {
     }
 }
 
-fn run<I: DeserializeOwned, O: Serialize>(request: &str, operation: impl FnOnce(I) -> Result<O>) -> Result<String> {
+fn run<I: DeserializeOwned, O: Serialize>(
+    name: &str,
+    request: &str,
+    operation: impl FnOnce(I) -> Result<O>,
+) -> Result<String> {
     let body = if request.trim().is_empty() { "{}" } else { request };
-    let input: I = serde_json::from_str(body).map_err(|e| from_serde(&e))?;
+    let input: I = serde_json::from_str(body).map_err(|e| from_serde(name, &e))?;
     let output = operation(input)?;
     serde_json::to_string(&output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
 }
 
 /// A request that does not deserialise: DynamoDB's validation error if a value check failed while
 /// reading, else a `SerializationException` worded as Coral words JSON type errors.
-fn from_serde(error: &serde_json::Error) -> DynamoError {
+fn from_serde(operation: &str, error: &serde_json::Error) -> DynamoError {
     let full = error.to_string();
     let position = format!(" at line {} column {}", error.line(), error.column());
     let message = full.strip_suffix(&position).unwrap_or(&full);
     if let Some(validation) = message.strip_prefix(VALIDATION_MARK) {
         return DynamoError::validation(validation);
+    }
+    if let Some(validation) = message.strip_prefix(ENVELOPED_MARK) {
+        return DynamoError::validation(match operation {
+            "PutItem" | "UpdateItem" | "DeleteItem" => format!("1 validation error detected: {validation}"),
+            _ => validation.to_string(),
+        });
     }
     if message.starts_with("recursion limit exceeded") {
         return DynamoError::validation(

@@ -6,7 +6,7 @@ mod wire;
 
 pub use key::{KeyValue, ScalarType};
 pub use number::Number;
-pub use wire::{item_to_json, VALIDATION_MARK};
+pub use wire::{item_to_json, ENVELOPED_MARK, VALIDATION_MARK};
 
 use std::collections::BTreeMap;
 

@@ -19,7 +19,11 @@ pub struct Number {
     exp: i32,
 }
 
-const NOT_A_NUMBER: &str = "A value provided cannot be converted into a number";
+/// Real DynamoDB's wording, as dynoxide captured it in 2026; DynamoDB Local says
+/// "A value provided cannot be converted into a number".
+fn not_a_number(text: &str) -> DynamoError {
+    DynamoError::validation(format!("The parameter cannot be converted to a numeric value: {text}"))
+}
 
 impl Number {
     /// Parses a number as DynamoDB does (Java `BigDecimal` syntax), enforcing precision and range.
@@ -35,7 +39,7 @@ impl Number {
     }
 
     fn parse_unchecked(text: &str) -> Result<Self> {
-        let bad = || DynamoError::validation(NOT_A_NUMBER);
+        let bad = || not_a_number(text);
         let bytes = text.as_bytes();
         let (negative, rest) = match bytes.first() {
             Some(b'-') => (true, &bytes[1..]),
@@ -65,6 +69,12 @@ impl Number {
         let integer_len = point_at.unwrap_or(all_digits.len()) as i64;
         let leading = all_digits.iter().take_while(|d| **d == b'0').count();
         if leading == all_digits.len() {
+            // Zero is range-checked as if its last written digit were a 1: `0e126` overflows
+            // like `1e126` (dynoxide's capture of the real service).
+            let fraction_len = point_at.map_or(0, |p| all_digits.len() - p) as i64;
+            let as_if_one = exp10.saturating_sub(fraction_len).saturating_add(1);
+            let probe = Self { negative: false, digits: "1".into(), exp: as_if_one.clamp(-(1 << 30), 1 << 30) as i32 };
+            probe.check_limits()?;
             return Ok(Self::zero());
         }
         let trailing = all_digits.iter().rev().take_while(|d| **d == b'0').count();
@@ -150,9 +160,10 @@ fn parse_exponent(text: &[u8]) -> Option<i64> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
+    // An exponent that does not fit 64 bits is not a number at all, not an overflow.
     let mut value: i64 = 0;
     for d in digits {
-        value = value.saturating_mul(10).saturating_add(i64::from(d - b'0'));
+        value = value.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
     }
     Some(if negative { -value } else { value })
 }
@@ -246,12 +257,12 @@ mod tests {
     #[test]
     fn rejects_what_dynamodb_rejects() {
         let message = |text: &str| Number::parse(text).unwrap_err().message;
-        assert_eq!(message("abc"), NOT_A_NUMBER);
-        assert_eq!(message(""), NOT_A_NUMBER);
-        assert_eq!(message("1e"), NOT_A_NUMBER);
-        assert_eq!(message(" 1"), NOT_A_NUMBER);
-        assert_eq!(message("1.2.3"), NOT_A_NUMBER);
-        assert_eq!(message("NaN"), NOT_A_NUMBER);
+        for text in ["abc", "", "1e", " 1", "1.2.3", "NaN", "1e99999999999999999999", "+e2", "."] {
+            assert_eq!(message(text), format!("The parameter cannot be converted to a numeric value: {text}"));
+        }
+        assert!(message("0e126").starts_with("Number overflow."));
+        assert!(message("0.0e-130").starts_with("Number underflow."));
+        assert_eq!(Number::parse("0e125").unwrap().to_string(), "0");
         assert_eq!(message(&"1".repeat(39)), "Attempting to store more than 38 significant digits in a Number");
         assert!(message("1E+126").starts_with("Number overflow."));
         assert!(message("1E-131").starts_with("Number underflow."));

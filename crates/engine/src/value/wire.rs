@@ -13,9 +13,16 @@ use std::fmt;
 
 /// Prefix of a serde error that is really a DynamoDB validation error.
 pub const VALIDATION_MARK: &str = "\u{1}validation:";
+/// Prefix of a validation error that the single-item writes (PutItem, UpdateItem, DeleteItem)
+/// wrap in Coral's "1 validation error detected: " (dynoxide's capture of the real service).
+pub const ENVELOPED_MARK: &str = "\u{1}enveloped:";
 
 fn invalid<E: de::Error>(message: &str) -> E {
     E::custom(format_args!("{VALIDATION_MARK}{message}"))
+}
+
+fn enveloped<E: de::Error>(message: &str) -> E {
+    E::custom(format_args!("{ENVELOPED_MARK}{message}"))
 }
 
 const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
@@ -145,7 +152,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 }
 
 fn parse_number<E: de::Error>(text: &str) -> Result<Number, E> {
-    Number::parse(text).map_err(|e| invalid(&e.message))
+    Number::parse(text).map_err(|e| enveloped(&e.message))
 }
 
 fn decode_base64<E: de::Error>(text: &str) -> Result<Vec<u8>, E> {
@@ -154,35 +161,47 @@ fn decode_base64<E: de::Error>(text: &str) -> Result<Vec<u8>, E> {
 
 /// Sets may not be empty or hold one value twice (`1` and `1.0` are the same number).
 fn check_set<E: de::Error>(value: &AttributeValue) -> Result<(), E> {
-    let (kind, len, has_duplicates, listing) = match value {
-        AttributeValue::Ss(set) => {
-            let mut sorted: Vec<&String> = set.iter().collect();
-            sorted.sort();
-            let dup = sorted.windows(2).any(|w| w[0] == w[1]);
-            ("string", set.len(), dup, Some(set.join(", ")))
-        }
-        AttributeValue::Ns(set) => {
-            let mut sorted: Vec<&Number> = set.iter().collect();
-            sorted.sort();
-            ("number", set.len(), sorted.windows(2).any(|w| w[0] == w[1]), None)
-        }
-        AttributeValue::Bs(set) => {
-            let mut sorted: Vec<&Vec<u8>> = set.iter().collect();
-            sorted.sort();
-            ("binary", set.len(), sorted.windows(2).any(|w| w[0] == w[1]), None)
-        }
+    const INVALID: &str = "One or more parameter values were invalid: ";
+    let (kind, len) = match value {
+        AttributeValue::Ss(set) => ("string", set.len()),
+        AttributeValue::Ns(set) => ("number", set.len()),
+        AttributeValue::Bs(set) => ("binary", set.len()),
         _ => return Ok(()),
     };
     if len == 0 {
-        return Err(invalid(&format!("One or more parameter values were invalid: An {kind} set  may not be empty")));
+        return Err(invalid(&format!("{INVALID}An {kind} set  may not be empty")));
     }
-    if has_duplicates {
-        return Err(invalid(&match listing {
-            Some(list) => format!("One or more parameter values were invalid: Input collection [{list}] contains duplicates."),
-            None => "Input collection contains duplicates".to_string(),
-        }));
+    let duplicate = match value {
+        AttributeValue::Ss(set) => reading_order(set).map(|members| {
+            let quoted: Vec<String> = members.iter().map(|m| serde_json::to_string(m).unwrap_or_default()).collect();
+            format!("{INVALID}Input collection [{}] contains duplicates.", quoted.join(", "))
+        }),
+        AttributeValue::Ns(set) => reading_order(set).map(|_| format!("{INVALID}Input collection contains duplicates.")),
+        AttributeValue::Bs(set) => reading_order(set).map(|members| {
+            let quoted: Vec<String> = members.iter().map(|m| format!("\"{}\"", BASE64.encode(m))).collect();
+            format!("{INVALID}Input collection [{}]of type BS contains duplicates.", quoted.join(","))
+        }),
+        _ => None,
+    };
+    match duplicate {
+        Some(message) => Err(enveloped(&message)),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The order DynamoDB lists a set with a repeat in: the members read before the first repeat,
+/// sorted, then the repeat, then the rest as sent. `None` when every member is distinct.
+fn reading_order<T: Ord + Clone>(members: &[T]) -> Option<Vec<T>> {
+    let mut read = std::collections::BTreeSet::new();
+    for (i, member) in members.iter().enumerate() {
+        if !read.insert(member) {
+            let mut out: Vec<T> = read.into_iter().cloned().collect();
+            out.push(member.clone());
+            out.extend(members[i + 1..].iter().cloned());
+            return Some(out);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -191,7 +210,8 @@ mod tests {
 
     fn error(json: &str) -> String {
         let e = serde_json::from_str::<AttributeValue>(json).unwrap_err().to_string();
-        e.split(" at line").next().unwrap().trim_start_matches(VALIDATION_MARK).to_string()
+        let e = e.split(" at line").next().unwrap();
+        e.trim_start_matches(VALIDATION_MARK).trim_start_matches(ENVELOPED_MARK).to_string()
     }
 
     #[test]
@@ -233,10 +253,17 @@ mod tests {
         assert_eq!(error(r#"{"SS":[]}"#), "One or more parameter values were invalid: An string set  may not be empty");
         assert_eq!(error(r#"{"NS":[]}"#), "One or more parameter values were invalid: An number set  may not be empty");
         assert_eq!(
-            error(r#"{"SS":["a","a"]}"#),
-            "One or more parameter values were invalid: Input collection [a, a] contains duplicates."
+            error(r#"{"SS":["b","a","b","C"]}"#),
+            r#"One or more parameter values were invalid: Input collection ["a", "b", "b", "C"] contains duplicates."#
         );
-        assert_eq!(error(r#"{"NS":["1","1.0"]}"#), "Input collection contains duplicates");
-        assert_eq!(error(r#"{"N":"abc"}"#), "A value provided cannot be converted into a number");
+        assert_eq!(
+            error(r#"{"NS":["1","1.0"]}"#),
+            "One or more parameter values were invalid: Input collection contains duplicates."
+        );
+        assert_eq!(
+            error(r#"{"BS":["YQ==","YQ=="]}"#),
+            r#"One or more parameter values were invalid: Input collection ["YQ==","YQ=="]of type BS contains duplicates."#
+        );
+        assert_eq!(error(r#"{"N":"abc"}"#), "The parameter cannot be converted to a numeric value: abc");
     }
 }
