@@ -47,6 +47,8 @@ pub struct Placeholders<'r> {
     values: Option<&'r HashMap<String, AttributeValue>>,
     used_names: BTreeSet<String>,
     used_values: BTreeSet<String>,
+    /// Whether the expression-size error carries the size (Scan's filter, in us-east-1).
+    size_figure: bool,
 }
 
 /// First problem of each kind found while resolving; DynamoDB reports them in a fixed order.
@@ -75,12 +77,20 @@ fn note(slot: &mut Option<String>, message: impl FnOnce() -> String) {
 
 impl<'r> Placeholders<'r> {
     pub fn new(names: Option<&'r HashMap<String, String>>, values: Option<&'r HashMap<String, AttributeValue>>) -> Self {
-        Self { names, values, used_names: BTreeSet::new(), used_values: BTreeSet::new() }
+        Self { names, values, used_names: BTreeSet::new(), used_values: BTreeSet::new(), size_figure: false }
     }
 
-    fn precheck(kind: ExprKind, text: &str) -> Result<()> {
+    /// Real DynamoDB words the size limit with the size on a Scan's filter only (dynoxide's
+    /// us-east-1 capture, 2026-10); everywhere else the message ends at `size;`.
+    pub fn with_size_figure(mut self) -> Self {
+        self.size_figure = true;
+        self
+    }
+
+    fn precheck(&self, kind: ExprKind, text: &str) -> Result<()> {
         if text.len() > MAX_EXPRESSION_BYTES {
-            return Err(kind.error("Expression size has exceeded the maximum allowed size; "));
+            let figure = if self.size_figure { format!(" expression size: {}", text.len()) } else { String::new() };
+            return Err(kind.error(&format!("Expression size has exceeded the maximum allowed size;{figure}")));
         }
         if text.trim().is_empty() {
             return Err(kind.error("The expression can not be empty;"));
@@ -90,7 +100,7 @@ impl<'r> Placeholders<'r> {
 
     /// A condition, filter or key-condition expression.
     pub fn condition(&mut self, kind: ExprKind, text: &str) -> Result<Condition> {
-        Self::precheck(kind, text)?;
+        self.precheck(kind, text)?;
         let (raw, redundant) = parse_condition(text).map_err(|e| kind.error(&e.0))?;
         if let Some(count) = largest_in(&raw).filter(|n| *n > MAX_IN_OPERANDS) {
             return Err(kind.error(&format!("The IN operator is provided with too many operands; number of operands: {count}")));
@@ -116,7 +126,7 @@ impl<'r> Placeholders<'r> {
     /// A projection expression: the document paths it names.
     pub fn projection(&mut self, text: &str) -> Result<Vec<DocPath>> {
         let kind = ExprKind::Projection;
-        Self::precheck(kind, text)?;
+        self.precheck(kind, text)?;
         let raw = parse_projection(text).map_err(|e| kind.error(&e.0))?;
         let mut problems = Problems::default();
         let mut paths: Vec<DocPath> = Vec::new();
@@ -135,7 +145,7 @@ impl<'r> Placeholders<'r> {
     /// An update expression: its actions, SET first, then REMOVE, ADD and DELETE.
     pub fn update(&mut self, text: &str) -> Result<Vec<Action>> {
         let kind = ExprKind::Update;
-        Self::precheck(kind, text)?;
+        self.precheck(kind, text)?;
         let raw = parse_update(text).map_err(|e| kind.error(&e.0))?;
         let mut problems = Problems::default();
         let mut seen_sections: Vec<Section> = Vec::new();

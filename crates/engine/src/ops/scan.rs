@@ -103,7 +103,7 @@ pub fn run(engine: &mut Engine, input: ScanInput) -> Result<ReadOutput> {
         ],
     };
     params.check_maps()?;
-    let mut placeholders = params.placeholders();
+    let mut placeholders = params.placeholders().with_size_figure();
     let filter = match &input.filter_expression {
         Some(text) => Some(placeholders.condition(ExprKind::Filter, text)?),
         None => None,
