@@ -468,9 +468,18 @@ impl<'r> Placeholders<'r> {
             }
             RawOperand::Call { name, args } => {
                 let operands: Vec<Operand> = args.iter().map(|a| self.update_operand(a, problems)).collect();
-                if name != "if_not_exists" && name != "list_append" {
-                    note(&mut problems.unknown_function, || format!("Invalid function name; function: {name}"));
-                    return Operand::Path(Vec::new());
+                match name.as_str() {
+                    "if_not_exists" | "list_append" => {}
+                    "attribute_exists" | "attribute_not_exists" | "attribute_type" | "begins_with" | "contains" | "size" => {
+                        note(&mut problems.unknown_function, || {
+                            format!("The function is not allowed in an update expression; function: {name}")
+                        });
+                        return Operand::Path(Vec::new());
+                    }
+                    _ => {
+                        note(&mut problems.unknown_function, || format!("Invalid function name; function: {name}"));
+                        return Operand::Path(Vec::new());
+                    }
                 }
                 if operands.len() != 2 {
                     note(&mut problems.function, || {
