@@ -70,17 +70,23 @@ pub fn check_select(select: Option<&str>, has_projection: bool, has_index: bool)
     }
 }
 
-/// An `ExclusiveStartKey` must be exactly a key of the table.
-pub fn start_key(schema: &KeySchema, start: Option<&Item>) -> Result<Option<(KeyValue, Option<KeyValue>)>> {
+/// An `ExclusiveStartKey` must be exactly a key of the table. Real DynamoDB's wording (dynoxide's
+/// captures): a wrong count is "The provided starting key is invalid"; a wrong name or type adds
+/// the key-schema reason on a Scan but not on a Query.
+pub fn start_key(schema: &KeySchema, start: Option<&Item>, explain_mismatch: bool) -> Result<Option<(KeyValue, Option<KeyValue>)>> {
+    const INVALID: &str = "The provided starting key is invalid";
     let Some(start) = start else { return Ok(None) };
     let expected = 1 + usize::from(schema.range.is_some());
     if start.len() != expected {
-        return Err(DynamoError::validation("The provided starting key is invalid: Exclusive Start Key must have same size as table's key schema"));
+        return Err(DynamoError::validation(INVALID));
     }
-    schema
-        .key_of_request(start)
-        .map(Some)
-        .map_err(|e| DynamoError::validation(format!("The provided starting key is invalid: {}", e.message)))
+    schema.key_of_request(start).map(Some).map_err(|e| {
+        if explain_mismatch || !e.message.ends_with("does not match the schema") {
+            DynamoError::validation(format!("{INVALID}: {}", e.message))
+        } else {
+            DynamoError::validation(INVALID)
+        }
+    })
 }
 
 /// A filter may not name a key attribute in a Query.
@@ -198,7 +204,7 @@ pub fn run(engine: &mut Engine, input: QueryInput) -> Result<ReadOutput> {
     if let Some(filter) = &filter {
         check_filter_keys(filter, schema)?;
     }
-    let start = start_key(schema, input.exclusive_start_key.as_ref())?;
+    let start = start_key(schema, input.exclusive_start_key.as_ref(), false)?;
     let forward = input.scan_index_forward.unwrap_or(true);
     let (mut lower, mut upper) = match &keys.sort {
         Some(sort) => sort.bounds(),

@@ -120,7 +120,7 @@ pub fn run(engine: &mut Engine, input: ScanInput) -> Result<ReadOutput> {
         return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
     }
     let schema = &table.definition.key_schema;
-    let start = start_key(schema, input.exclusive_start_key.as_ref())?;
+    let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
     let first_slot = match (&start, segments) {
         (Some((partition, _)), _) => Some(PartitionSlot::of(partition)),
         (None, Some((segment, total))) => {
