@@ -1,0 +1,133 @@
+//! Dynalab's engine and dynoxide (the fastest embeddable emulator) side by side, in one run, on the
+//! same requests: each call starts from request JSON and ends with response JSON, as a front end
+//! sees it. `cargo bench -p dynalab-engine`; ratios are in the issue notes and the README.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dynalab_engine::{Engine, FixedClock};
+use dynoxide::actions;
+use serde_json::json;
+use std::hint::black_box;
+use std::sync::Arc;
+
+const PARTITIONS: usize = 1000;
+const PER_PARTITION: usize = 100;
+const BIG_ITEMS: usize = 300;
+
+fn create_request(name: &str) -> String {
+    json!({
+        "TableName": name,
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        "BillingMode": "PAY_PER_REQUEST"
+    })
+    .to_string()
+}
+
+fn item(table: &str, p: usize, s: usize, pad: usize) -> String {
+    json!({"TableName": table, "Item": {
+        "pk": {"S": format!("USER#{p:05}")}, "sk": {"N": s.to_string()},
+        "name": {"S": "Ada Lovelace"}, "count": {"N": "1"}, "tags": {"SS": ["a", "b"]},
+        "pad": {"S": "x".repeat(pad)}
+    }})
+    .to_string()
+}
+
+/// Both engines, loaded with the same 100,000-item table and a table of 300 items of 10 KB.
+struct Peers {
+    dynalab: Engine,
+    dynoxide: dynoxide::Database,
+}
+
+fn load() -> Peers {
+    let mut dynalab = Engine::new(Arc::new(FixedClock::at(0)));
+    let dynoxide = dynoxide::Database::memory().expect("dynoxide in memory");
+    for table in ["people", "big"] {
+        let create = create_request(table);
+        dynalab.execute("CreateTable", &create).expect("create");
+        dynoxide.create_table(serde_json::from_str(&create).expect("request")).expect("create");
+    }
+    for p in 0..PARTITIONS {
+        for s in 0..PER_PARTITION {
+            let put = item("people", p, s, 100);
+            dynalab.execute("PutItem", &put).expect("put");
+            dynoxide.put_item(serde_json::from_str(&put).expect("request")).expect("put");
+        }
+    }
+    for s in 0..BIG_ITEMS {
+        let put = item("big", 0, s, 10_000);
+        dynalab.execute("PutItem", &put).expect("put");
+        dynoxide.put_item(serde_json::from_str(&put).expect("request")).expect("put");
+    }
+    Peers { dynalab, dynoxide }
+}
+
+fn get_request(i: usize) -> String {
+    json!({"TableName": "people", "Key": {"pk": {"S": format!("USER#{:05}", i % PARTITIONS)}, "sk": {"N": (i % PER_PARTITION).to_string()}}}).to_string()
+}
+
+fn update_request(i: usize) -> String {
+    json!({"TableName": "people", "Key": {"pk": {"S": format!("USER#{:05}", i % PARTITIONS)}, "sk": {"N": (i % PER_PARTITION).to_string()}},
+        "UpdateExpression": "SET #c = #c + :one, seen = :now", "ConditionExpression": "attribute_exists(pk)",
+        "ExpressionAttributeNames": {"#c": "count"}, "ExpressionAttributeValues": {":one": {"N": "1"}, ":now": {"S": "2026-12-02"}},
+        "ReturnValues": "UPDATED_NEW"})
+    .to_string()
+}
+
+fn query_request(i: usize) -> String {
+    json!({"TableName": "people", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": format!("USER#{:05}", i % PARTITIONS)}}, "ReturnConsumedCapacity": "TOTAL"}).to_string()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut peers = load();
+    let requests: Vec<String> = (0..4096).map(|i| get_request(i * 7919)).collect();
+    let puts: Vec<String> = (0..4096).map(|i| item("people", (i * 31) % PARTITIONS, (i * 17) % PER_PARTITION, 100)).collect();
+    let updates: Vec<String> = (0..4096).map(|i| update_request(i * 13)).collect();
+    let queries: Vec<String> = (0..256).map(|i| query_request(i * 37)).collect();
+    let scan = json!({"TableName": "big", "ReturnConsumedCapacity": "TOTAL"}).to_string();
+
+    // Sanity: both answer the same number of items, so the work compared is the same.
+    let ours: serde_json::Value = serde_json::from_str(&peers.dynalab.execute("Query", &queries[0]).expect("query")).expect("json");
+    let theirs = peers.dynoxide.query(serde_json::from_str(&queries[0]).expect("request")).expect("query");
+    assert_eq!(ours["Count"], json!(PER_PARTITION));
+    assert_eq!(serde_json::to_value(&theirs).expect("json")["Count"], json!(PER_PARTITION));
+    let page: serde_json::Value = serde_json::from_str(&peers.dynalab.execute("Scan", &scan).expect("scan")).expect("json");
+    let their_page = serde_json::to_value(peers.dynoxide.scan(serde_json::from_str(&scan).expect("request")).expect("scan")).expect("json");
+    assert_eq!(page["Count"], their_page["Count"], "both cut the Scan page at 1 MB");
+
+    macro_rules! pair {
+        ($group:literal, $requests:expr, $op:literal, $method:ident, $request_type:ty) => {{
+            let mut group = c.benchmark_group($group);
+            group.throughput(Throughput::Elements(1));
+            let mut i = 0usize;
+            group.bench_function("dynalab", |b| {
+                b.iter(|| {
+                    i = (i + 1) % $requests.len();
+                    black_box(peers.dynalab.execute($op, &$requests[i]).expect("dynalab"))
+                })
+            });
+            let mut i = 0usize;
+            group.bench_function("dynoxide", |b| {
+                b.iter(|| {
+                    i = (i + 1) % $requests.len();
+                    let request: $request_type = serde_json::from_str(&$requests[i]).expect("request");
+                    let response = peers.dynoxide.$method(request).expect("dynoxide");
+                    black_box(serde_json::to_string(&response).expect("json"))
+                })
+            });
+            group.finish();
+        }};
+    }
+    pair!("GetItem", requests, "GetItem", get_item, actions::get_item::GetItemRequest);
+    pair!("PutItem", puts, "PutItem", put_item, actions::put_item::PutItemRequest);
+    pair!("UpdateItem", updates, "UpdateItem", update_item, actions::update_item::UpdateItemRequest);
+    pair!("Query 100 of 100,000 items", queries, "Query", query, actions::query::QueryRequest);
+    let scans = vec![scan.clone(), scan];
+    pair!("Scan 1 MB page", scans, "Scan", scan, actions::scan::ScanRequest);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(4)).warm_up_time(std::time::Duration::from_secs(1));
+    targets = bench
+}
+criterion_main!(benches);
