@@ -93,6 +93,8 @@ pub enum RawAction {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawUpdate {
     pub sections: Vec<(Section, Vec<RawAction>)>,
+    /// Operators and functions in the expression, for DynamoDB's limit of 300.
+    pub operators: usize,
 }
 
 /// One element of a resolved document path.

@@ -31,12 +31,12 @@ struct Parser<'a> {
     redundant_parens: bool,
 }
 
-/// Parses a condition, filter or key-condition expression.
-pub fn parse_condition(text: &str) -> Parsed<(RawCondition, Redundant)> {
+/// Parses a condition, filter or key-condition expression; also returns its operator count.
+pub fn parse_condition(text: &str) -> Parsed<(RawCondition, Redundant, usize)> {
     let mut p = Parser::new(text);
     let (condition, _) = p.or()?;
     p.expect_end()?;
-    Ok((condition, Redundant(p.redundant_parens)))
+    Ok((condition, Redundant(p.redundant_parens), p.operator_count()))
 }
 
 /// Parses a projection expression: paths separated by commas.
@@ -71,7 +71,10 @@ pub fn parse_update(text: &str) -> Parsed<RawUpdate> {
         }
         sections.push((section, actions));
         if p.peek() == &Tok::Eof {
-            return Ok(RawUpdate { sections });
+            // The `=` of each SET action is not an operator to DynamoDB (measured on DynamoDB Local).
+            let assignments: usize =
+                sections.iter().filter(|(s, _)| *s == Section::Set).map(|(_, actions)| actions.len()).sum();
+            return Ok(RawUpdate { sections, operators: p.operator_count() - assignments });
         }
     }
 }
@@ -83,6 +86,22 @@ impl<'a> Parser<'a> {
 
     fn peek(&self) -> &Tok {
         self.peek_at(0)
+    }
+
+    /// Operators and functions, as DynamoDB counts them against its limit of 300.
+    fn operator_count(&self) -> usize {
+        self.tokens
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| match &t.tok {
+                Tok::Eq | Tok::Ne | Tok::Lt | Tok::Le | Tok::Gt | Tok::Ge | Tok::Plus | Tok::Minus => true,
+                Tok::Word(w) => {
+                    ["AND", "OR", "NOT", "BETWEEN", "IN"].iter().any(|k| k.eq_ignore_ascii_case(w))
+                        || self.tokens.get(i + 1).is_some_and(|next| next.tok == Tok::LParen)
+                }
+                _ => false,
+            })
+            .count()
     }
 
     fn peek_at(&self, ahead: usize) -> &Tok {
@@ -330,7 +349,8 @@ mod tests {
 
     #[test]
     fn and_binds_tighter_than_or_and_not_tighter_than_and() {
-        let (tree, _) = parse_condition("NOT a = :a AND b = :b OR c = :c").unwrap();
+        let (tree, _, operators) = parse_condition("NOT a = :a AND b = :b OR c = :c").unwrap();
+        assert_eq!(operators, 6);
         let RawCondition::Or(left, _) = tree else { panic!("OR at the top") };
         let RawCondition::And(not, _) = *left else { panic!("AND under OR") };
         assert!(matches!(*not, RawCondition::Not(_)));
@@ -349,6 +369,7 @@ mod tests {
     #[test]
     fn flags_redundant_parentheses_only_when_doubled() {
         assert!(!parse_condition("(a = :a) AND (b = :b)").unwrap().1 .0);
+        assert_eq!(parse_update("SET a = :v + :w, b = size(c)").unwrap().operators, 2);
         assert!(parse_condition("((a = :a))").unwrap().1 .0);
     }
 

@@ -39,6 +39,15 @@ impl ExprKind {
 
 const MAX_EXPRESSION_BYTES: usize = 4096;
 const MAX_IN_OPERANDS: usize = 100;
+const MAX_OPERATORS: usize = 300;
+
+/// DynamoDB stops counting at the first operator over the limit, so the count it reports is 301.
+fn check_operators(kind: ExprKind, count: usize) -> Result<()> {
+    if count > MAX_OPERATORS {
+        return Err(kind.error(&format!("The expression contains too many operators; operator count: {}", MAX_OPERATORS + 1)));
+    }
+    Ok(())
+}
 
 /// The placeholder maps of one request, shared by all its expressions, remembering which
 /// placeholders were used so that unused ones can be refused at the end.
@@ -101,7 +110,8 @@ impl<'r> Placeholders<'r> {
     /// A condition, filter or key-condition expression.
     pub fn condition(&mut self, kind: ExprKind, text: &str) -> Result<Condition> {
         self.precheck(kind, text)?;
-        let (raw, redundant) = parse_condition(text).map_err(|e| kind.error(&e.0))?;
+        let (raw, redundant, operators) = parse_condition(text).map_err(|e| kind.error(&e.0))?;
+        check_operators(kind, operators)?;
         if let Some(count) = largest_in(&raw).filter(|n| *n > MAX_IN_OPERANDS) {
             return Err(kind.error(&format!("The IN operator is provided with too many operands; number of operands: {count}")));
         }
@@ -147,6 +157,7 @@ impl<'r> Placeholders<'r> {
         let kind = ExprKind::Update;
         self.precheck(kind, text)?;
         let raw = parse_update(text).map_err(|e| kind.error(&e.0))?;
+        check_operators(kind, raw.operators)?;
         let mut problems = Problems::default();
         let mut seen_sections: Vec<Section> = Vec::new();
         let mut paths: Vec<DocPath> = Vec::new();
