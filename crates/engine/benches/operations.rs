@@ -92,7 +92,10 @@ fn bench(c: &mut Criterion) {
     assert_eq!(serde_json::to_value(&theirs).expect("json")["Count"], json!(PER_PARTITION));
     let page: serde_json::Value = serde_json::from_str(&peers.dynalab.execute("Scan", &scan).expect("scan")).expect("json");
     let their_page = serde_json::to_value(peers.dynoxide.scan(serde_json::from_str(&scan).expect("request")).expect("scan")).expect("json");
-    assert_eq!(page["Count"], their_page["Count"], "both cut the Scan page at 1 MB");
+    // Dynalab includes the item that crosses 1 MB (105 here), as DynamoDB does (fact sheet §3);
+    // dynoxide stops before it (104). The work compared differs by that one item.
+    let (a, b) = (page["Count"].as_u64().unwrap_or(0), their_page["Count"].as_u64().unwrap_or(0));
+    assert!(a.abs_diff(b) <= 1 && a > 100, "both cut the Scan page near 1 MB: {a} vs {b}");
 
     macro_rules! pair {
         ($group:literal, $requests:expr, $op:literal, $method:ident, $request_type:ty) => {{

@@ -5,6 +5,7 @@ use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::{ItemJson, StoredItem};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE};
 use crate::value::{AttributeValue, Item};
 use serde::{Deserialize, Serialize};
@@ -30,7 +31,7 @@ pub struct DeleteItemInput {
 #[serde(rename_all = "PascalCase")]
 pub struct DeleteItemOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub attributes: Option<Item>,
+    pub attributes: Option<ItemJson<'static>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
@@ -80,7 +81,7 @@ pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutp
     let units = Units::write(old.as_ref().map_or(0, |o| o.size));
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
     Ok(DeleteItemOutput {
-        attributes: old.filter(|_| want_old).map(|o| o.item),
+        attributes: old.filter(|_| want_old).map(StoredItem::into_json),
         consumed_capacity: Consumption::table_only(units)
             .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
     })

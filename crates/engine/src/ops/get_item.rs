@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::expression::projection::project;
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
+use crate::table::ItemJson;
 use crate::value::Item;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -25,14 +26,14 @@ pub struct GetItemInput {
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
-pub struct GetItemOutput {
+pub struct GetItemOutput<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub item: Option<Item>,
+    pub item: Option<ItemJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
-pub fn run(engine: &mut Engine, input: GetItemInput) -> Result<GetItemOutput> {
+pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
@@ -66,8 +67,8 @@ pub fn run(engine: &mut Engine, input: GetItemInput) -> Result<GetItemOutput> {
     // The whole item is read whatever the projection; a missing item still costs one unit.
     let units = Units::read(stored.map_or(0, |s| s.size), consistent);
     let item = stored.map(|s| match &projection {
-        Some(paths) => project(&s.item, paths),
-        None => s.item.clone(),
+        Some(paths) => ItemJson::Item(project(&s.item, paths)),
+        None => s.to_json(),
     });
     Ok(GetItemOutput {
         item,

@@ -8,7 +8,7 @@ use crate::error::{DynamoError, Result};
 use crate::expression::ast::{Condition, Operand, Step};
 use crate::expression::key_condition::analyse;
 use crate::expression::{ExprKind, ExpressionParams};
-use crate::table::KeySchema;
+use crate::table::{ItemJson, KeySchema};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Item, KeyValue};
 use serde::{Deserialize, Serialize};
@@ -40,9 +40,9 @@ pub struct QueryInput {
 /// The response of a Query or Scan.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
-pub struct ReadOutput {
+pub struct ReadOutput<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub items: Option<Vec<Item>>,
+    pub items: Option<Vec<ItemJson<'a>>>,
     pub count: usize,
     pub scanned_count: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,7 +141,7 @@ fn collect_paths(condition: &Condition, out: &mut Vec<String>) {
     }
 }
 
-pub fn run(engine: &mut Engine, input: QueryInput) -> Result<ReadOutput> {
+pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {

@@ -5,7 +5,7 @@ use crate::capacity::Units;
 use crate::expression::eval::evaluate;
 use crate::expression::projection::project;
 use crate::expression::{Condition, DocPath};
-use crate::table::{KeySchema, StoredItem};
+use crate::table::{ItemJson, KeySchema, StoredItem};
 use crate::value::Item;
 
 const PAGE_BYTES: usize = 1024 * 1024;
@@ -21,8 +21,8 @@ pub struct PageSpec<'a> {
 }
 
 /// What a page returned.
-pub struct Page {
-    pub items: Vec<Item>,
+pub struct Page<'s> {
+    pub items: Vec<ItemJson<'s>>,
     pub count: usize,
     pub scanned_count: usize,
     pub last_evaluated_key: Option<Item>,
@@ -30,7 +30,7 @@ pub struct Page {
 }
 
 /// Reads one page from `items`, which yields candidates in result order.
-pub fn read_page<'s>(items: impl Iterator<Item = &'s StoredItem>, spec: &PageSpec<'_>) -> Page {
+pub fn read_page<'s>(items: impl Iterator<Item = &'s StoredItem>, spec: &PageSpec<'_>) -> Page<'s> {
     let mut page = Page { items: Vec::new(), count: 0, scanned_count: 0, last_evaluated_key: None, units: Units(0) };
     let mut bytes = 0usize;
     for stored in items {
@@ -40,8 +40,8 @@ pub fn read_page<'s>(items: impl Iterator<Item = &'s StoredItem>, spec: &PageSpe
             page.count += 1;
             if !spec.count_only {
                 page.items.push(match spec.projection {
-                    Some(paths) => project(&stored.item, paths),
-                    None => stored.item.clone(),
+                    Some(paths) => ItemJson::Item(project(&stored.item, paths)),
+                    None => stored.to_json(),
                 });
             }
         }

@@ -46,7 +46,7 @@ fn segment_start(segment: u64, total: u64) -> u64 {
     u64::try_from(start).unwrap_or(u64::MAX)
 }
 
-pub fn run(engine: &mut Engine, input: ScanInput) -> Result<ReadOutput> {
+pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {

@@ -4,7 +4,7 @@ pub mod schema;
 pub mod storage;
 
 pub use schema::{BillingMode, KeyAttribute, KeySchema, PrimaryKey, TableDefinition};
-pub use storage::{PartitionSlot, Storage, StoredItem};
+pub use storage::{ItemJson, PartitionSlot, Storage, StoredItem};
 
 /// A table with its items.
 #[derive(Debug, Clone)]

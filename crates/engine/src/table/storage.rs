@@ -3,6 +3,8 @@
 
 use super::schema::PrimaryKey;
 use crate::value::{item_size, Item, KeyValue};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
@@ -19,11 +21,56 @@ impl PartitionSlot {
     }
 }
 
-/// An item and its size in bytes, computed once when written.
-#[derive(Debug, Clone, PartialEq)]
+/// An item, its size in bytes and its DynamoDB JSON, computed once when written: reads copy the
+/// JSON into responses instead of cloning and serialising the item each time.
+#[derive(Debug, Clone)]
 pub struct StoredItem {
     pub item: Item,
     pub size: usize,
+    json: Option<Box<RawValue>>,
+}
+
+impl StoredItem {
+    pub fn new(item: Item) -> Self {
+        let size = item_size(&item);
+        let json = serde_json::value::to_raw_value(&item).ok();
+        Self { item, size, json }
+    }
+
+    /// The item as a response member, without copying the item itself.
+    pub fn to_json(&self) -> ItemJson<'_> {
+        match &self.json {
+            Some(raw) => ItemJson::Stored(raw),
+            None => ItemJson::Item(self.item.clone()),
+        }
+    }
+
+    /// The item as a response member, taking ownership (for items just removed or replaced).
+    pub fn into_json(self) -> ItemJson<'static> {
+        match self.json {
+            Some(raw) => ItemJson::Raw(raw),
+            None => ItemJson::Item(self.item),
+        }
+    }
+}
+
+/// An item in a response: stored JSON borrowed or owned, or an item built for this response
+/// (a projection, an update's new image).
+#[derive(Debug)]
+pub enum ItemJson<'a> {
+    Stored(&'a RawValue),
+    Raw(Box<RawValue>),
+    Item(Item),
+}
+
+impl Serialize for ItemJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Stored(raw) => raw.serialize(serializer),
+            Self::Raw(raw) => raw.serialize(serializer),
+            Self::Item(item) => item.serialize(serializer),
+        }
+    }
 }
 
 /// One partition key's items, by sort key (`None` on tables without a sort key).
@@ -52,9 +99,10 @@ impl Storage {
 
     /// Stores `item` under `key`, returning what was there.
     pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
-        let size = item_size(&item);
+        let stored = StoredItem::new(item);
+        let size = stored.size;
         let collection = self.partitions.entry(PartitionSlot::of(&key.0)).or_default();
-        let old = collection.insert(key.1, StoredItem { item, size });
+        let old = collection.insert(key.1, stored);
         self.total_bytes += size;
         match &old {
             Some(previous) => self.total_bytes -= previous.size,
