@@ -43,14 +43,19 @@ pub fn load() -> Vec<Sequence> {
         .expect("tests/corpus exists")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("known-differences.json"))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json") && !p.ends_with("known-differences.json")
+        })
         .collect();
     files.sort();
     files.iter().map(|path| parse_sequence(path)).collect()
 }
 
 fn parse_sequence(path: &Path) -> Sequence {
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let steps = json["steps"]
@@ -58,16 +63,32 @@ fn parse_sequence(path: &Path) -> Sequence {
         .unwrap_or_else(|| panic!("{name}: no steps"))
         .iter()
         .map(|s| Step {
-            op: s["op"].as_str().unwrap_or_else(|| panic!("{name}: step without op")).to_string(),
+            op: s["op"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{name}: step without op"))
+                .to_string(),
             request: expand_padding(&s["request"]),
             expect: s.get("expect").cloned(),
             expect_error: s.get("error").map(|e| {
-                (e[0].as_str().unwrap_or_default().to_string(), e[1].as_str().unwrap_or_default().to_string())
+                (
+                    e[0].as_str().unwrap_or_default().to_string(),
+                    e[1].as_str().unwrap_or_default().to_string(),
+                )
             }),
-            absent: s["absent"].as_array().into_iter().flatten().filter_map(|a| a.as_str().map(String::from)).collect(),
+            absent: s["absent"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a.as_str().map(String::from))
+                .collect(),
             local_differs: s["local_differs"].as_str().map(String::from),
             unordered: s["unordered"].as_bool().unwrap_or(false),
-            compare_only: s["compare_only"].as_array().into_iter().flatten().filter_map(|a| a.as_str().map(String::from)).collect(),
+            compare_only: s["compare_only"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a.as_str().map(String::from))
+                .collect(),
         })
         .collect();
     Sequence { name, steps }
@@ -78,7 +99,11 @@ fn expand_padding(value: &Value) -> Value {
     match value {
         Value::Object(map) => match map.get("$pad").and_then(Value::as_u64) {
             Some(n) if map.len() == 1 => Value::String("x".repeat(usize::try_from(n).unwrap_or(0))),
-            _ => Value::Object(map.iter().map(|(k, v)| (k.clone(), expand_padding(v))).collect()),
+            _ => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), expand_padding(v)))
+                    .collect(),
+            ),
         },
         Value::Array(items) => Value::Array(items.iter().map(expand_padding).collect()),
         other => other.clone(),
@@ -89,7 +114,11 @@ fn expand_padding(value: &Value) -> Value {
 pub fn only_members(outcome: &Value, keep: &[String]) -> Value {
     match outcome.get("ok") {
         Some(Value::Object(body)) if !keep.is_empty() => {
-            let kept: Map<String, Value> = body.iter().filter(|(k, _)| keep.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+            let kept: Map<String, Value> = body
+                .iter()
+                .filter(|(k, _)| keep.contains(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
             serde_json::json!({ "ok": kept })
         }
         _ => outcome.clone(),
@@ -98,7 +127,8 @@ pub fn only_members(outcome: &Value, keep: &[String]) -> Value {
 
 /// Reasons, by id, for each place DynamoDB Local is known to differ from real DynamoDB.
 pub fn known_differences() -> Map<String, Value> {
-    let text = std::fs::read_to_string(corpus_dir().join("known-differences.json")).expect("known-differences.json");
+    let text = std::fs::read_to_string(corpus_dir().join("known-differences.json"))
+        .expect("known-differences.json");
     match serde_json::from_str(&text).expect("known-differences.json is JSON") {
         Value::Object(map) => map,
         _ => panic!("known-differences.json must be an object"),
@@ -113,7 +143,9 @@ pub fn fresh_engine() -> Engine {
 /// The engine's answer in the shape both suites compare: `{"ok": body}` or `{"error": [type, message]}`.
 pub fn run_engine(engine: &mut Engine, step: &Step) -> Value {
     match engine.execute(&step.op, &step.request.to_string()) {
-        Ok(body) => serde_json::json!({ "ok": serde_json::from_str::<Value>(&body).unwrap_or(Value::Null) }),
+        Ok(body) => {
+            serde_json::json!({ "ok": serde_json::from_str::<Value>(&body).unwrap_or(Value::Null) })
+        }
         Err(e) => serde_json::json!({ "error": [e.kind.name(), e.message] }),
     }
 }
@@ -123,8 +155,19 @@ pub fn from_http(response: &crate::http::Response) -> Value {
     if response.status == 200 {
         return serde_json::json!({ "ok": response.body });
     }
-    let kind = response.body["__type"].as_str().unwrap_or("").rsplit('#').next().unwrap_or("").to_string();
-    let message = response.body.get("message").or_else(|| response.body.get("Message")).and_then(Value::as_str).unwrap_or("");
+    let kind = response.body["__type"]
+        .as_str()
+        .unwrap_or("")
+        .rsplit('#')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    let message = response
+        .body
+        .get("message")
+        .or_else(|| response.body.get("Message"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
     serde_json::json!({ "error": [kind, message] })
 }
 
@@ -142,7 +185,10 @@ const VOLATILE: [&str; 6] = [
 pub fn without_local_noise(value: &Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
-            map.iter().filter(|(k, _)| k.as_str() != "TableStatus").map(|(k, v)| (k.clone(), without_local_noise(v))).collect(),
+            map.iter()
+                .filter(|(k, _)| k.as_str() != "TableStatus")
+                .map(|(k, v)| (k.clone(), without_local_noise(v)))
+                .collect(),
         ),
         Value::Array(items) => Value::Array(items.iter().map(without_local_noise).collect()),
         other => other.clone(),
@@ -160,20 +206,27 @@ pub fn normalize(value: &Value, unordered: bool) -> Value {
                     continue;
                 }
                 let mut inner = normalize(inner, unordered);
-                let sort = matches!(key.as_str(), "SS" | "NS" | "BS") || (unordered && key == "Items");
+                let sort =
+                    matches!(key.as_str(), "SS" | "NS" | "BS") || (unordered && key == "Items");
                 if let (true, Value::Array(items)) = (sort, &mut inner) {
                     items.sort_by_key(std::string::ToString::to_string);
                 }
                 if key == "NS" {
                     if let Value::Array(items) = &mut inner {
-                        items.sort_by(|a, b| number(a).partial_cmp(&number(b)).unwrap_or(std::cmp::Ordering::Equal));
+                        items.sort_by(|a, b| {
+                            number(a)
+                                .partial_cmp(&number(b))
+                                .unwrap_or(std::cmp::Ordering::Equal)
+                        });
                     }
                 }
                 out.insert(key.clone(), inner);
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| normalize(v, unordered)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| normalize(v, unordered)).collect())
+        }
         Value::Number(n) => n.as_f64().map_or(Value::Null, |f| serde_json::json!(f)),
         other => other.clone(),
     }
@@ -202,7 +255,10 @@ pub fn check_pins(step: &Step, outcome: &Value) -> Vec<String> {
         let expect = normalize(&Value::Object(expect.clone()), step.unordered);
         for (key, wanted) in expect.as_object().into_iter().flatten() {
             if body.get(key) != Some(wanted) {
-                problems.push(format!("{key}: wanted {wanted}, got {}", body.get(key).unwrap_or(&Value::Null)));
+                problems.push(format!(
+                    "{key}: wanted {wanted}, got {}",
+                    body.get(key).unwrap_or(&Value::Null)
+                ));
             }
         }
     }

@@ -24,8 +24,19 @@ pub fn call(port: u16, access_key: &str, operation: &str, body: &str) -> std::io
     stream.read_to_end(&mut raw)?;
     let text = String::from_utf8_lossy(&raw);
     let (head, payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let payload = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(payload) } else { payload.to_string() };
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let payload = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(payload)
+    } else {
+        payload.to_string()
+    };
     let body = serde_json::from_str(&payload).unwrap_or(serde_json::Value::String(payload));
     Ok(Response { status, body })
 }
@@ -33,7 +44,9 @@ pub fn call(port: u16, access_key: &str, operation: &str, body: &str) -> std::io
 fn dechunk(mut text: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = text.split_once("\r\n") {
-        let Ok(size) = usize::from_str_radix(size.trim(), 16) else { break };
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
         if size == 0 || rest.len() < size {
             break;
         }

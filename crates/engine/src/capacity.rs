@@ -80,18 +80,33 @@ pub struct Consumption {
 
 impl Consumption {
     pub fn table_only(units: Units) -> Self {
-        Self { table: units, ..Self::default() }
+        Self {
+            table: units,
+            ..Self::default()
+        }
     }
 
     pub fn total(&self) -> Units {
-        self.global_indexes.values().chain(self.local_indexes.values()).fold(self.table, |sum, u| sum + *u)
+        self.global_indexes
+            .values()
+            .chain(self.local_indexes.values())
+            .fold(self.table, |sum, u| sum + *u)
     }
 
     /// The response's `ConsumedCapacity`, shaped by what was asked for.
     pub fn report(&self, report: Report, table_name: &str) -> Option<ConsumedCapacity> {
         let indexes = |map: &BTreeMap<String, Units>| {
             (!map.is_empty()).then(|| {
-                map.iter().map(|(name, u)| (name.clone(), Capacity { capacity_units: u.as_f64() })).collect()
+                map.iter()
+                    .map(|(name, u)| {
+                        (
+                            name.clone(),
+                            Capacity {
+                                capacity_units: u.as_f64(),
+                            },
+                        )
+                    })
+                    .collect()
             })
         };
         match report {
@@ -106,7 +121,9 @@ impl Consumption {
             Report::Indexes => Some(ConsumedCapacity {
                 table_name: table_name.to_string(),
                 capacity_units: self.total().as_f64(),
-                table: Some(Capacity { capacity_units: self.table.as_f64() }),
+                table: Some(Capacity {
+                    capacity_units: self.table.as_f64(),
+                }),
                 local_secondary_indexes: indexes(&self.local_indexes),
                 global_secondary_indexes: indexes(&self.global_indexes),
             }),
@@ -120,11 +137,25 @@ mod tests {
 
     #[test]
     fn rounds_as_the_fact_sheet_measures() {
-        for (bytes, strong, eventual) in [(6, 1.0, 0.5), (4096, 1.0, 0.5), (4097, 2.0, 1.0), (10240, 3.0, 1.5), (0, 1.0, 0.5)] {
+        for (bytes, strong, eventual) in [
+            (6, 1.0, 0.5),
+            (4096, 1.0, 0.5),
+            (4097, 2.0, 1.0),
+            (10240, 3.0, 1.5),
+            (0, 1.0, 0.5),
+        ] {
             assert_eq!(Units::read(bytes, true).as_f64(), strong, "{bytes}");
             assert_eq!(Units::read(bytes, false).as_f64(), eventual, "{bytes}");
         }
-        for (bytes, units) in [(1, 1.0), (1024, 1.0), (1025, 2.0), (4096, 4.0), (4097, 5.0), (10240, 10.0), (409_600, 400.0)] {
+        for (bytes, units) in [
+            (1, 1.0),
+            (1024, 1.0),
+            (1025, 2.0),
+            (4096, 4.0),
+            (4097, 5.0),
+            (10240, 10.0),
+            (409_600, 400.0),
+        ] {
             assert_eq!(Units::write(bytes).as_f64(), units, "{bytes}");
         }
     }

@@ -29,7 +29,8 @@ impl FixedClock {
     }
 
     pub fn advance(&self, millis: u64) {
-        self.0.fetch_add(millis, std::sync::atomic::Ordering::SeqCst);
+        self.0
+            .fetch_add(millis, std::sync::atomic::Ordering::SeqCst);
     }
 }
 

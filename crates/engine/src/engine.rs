@@ -18,22 +18,39 @@ pub struct Engine {
 
 impl Engine {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
-        Self { tables: BTreeMap::new(), clock }
+        Self {
+            tables: BTreeMap::new(),
+            clock,
+        }
     }
 
     /// Runs one DynamoDB operation (`"PutItem"`, `"Query"`, …) on a request body in DynamoDB JSON,
     /// returning the response body or the error DynamoDB would send.
     pub fn execute(&mut self, operation: &str, request: &str) -> Result<String> {
         match operation {
-            "CreateTable" => run(operation, request, |input| ops::create_table::run(self, input)),
-            "DescribeTable" => run(operation, request, |input| ops::describe_table::run(self, input)),
-            "ListTables" => run(operation, request, |input| ops::list_tables::run(self, input)),
-            "DeleteTable" => run(operation, request, |input| ops::delete_table::run(self, input)),
-            "UpdateTable" => run(operation, request, |input| ops::update_table::run(self, input)),
+            "CreateTable" => run(operation, request, |input| {
+                ops::create_table::run(self, input)
+            }),
+            "DescribeTable" => run(operation, request, |input| {
+                ops::describe_table::run(self, input)
+            }),
+            "ListTables" => run(operation, request, |input| {
+                ops::list_tables::run(self, &input)
+            }),
+            "DeleteTable" => run(operation, request, |input| {
+                ops::delete_table::run(self, input)
+            }),
+            "UpdateTable" => run(operation, request, |input| {
+                ops::update_table::run(self, input)
+            }),
             "PutItem" => run(operation, request, |input| ops::put_item::run(self, input)),
             "GetItem" => run(operation, request, |input| ops::get_item::run(self, input)),
-            "UpdateItem" => run(operation, request, |input| ops::update_item::run(self, input)),
-            "DeleteItem" => run(operation, request, |input| ops::delete_item::run(self, input)),
+            "UpdateItem" => run(operation, request, |input| {
+                ops::update_item::run(self, input)
+            }),
+            "DeleteItem" => run(operation, request, |input| {
+                ops::delete_item::run(self, input)
+            }),
             "Query" => run(operation, request, |input| ops::query::run(self, input)),
             "Scan" => run(operation, request, |input| ops::scan::run(self, input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
@@ -41,9 +58,14 @@ impl Engine {
     }
 
     /// [`Engine::execute`] with the response parsed, for callers that want a JSON value.
-    pub fn execute_value(&mut self, operation: &str, request: &serde_json::Value) -> Result<serde_json::Value> {
+    pub fn execute_value(
+        &mut self,
+        operation: &str,
+        request: &serde_json::Value,
+    ) -> Result<serde_json::Value> {
         let body = self.execute(operation, &request.to_string())?;
-        serde_json::from_str(&body).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+        serde_json::from_str(&body)
+            .map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
     }
 
     pub(crate) fn now_millis(&self) -> u64 {
@@ -52,11 +74,15 @@ impl Engine {
 
     /// The named table, or DynamoDB's "non-existent table" error.
     pub(crate) fn table(&self, name: &str) -> Result<&Table> {
-        self.tables.get(name).ok_or_else(DynamoError::table_not_found)
+        self.tables
+            .get(name)
+            .ok_or_else(DynamoError::table_not_found)
     }
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables.get_mut(name).ok_or_else(DynamoError::table_not_found)
+        self.tables
+            .get_mut(name)
+            .ok_or_else(DynamoError::table_not_found)
     }
 }
 
@@ -65,10 +91,15 @@ fn run<I: DeserializeOwned, O: Serialize>(
     request: &str,
     operation: impl FnOnce(I) -> Result<O>,
 ) -> Result<String> {
-    let body = if request.trim().is_empty() { "{}" } else { request };
+    let body = if request.trim().is_empty() {
+        "{}"
+    } else {
+        request
+    };
     let input: I = serde_json::from_str(body).map_err(|e| from_serde(name, &e))?;
     let output = operation(input)?;
-    serde_json::to_string(&output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+    serde_json::to_string(&output)
+        .map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
 }
 
 /// A request that does not deserialise: DynamoDB's validation error if a value check failed while
@@ -82,7 +113,9 @@ fn from_serde(operation: &str, error: &serde_json::Error) -> DynamoError {
     }
     if let Some(validation) = message.strip_prefix(ENVELOPED_MARK) {
         return DynamoError::validation(match operation {
-            "PutItem" | "UpdateItem" | "DeleteItem" => format!("1 validation error detected: {validation}"),
+            "PutItem" | "UpdateItem" | "DeleteItem" => {
+                format!("1 validation error detected: {validation}")
+            }
             _ => validation.to_string(),
         });
     }
@@ -98,18 +131,32 @@ fn from_serde(operation: &str, error: &serde_json::Error) -> DynamoError {
             "boolean" if rest.starts_with("boolean `true`") => "TRUE_VALUE",
             "boolean" => "FALSE_VALUE",
             "null" => "VALUE_NULL",
-            "sequence" => return DynamoError::serialization("Unrecognized collection type class java.lang.String"),
-            "map" => return DynamoError::serialization("Start of structure or map found where not expected."),
+            "sequence" => {
+                return DynamoError::serialization(
+                    "Unrecognized collection type class java.lang.String",
+                )
+            }
+            "map" => {
+                return DynamoError::serialization(
+                    "Start of structure or map found where not expected.",
+                )
+            }
             _ => "VALUE",
         };
         let expected = rest.rsplit("expected ").next().unwrap_or("");
         let target = if expected.contains("bool") {
             "Boolean"
-        } else if expected.contains("integer") || expected.starts_with('i') || expected.starts_with('u') {
+        } else if expected.contains("integer")
+            || expected.starts_with('i')
+            || expected.starts_with('u')
+        {
             "Integer"
         } else if expected.contains("sequence") {
             return DynamoError::serialization("Unexpected value type in list");
-        } else if expected.contains("map") || expected.contains("struct") || expected.contains("AttributeValue") {
+        } else if expected.contains("map")
+            || expected.contains("struct")
+            || expected.contains("AttributeValue")
+        {
             return DynamoError::serialization("Unexpected value type in payload");
         } else {
             "String"

@@ -12,9 +12,9 @@ pub mod table;
 mod validate;
 pub mod value;
 
-pub use clock::{Clock, FixedClock};
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;
+pub use clock::{Clock, FixedClock};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
 

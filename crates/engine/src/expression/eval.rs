@@ -38,7 +38,9 @@ pub fn operand_value<'a>(item: &'a Item, operand: &'a Operand) -> Option<Cow<'a,
                 AttributeValue::M(map) => map.len(),
                 _ => return None,
             };
-            Number::parse(&size.to_string()).ok().map(|n| Cow::Owned(AttributeValue::N(n)))
+            Number::parse(&size.to_string())
+                .ok()
+                .map(|n| Cow::Owned(AttributeValue::N(n)))
         }
         // Update-only operands never reach a condition.
         _ => None,
@@ -46,6 +48,7 @@ pub fn operand_value<'a>(item: &'a Item, operand: &'a Operand) -> Option<Cow<'a,
 }
 
 /// True if `condition` holds for `item` (an absent item is an empty one).
+#[allow(clippy::many_single_char_names)]
 pub fn evaluate(condition: &Condition, item: &Item) -> bool {
     match condition {
         Condition::And(a, b) => evaluate(a, item) && evaluate(b, item),
@@ -73,19 +76,31 @@ pub fn evaluate(condition: &Condition, item: &Item) -> bool {
             }
         }
         Condition::Between(a, low, high) => {
-            let (Some(x), Some(lo), Some(hi)) = (operand_value(item, a), operand_value(item, low), operand_value(item, high))
-            else {
+            let (Some(x), Some(lo), Some(hi)) = (
+                operand_value(item, a),
+                operand_value(item, low),
+                operand_value(item, high),
+            ) else {
                 return false;
             };
-            matches!(compare_scalars(&x, &lo), Some(Ordering::Greater | Ordering::Equal))
-                && matches!(compare_scalars(&x, &hi), Some(Ordering::Less | Ordering::Equal))
+            matches!(
+                compare_scalars(&x, &lo),
+                Some(Ordering::Greater | Ordering::Equal)
+            ) && matches!(
+                compare_scalars(&x, &hi),
+                Some(Ordering::Less | Ordering::Equal)
+            )
         }
         Condition::In(a, list) => match operand_value(item, a) {
-            Some(x) => list.iter().any(|o| operand_value(item, o).is_some_and(|v| same_value(&x, &v))),
+            Some(x) => list
+                .iter()
+                .any(|o| operand_value(item, o).is_some_and(|v| same_value(&x, &v))),
             None => false,
         },
         Condition::AttributeType(a, t) => match (operand_value(item, a), operand_value(item, t)) {
-            (Some(x), Some(t)) => matches!(t.as_ref(), AttributeValue::S(name) if name == x.type_name()),
+            (Some(x), Some(t)) => {
+                matches!(t.as_ref(), AttributeValue::S(name) if name == x.type_name())
+            }
             _ => false,
         },
         Condition::BeginsWith(a, b) => match (operand_value(item, a), operand_value(item, b)) {
@@ -143,9 +158,13 @@ pub fn same_value(a: &AttributeValue, b: &AttributeValue) -> bool {
         (AttributeValue::Ss(x), AttributeValue::Ss(y)) => same_set(x, y),
         (AttributeValue::Ns(x), AttributeValue::Ns(y)) => same_set(x, y),
         (AttributeValue::Bs(x), AttributeValue::Bs(y)) => same_set(x, y),
-        (AttributeValue::L(x), AttributeValue::L(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q)),
+        (AttributeValue::L(x), AttributeValue::L(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
         (AttributeValue::M(x), AttributeValue::M(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
         }
         _ => a == b,
     }
@@ -153,5 +172,7 @@ pub fn same_value(a: &AttributeValue, b: &AttributeValue) -> bool {
 
 /// Same as [`same_value`] for whole items.
 pub fn same_item(a: &Item, b: &Item) -> bool {
-    a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same_value(v, w)))
+    a.len() == b.len()
+        && a.iter()
+            .all(|(k, v)| b.get(k).is_some_and(|w| same_value(v, w)))
 }

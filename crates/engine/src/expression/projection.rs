@@ -10,8 +10,12 @@ pub fn project(item: &Item, paths: &[DocPath]) -> Item {
     let mut sorted: Vec<&DocPath> = paths.iter().collect();
     sorted.sort();
     for path in sorted {
-        let Some((Step::Attr(name), rest)) = path.split_first() else { continue };
-        let Some(value) = item.get(name) else { continue };
+        let Some((Step::Attr(name), rest)) = path.split_first() else {
+            continue;
+        };
+        let Some(value) = item.get(name) else {
+            continue;
+        };
         if rest.is_empty() {
             out.insert(name.clone(), value.clone());
             continue;
@@ -30,7 +34,9 @@ pub fn project(item: &Item, paths: &[DocPath]) -> Item {
 
 /// The value at `path` inside `value`, wrapped in the containers that lead to it.
 fn extract(value: &AttributeValue, path: &[Step]) -> Option<AttributeValue> {
-    let Some((step, rest)) = path.split_first() else { return Some(value.clone()) };
+    let Some((step, rest)) = path.split_first() else {
+        return Some(value.clone());
+    };
     match (step, value) {
         (Step::Attr(key), AttributeValue::M(map)) => {
             let inner = extract(map.get(key)?, rest)?;

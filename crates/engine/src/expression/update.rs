@@ -6,7 +6,8 @@ use super::eval::{get_path, operand_value};
 use crate::error::{DynamoError, Result};
 use crate::value::{AttributeValue, Item};
 
-const INVALID_PATH: &str = "The document path provided in the update expression is invalid for update";
+const INVALID_PATH: &str =
+    "The document path provided in the update expression is invalid for update";
 const WRONG_TYPE: &str = "An operand in the update expression has an incorrect data type";
 
 /// The item after applying `actions` to `old`.
@@ -55,7 +56,9 @@ pub fn apply(old: &Item, actions: &[Action]) -> Result<Item> {
 fn value_of(item: &Item, operand: &Operand) -> Result<AttributeValue> {
     match operand {
         Operand::Path(path) => get_path(item, path).cloned().ok_or_else(|| {
-            DynamoError::validation("The provided expression refers to an attribute that does not exist in the item")
+            DynamoError::validation(
+                "The provided expression refers to an attribute that does not exist in the item",
+            )
         }),
         Operand::Value(v) => Ok(v.clone()),
         Operand::IfNotExists(path, fallback) => match get_path(item, path) {
@@ -69,14 +72,22 @@ fn value_of(item: &Item, operand: &Operand) -> Result<AttributeValue> {
             }
             _ => Err(DynamoError::validation(WRONG_TYPE)),
         },
-        Operand::Plus(a, b) | Operand::Minus(a, b) => match (value_of(item, a)?, value_of(item, b)?) {
-            (AttributeValue::N(x), AttributeValue::N(y)) => {
-                let result = if matches!(operand, Operand::Plus(..)) { x.add(&y) } else { x.sub(&y) };
-                Ok(AttributeValue::N(result?))
+        Operand::Plus(a, b) | Operand::Minus(a, b) => {
+            match (value_of(item, a)?, value_of(item, b)?) {
+                (AttributeValue::N(x), AttributeValue::N(y)) => {
+                    let result = if matches!(operand, Operand::Plus(..)) {
+                        x.add(&y)
+                    } else {
+                        x.sub(&y)
+                    };
+                    Ok(AttributeValue::N(result?))
+                }
+                _ => Err(DynamoError::validation(WRONG_TYPE)),
             }
-            _ => Err(DynamoError::validation(WRONG_TYPE)),
-        },
-        Operand::Size(_) => operand_value(item, operand).map(std::borrow::Cow::into_owned).ok_or_else(|| DynamoError::validation(WRONG_TYPE)),
+        }
+        Operand::Size(_) => operand_value(item, operand)
+            .map(std::borrow::Cow::into_owned)
+            .ok_or_else(|| DynamoError::validation(WRONG_TYPE)),
     }
 }
 
@@ -127,7 +138,9 @@ fn set_path(item: &mut Item, path: &[Step], value: AttributeValue) -> Result<()>
         item.insert(name.clone(), value);
         return Ok(());
     }
-    let parent = item.get_mut(name).ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
+    let parent = item
+        .get_mut(name)
+        .ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
     set_in(parent, rest, value)
 }
 
@@ -142,7 +155,9 @@ fn set_in(target: &mut AttributeValue, path: &[Step], value: AttributeValue) -> 
                 map.insert(key.clone(), value);
                 Ok(())
             } else {
-                let child = map.get_mut(key).ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
+                let child = map
+                    .get_mut(key)
+                    .ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
                 set_in(child, rest, value)
             }
         }
@@ -156,7 +171,9 @@ fn set_in(target: &mut AttributeValue, path: &[Step], value: AttributeValue) -> 
                 }
                 Ok(())
             } else {
-                let child = list.get_mut(*i).ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
+                let child = list
+                    .get_mut(*i)
+                    .ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
                 set_in(child, rest, value)
             }
         }
@@ -179,14 +196,17 @@ fn remove_path(item: &mut Item, path: &[Step]) -> Result<()> {
 }
 
 fn remove_in(target: &mut AttributeValue, path: &[Step]) -> Result<()> {
-    let Some((step, rest)) = path.split_first() else { return Ok(()) };
+    let Some((step, rest)) = path.split_first() else {
+        return Ok(());
+    };
     match (step, target) {
         (Step::Attr(key), AttributeValue::M(map)) => {
             if rest.is_empty() {
                 map.remove(key);
                 Ok(())
             } else {
-                map.get_mut(key).map_or(Ok(()), |child| remove_in(child, rest))
+                map.get_mut(key)
+                    .map_or(Ok(()), |child| remove_in(child, rest))
             }
         }
         (Step::Index(i), AttributeValue::L(list)) => {
@@ -196,7 +216,8 @@ fn remove_in(target: &mut AttributeValue, path: &[Step]) -> Result<()> {
                 }
                 Ok(())
             } else {
-                list.get_mut(*i).map_or(Ok(()), |child| remove_in(child, rest))
+                list.get_mut(*i)
+                    .map_or(Ok(()), |child| remove_in(child, rest))
             }
         }
         _ => Err(DynamoError::validation(INVALID_PATH)),

@@ -22,7 +22,7 @@ pub struct ListTablesOutput {
 
 const DEFAULT_LIMIT: usize = 100;
 
-pub fn run(engine: &mut Engine, input: ListTablesInput) -> Result<ListTablesOutput> {
+pub fn run(engine: &Engine, input: &ListTablesInput) -> Result<ListTablesOutput> {
     let mut v = Violations::new();
     if let Some(start) = &input.exclusive_start_table_name {
         v.name_rules("exclusiveStartTableName", start, 3);
@@ -34,10 +34,18 @@ pub fn run(engine: &mut Engine, input: ListTablesInput) -> Result<ListTablesOutp
     let names: Vec<&String> = engine
         .tables
         .keys()
-        .filter(|name| input.exclusive_start_table_name.as_ref().is_none_or(|start| *name > start))
+        .filter(|name| {
+            input
+                .exclusive_start_table_name
+                .as_ref()
+                .is_none_or(|start| *name > start)
+        })
         .collect();
     let page: Vec<String> = names.iter().take(limit).map(|n| (*n).clone()).collect();
     // The last name only when more tables follow (as DynamoDB Local does).
     let last = (names.len() > limit).then(|| page[limit - 1].clone());
-    Ok(ListTablesOutput { table_names: page, last_evaluated_table_name: last })
+    Ok(ListTablesOutput {
+        table_names: page,
+        last_evaluated_table_name: last,
+    })
 }
