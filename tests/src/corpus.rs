@@ -206,8 +206,9 @@ pub fn normalize(value: &Value, unordered: bool) -> Value {
                     continue;
                 }
                 let mut inner = normalize(inner, unordered);
-                let sort =
-                    matches!(key.as_str(), "SS" | "NS" | "BS") || (unordered && key == "Items");
+                // Sets have no order, nor does the per-table capacity list of a batch.
+                let sort = matches!(key.as_str(), "SS" | "NS" | "BS" | "ConsumedCapacity")
+                    || (unordered && key == "Items");
                 if let (true, Value::Array(items)) = (sort, &mut inner) {
                     items.sort_by_key(std::string::ToString::to_string);
                 }

@@ -86,6 +86,19 @@ impl Consumption {
         }
     }
 
+    /// Adds another request's units, table and index by index.
+    pub fn add(&mut self, other: &Self) {
+        self.table = self.table + other.table;
+        for (name, units) in &other.global_indexes {
+            let slot = self.global_indexes.entry(name.clone()).or_default();
+            *slot = *slot + *units;
+        }
+        for (name, units) in &other.local_indexes {
+            let slot = self.local_indexes.entry(name.clone()).or_default();
+            *slot = *slot + *units;
+        }
+    }
+
     pub fn total(&self) -> Units {
         self.global_indexes
             .values()

@@ -53,6 +53,8 @@ impl Engine {
             }),
             "Query" => run(operation, request, |input| ops::query::run(self, input)),
             "Scan" => run(operation, request, |input| ops::scan::run(self, input)),
+            "BatchGetItem" => run(operation, request, |input| ops::batch_get_item::run(self, input)),
+            "BatchWriteItem" => run(operation, request, |input| ops::batch_write_item::run(self, input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }

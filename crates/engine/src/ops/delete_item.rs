@@ -1,7 +1,7 @@
 //! DeleteItem.
 
 use super::{check_condition, check_return_values, refuse_legacy};
-use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::expression::{ExprKind, ExpressionParams};
@@ -103,13 +103,12 @@ pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutp
         old.map(|s| &s.item),
         input.return_values_on_condition_check_failure.as_ref(),
     )?;
-    let old = table.storage.delete(&key);
-    // Deleting a missing item still costs one unit.
-    let units = Units::write(old.as_ref().map_or(0, |o| o.size));
+    let written = table.write(key, None);
+    let old = written.old;
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
     Ok(DeleteItemOutput {
         attributes: old.filter(|_| want_old).map(StoredItem::into_json),
-        consumed_capacity: Consumption::table_only(units).report(
+        consumed_capacity: written.consumption.report(
             Report::parse(input.return_consumed_capacity.as_deref()),
             &table_name,
         ),

@@ -1,6 +1,8 @@
 //! One module per DynamoDB operation, named after it, each with its request and response types and
 //! its validation beside it. Shared pieces: the table description and the Query/Scan page reader.
 
+pub mod batch_get_item;
+pub mod batch_write_item;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;

@@ -1,7 +1,7 @@
 //! PutItem.
 
 use super::{check_condition, check_return_values, refuse_legacy, MAX_ITEM_BYTES};
-use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::{ExprKind, ExpressionParams};
@@ -108,12 +108,12 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
         old.map(|s| &s.item),
         input.return_values_on_condition_check_failure.as_ref(),
     )?;
-    let old = table.storage.put(key, item);
-    let units = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
+    let written = table.write(key, Some(item));
+    let old = written.old;
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
     Ok(PutItemOutput {
         attributes: old.filter(|_| want_old).map(StoredItem::into_json),
-        consumed_capacity: Consumption::table_only(units).report(
+        consumed_capacity: written.consumption.report(
             Report::parse(input.return_consumed_capacity.as_deref()),
             &table_name,
         ),

@@ -1,7 +1,7 @@
 //! UpdateItem.
 
 use super::{check_condition, refuse_legacy, MAX_ITEM_BYTES};
-use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::{Action, Step};
@@ -133,8 +133,8 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
             "Item size to update has exceeded the maximum allowed size",
         ));
     }
-    let old = table.storage.put(key, new_item.clone());
-    let units = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
+    let written = table.write(key, Some(new_item.clone()));
+    let old = written.old;
     let attributes = match input.return_values.as_deref() {
         Some("ALL_OLD") => old.map(|o| o.item),
         Some("ALL_NEW") => Some(new_item),
@@ -144,7 +144,7 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     };
     Ok(UpdateItemOutput {
         attributes: attributes.filter(|a| !a.is_empty()),
-        consumed_capacity: Consumption::table_only(units).report(
+        consumed_capacity: written.consumption.report(
             Report::parse(input.return_consumed_capacity.as_deref()),
             &table_name,
         ),

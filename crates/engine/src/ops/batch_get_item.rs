@@ -1,0 +1,139 @@
+//! BatchGetItem: up to 100 keys across tables, answered until the 16 MB response limit; the rest
+//! come back as UnprocessedKeys.
+
+use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::expression::projection::project;
+use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::{ItemJson, PrimaryKey};
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
+use crate::value::Item;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct KeysAndAttributes {
+    #[serde(default)]
+    pub keys: Vec<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projection_expression: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consistent_read: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributes_to_get: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct BatchGetItemInput {
+    pub request_items: Option<BTreeMap<String, KeysAndAttributes>>,
+    pub return_consumed_capacity: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct BatchGetItemOutput<'a> {
+    pub responses: BTreeMap<String, Vec<ItemJson<'a>>>,
+    pub unprocessed_keys: BTreeMap<String, KeysAndAttributes>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+const MAX_KEYS: usize = 100;
+/// The response limit: items are returned while their sizes add up to at most 16 MB.
+const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
+
+pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutput<'_>> {
+    let mut v = Violations::new();
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.finish()?;
+    let request_items = input.request_items.unwrap_or_default();
+    if request_items.is_empty() {
+        return Err(DynamoError::validation("BatchGetItem must have some requests set"));
+    }
+    if let Some((table, _)) = request_items.iter().find(|(_, r)| r.keys.is_empty()) {
+        return Err(DynamoError::validation(format!(
+            "The list of keys in RequestItems for BatchGetItem is required: {table} has empty list"
+        )));
+    }
+    if request_items.values().map(|r| r.keys.len()).sum::<usize>() > MAX_KEYS {
+        return Err(DynamoError::validation("Too many items requested for the BatchGetItem call"));
+    }
+    let mut v = Violations::new();
+    for table in request_items.keys() {
+        v.name_rules("requestItems.key", table, 3);
+    }
+    v.finish()?;
+
+    // Validate every table's request before reading anything.
+    let mut plans = Vec::new();
+    for (table_name, request) in &request_items {
+        if request.attributes_to_get.is_some() {
+            return Err(DynamoError::validation(
+                "Dynalab does not support the legacy parameter AttributesToGet yet; use the expression parameters",
+            ));
+        }
+        let params = ExpressionParams {
+            names: request.expression_attribute_names.as_ref(),
+            values: None,
+            expressions: vec![(ExprKind::Projection, request.projection_expression.as_deref())],
+        };
+        params.check_maps()?;
+        let mut placeholders = params.placeholders();
+        let projection = match &request.projection_expression {
+            Some(text) => Some(placeholders.projection(text)?),
+            None => None,
+        };
+        placeholders.check_unused()?;
+        let table = engine.table(table_name)?;
+        let mut seen: HashSet<PrimaryKey> = HashSet::new();
+        let mut keys = Vec::new();
+        for key_item in &request.keys {
+            let key = table.definition.key_schema.key_of_request(key_item)?;
+            if !seen.insert(key.clone()) {
+                return Err(DynamoError::validation("Provided list of item keys contains duplicates"));
+            }
+            keys.push((key, key_item));
+        }
+        plans.push((table_name, request, table, projection, keys));
+    }
+
+    let mut responses: BTreeMap<String, Vec<ItemJson<'_>>> = BTreeMap::new();
+    let mut unprocessed: BTreeMap<String, KeysAndAttributes> = BTreeMap::new();
+    let mut consumed: BTreeMap<String, Consumption> = BTreeMap::new();
+    let mut bytes = 0usize;
+    for (table_name, request, table, projection, keys) in plans {
+        let consistent = request.consistent_read.unwrap_or(false);
+        let items = responses.entry(table_name.clone()).or_default();
+        for (key, key_item) in keys {
+            let stored = table.storage.get(&key);
+            let size = stored.map_or(0, |s| s.size);
+            if bytes + size > MAX_RESPONSE_BYTES {
+                let rest = unprocessed.entry(table_name.clone()).or_insert_with(|| KeysAndAttributes { keys: Vec::new(), ..request.clone() });
+                rest.keys.push(key_item.clone());
+                continue;
+            }
+            bytes += size;
+            // Each item is rounded to 4 KB on its own; a missing key still costs the minimum.
+            let units = consumed.entry(table_name.clone()).or_default();
+            units.table = units.table + Units::read(size, consistent);
+            if let Some(stored) = stored {
+                items.push(match &projection {
+                    Some(paths) => ItemJson::Item(project(&stored.item, paths)),
+                    None => stored.to_json(),
+                });
+            }
+        }
+    }
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let capacity: Vec<ConsumedCapacity> = consumed.iter().filter_map(|(table, c)| c.report(report, table)).collect();
+    Ok(BatchGetItemOutput {
+        responses,
+        unprocessed_keys: unprocessed,
+        consumed_capacity: (report != Report::None).then_some(capacity),
+    })
+}
