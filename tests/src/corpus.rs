@@ -16,6 +16,9 @@ pub struct Step {
     pub expect: Option<Value>,
     /// `[type, message]` of the error the request must fail with.
     pub expect_error: Option<(String, String)>,
+    /// The `Item` and `CancellationReasons` that error must carry, if pinned.
+    pub error_item: Option<Value>,
+    pub error_reasons: Option<Value>,
     /// Members the response must not have.
     pub absent: Vec<String>,
     /// Id of an entry in `known-differences.json`: DynamoDB Local answers this step wrongly.
@@ -43,19 +46,14 @@ pub fn load() -> Vec<Sequence> {
         .expect("tests/corpus exists")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "json") && !p.ends_with("known-differences.json")
-        })
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("known-differences.json"))
         .collect();
     files.sort();
     files.iter().map(|path| parse_sequence(path)).collect()
 }
 
 fn parse_sequence(path: &Path) -> Sequence {
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let steps = json["steps"]
@@ -63,24 +61,15 @@ fn parse_sequence(path: &Path) -> Sequence {
         .unwrap_or_else(|| panic!("{name}: no steps"))
         .iter()
         .map(|s| Step {
-            op: s["op"]
-                .as_str()
-                .unwrap_or_else(|| panic!("{name}: step without op"))
-                .to_string(),
+            op: s["op"].as_str().unwrap_or_else(|| panic!("{name}: step without op")).to_string(),
             request: expand_padding(&s["request"]),
             expect: s.get("expect").cloned(),
             expect_error: s.get("error").map(|e| {
-                (
-                    e[0].as_str().unwrap_or_default().to_string(),
-                    e[1].as_str().unwrap_or_default().to_string(),
-                )
+                (e[0].as_str().unwrap_or_default().to_string(), e[1].as_str().unwrap_or_default().to_string())
             }),
-            absent: s["absent"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|a| a.as_str().map(String::from))
-                .collect(),
+            error_item: s.get("error_item").cloned(),
+            error_reasons: s.get("error_reasons").cloned(),
+            absent: s["absent"].as_array().into_iter().flatten().filter_map(|a| a.as_str().map(String::from)).collect(),
             local_differs: s["local_differs"].as_str().map(String::from),
             unordered: s["unordered"].as_bool().unwrap_or(false),
             compare_only: s["compare_only"]
@@ -99,11 +88,7 @@ fn expand_padding(value: &Value) -> Value {
     match value {
         Value::Object(map) => match map.get("$pad").and_then(Value::as_u64) {
             Some(n) if map.len() == 1 => Value::String("x".repeat(usize::try_from(n).unwrap_or(0))),
-            _ => Value::Object(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), expand_padding(v)))
-                    .collect(),
-            ),
+            _ => Value::Object(map.iter().map(|(k, v)| (k.clone(), expand_padding(v))).collect()),
         },
         Value::Array(items) => Value::Array(items.iter().map(expand_padding).collect()),
         other => other.clone(),
@@ -114,11 +99,8 @@ fn expand_padding(value: &Value) -> Value {
 pub fn only_members(outcome: &Value, keep: &[String]) -> Value {
     match outcome.get("ok") {
         Some(Value::Object(body)) if !keep.is_empty() => {
-            let kept: Map<String, Value> = body
-                .iter()
-                .filter(|(k, _)| keep.contains(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
+            let kept: Map<String, Value> =
+                body.iter().filter(|(k, _)| keep.contains(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
             serde_json::json!({ "ok": kept })
         }
         _ => outcome.clone(),
@@ -127,8 +109,7 @@ pub fn only_members(outcome: &Value, keep: &[String]) -> Value {
 
 /// Reasons, by id, for each place DynamoDB Local is known to differ from real DynamoDB.
 pub fn known_differences() -> Map<String, Value> {
-    let text = std::fs::read_to_string(corpus_dir().join("known-differences.json"))
-        .expect("known-differences.json");
+    let text = std::fs::read_to_string(corpus_dir().join("known-differences.json")).expect("known-differences.json");
     match serde_json::from_str(&text).expect("known-differences.json is JSON") {
         Value::Object(map) => map,
         _ => panic!("known-differences.json must be an object"),
@@ -140,13 +121,12 @@ pub fn fresh_engine() -> Engine {
     Engine::new(Arc::new(FixedClock::at(1_764_633_600_000)))
 }
 
-/// The engine's answer in the shape both suites compare: `{"ok": body}` or `{"error": [type, message]}`.
+/// The engine's answer in the shape both suites compare: `{"ok": body}` or
+/// `{"error": [type, message]}`, plus `"item"` / `"reasons"` when the error carries them.
 pub fn run_engine(engine: &mut Engine, step: &Step) -> Value {
     match engine.execute(&step.op, &step.request.to_string()) {
-        Ok(body) => {
-            serde_json::json!({ "ok": serde_json::from_str::<Value>(&body).unwrap_or(Value::Null) })
-        }
-        Err(e) => serde_json::json!({ "error": [e.kind.name(), e.message] }),
+        Ok(body) => serde_json::json!({ "ok": serde_json::from_str::<Value>(&body).unwrap_or(Value::Null) }),
+        Err(e) => error_outcome(e.kind.name(), &e.message, &e.to_json()),
     }
 }
 
@@ -155,20 +135,21 @@ pub fn from_http(response: &crate::http::Response) -> Value {
     if response.status == 200 {
         return serde_json::json!({ "ok": response.body });
     }
-    let kind = response.body["__type"]
-        .as_str()
-        .unwrap_or("")
-        .rsplit('#')
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let message = response
-        .body
-        .get("message")
-        .or_else(|| response.body.get("Message"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    serde_json::json!({ "error": [kind, message] })
+    let kind = response.body["__type"].as_str().unwrap_or("").rsplit('#').next().unwrap_or("").to_string();
+    let message =
+        response.body.get("message").or_else(|| response.body.get("Message")).and_then(Value::as_str).unwrap_or("");
+    error_outcome(&kind, message, &response.body)
+}
+
+fn error_outcome(kind: &str, message: &str, body: &Value) -> Value {
+    let mut outcome = serde_json::json!({ "error": [kind, message] });
+    if let Some(item) = body.get("Item") {
+        outcome["item"] = item.clone();
+    }
+    if let Some(reasons) = body.get("CancellationReasons") {
+        outcome["reasons"] = reasons.clone();
+    }
+    outcome
 }
 
 /// Fields that differ by time or identity, never by semantics.
@@ -207,27 +188,21 @@ pub fn normalize(value: &Value, unordered: bool) -> Value {
                 }
                 let mut inner = normalize(inner, unordered);
                 // Sets have no order, nor does the per-table capacity list of a batch.
-                let sort = matches!(key.as_str(), "SS" | "NS" | "BS" | "ConsumedCapacity")
-                    || (unordered && key == "Items");
+                let sort =
+                    matches!(key.as_str(), "SS" | "NS" | "BS" | "ConsumedCapacity") || (unordered && key == "Items");
                 if let (true, Value::Array(items)) = (sort, &mut inner) {
                     items.sort_by_key(std::string::ToString::to_string);
                 }
                 if key == "NS" {
                     if let Value::Array(items) = &mut inner {
-                        items.sort_by(|a, b| {
-                            number(a)
-                                .partial_cmp(&number(b))
-                                .unwrap_or(std::cmp::Ordering::Equal)
-                        });
+                        items.sort_by(|a, b| number(a).partial_cmp(&number(b)).unwrap_or(std::cmp::Ordering::Equal));
                     }
                 }
                 out.insert(key.clone(), inner);
             }
             Value::Object(out)
         }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|v| normalize(v, unordered)).collect())
-        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| normalize(v, unordered)).collect()),
         Value::Number(n) => n.as_f64().map_or(Value::Null, |f| serde_json::json!(f)),
         other => other.clone(),
     }
@@ -241,9 +216,17 @@ fn number(v: &Value) -> f64 {
 pub fn check_pins(step: &Step, outcome: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     if let Some((kind, message)) = &step.expect_error {
-        let wanted = serde_json::json!({ "error": [kind, message] });
-        if outcome != &wanted {
+        let wanted = serde_json::json!([kind, message]);
+        if outcome.get("error") != Some(&wanted) {
             problems.push(format!("wanted error {wanted}, got {outcome}"));
+        }
+        if step.error_item.as_ref() != outcome.get("item") {
+            problems.push(format!("wanted error item {:?}, got {:?}", step.error_item, outcome.get("item")));
+        }
+        if let Some(reasons) = &step.error_reasons {
+            if Some(reasons) != outcome.get("reasons") {
+                problems.push(format!("wanted reasons {reasons}, got {:?}", outcome.get("reasons")));
+            }
         }
         return problems;
     }
@@ -256,10 +239,7 @@ pub fn check_pins(step: &Step, outcome: &Value) -> Vec<String> {
         let expect = normalize(&Value::Object(expect.clone()), step.unordered);
         for (key, wanted) in expect.as_object().into_iter().flatten() {
             if body.get(key) != Some(wanted) {
-                problems.push(format!(
-                    "{key}: wanted {wanted}, got {}",
-                    body.get(key).unwrap_or(&Value::Null)
-                ));
+                problems.push(format!("{key}: wanted {wanted}, got {}", body.get(key).unwrap_or(&Value::Null)));
             }
         }
     }

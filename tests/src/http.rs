@@ -24,15 +24,8 @@ pub fn call(port: u16, access_key: &str, operation: &str, body: &str) -> std::io
     stream.read_to_end(&mut raw)?;
     let text = String::from_utf8_lossy(&raw);
     let (head, payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let payload = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let payload = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
         dechunk(payload)
     } else {
         payload.to_string()

@@ -16,20 +16,10 @@ fn every_pinned_response_holds() {
                 pinned += 1;
             }
             for problem in check_pins(step, &outcome) {
-                failures.push(format!(
-                    "{} step {} ({}): {problem}",
-                    sequence.name,
-                    i + 1,
-                    step.op
-                ));
+                failures.push(format!("{} step {} ({}): {problem}", sequence.name, i + 1, step.op));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of the corpus's pins failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of the corpus's pins failed:\n{}", failures.len(), failures.join("\n"));
     assert!(pinned > 100, "only {pinned} pinned steps");
 }

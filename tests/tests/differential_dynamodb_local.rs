@@ -3,8 +3,7 @@
 //! differ, so an exception that is no longer needed gets noticed.
 
 use dynalab_tests::corpus::{
-    fresh_engine, from_http, known_differences, load, normalize, only_members, run_engine,
-    without_local_noise,
+    fresh_engine, from_http, known_differences, load, normalize, only_members, run_engine, without_local_noise,
 };
 use dynalab_tests::dynamodb_local::DynamoDbLocal;
 use dynalab_tests::http::call;
@@ -38,23 +37,14 @@ fn the_engine_answers_as_dynamodb_local_does() {
                         failures.push(format!("{at}:\n  engine: {ours}\n  Local:  {theirs}"));
                     }
                 }
-                Some(id) if !known.contains_key(id) => {
-                    failures.push(format!("{at}: unknown difference id {id}"))
-                }
+                Some(id) if !known.contains_key(id) => failures.push(format!("{at}: unknown difference id {id}")),
                 Some(id) if ours == theirs => {
-                    failures.push(format!(
-                        "{at}: tagged '{id}' but Local now answers the same; drop the tag"
-                    ));
+                    failures.push(format!("{at}: tagged '{id}' but Local now answers the same; drop the tag"));
                 }
                 Some(_) => {}
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} differences from DynamoDB Local:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} differences from DynamoDB Local:\n{}", failures.len(), failures.join("\n"));
     assert!(compared > 100, "only {compared} steps compared");
 }

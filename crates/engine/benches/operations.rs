@@ -44,25 +44,19 @@ fn load() -> Peers {
     for table in ["people", "big"] {
         let create = create_request(table);
         dynalab.execute("CreateTable", &create).expect("create");
-        dynoxide
-            .create_table(serde_json::from_str(&create).expect("request"))
-            .expect("create");
+        dynoxide.create_table(serde_json::from_str(&create).expect("request")).expect("create");
     }
     for p in 0..PARTITIONS {
         for s in 0..PER_PARTITION {
             let put = item("people", p, s, 100);
             dynalab.execute("PutItem", &put).expect("put");
-            dynoxide
-                .put_item(serde_json::from_str(&put).expect("request"))
-                .expect("put");
+            dynoxide.put_item(serde_json::from_str(&put).expect("request")).expect("put");
         }
     }
     for s in 0..BIG_ITEMS {
         let put = item("big", 0, s, 10_000);
         dynalab.execute("PutItem", &put).expect("put");
-        dynoxide
-            .put_item(serde_json::from_str(&put).expect("request"))
-            .expect("put");
+        dynoxide.put_item(serde_json::from_str(&put).expect("request")).expect("put");
     }
     Peers { dynalab, dynoxide }
 }
@@ -86,52 +80,27 @@ fn query_request(i: usize) -> String {
 fn bench(c: &mut Criterion) {
     let mut peers = load();
     let requests: Vec<String> = (0..4096).map(|i| get_request(i * 7919)).collect();
-    let puts: Vec<String> = (0..4096)
-        .map(|i| {
-            item(
-                "people",
-                (i * 31) % PARTITIONS,
-                (i * 17) % PER_PARTITION,
-                100,
-            )
-        })
-        .collect();
+    let puts: Vec<String> =
+        (0..4096).map(|i| item("people", (i * 31) % PARTITIONS, (i * 17) % PER_PARTITION, 100)).collect();
     let updates: Vec<String> = (0..4096).map(|i| update_request(i * 13)).collect();
     let queries: Vec<String> = (0..256).map(|i| query_request(i * 37)).collect();
     let scan = json!({"TableName": "big", "ReturnConsumedCapacity": "TOTAL"}).to_string();
 
     // Sanity: both answer the same number of items, so the work compared is the same.
     let ours: serde_json::Value =
-        serde_json::from_str(&peers.dynalab.execute("Query", &queries[0]).expect("query"))
-            .expect("json");
-    let theirs = peers
-        .dynoxide
-        .query(serde_json::from_str(&queries[0]).expect("request"))
-        .expect("query");
+        serde_json::from_str(&peers.dynalab.execute("Query", &queries[0]).expect("query")).expect("json");
+    let theirs = peers.dynoxide.query(serde_json::from_str(&queries[0]).expect("request")).expect("query");
     assert_eq!(ours["Count"], json!(PER_PARTITION));
-    assert_eq!(
-        serde_json::to_value(&theirs).expect("json")["Count"],
-        json!(PER_PARTITION)
-    );
+    assert_eq!(serde_json::to_value(&theirs).expect("json")["Count"], json!(PER_PARTITION));
     let page: serde_json::Value =
         serde_json::from_str(&peers.dynalab.execute("Scan", &scan).expect("scan")).expect("json");
-    let their_page = serde_json::to_value(
-        peers
-            .dynoxide
-            .scan(serde_json::from_str(&scan).expect("request"))
-            .expect("scan"),
-    )
-    .expect("json");
+    let their_page =
+        serde_json::to_value(peers.dynoxide.scan(serde_json::from_str(&scan).expect("request")).expect("scan"))
+            .expect("json");
     // Dynalab includes the item that crosses 1 MB (105 here), as DynamoDB does (fact sheet §3);
     // dynoxide stops before it (104). The work compared differs by that one item.
-    let (a, b) = (
-        page["Count"].as_u64().unwrap_or(0),
-        their_page["Count"].as_u64().unwrap_or(0),
-    );
-    assert!(
-        a.abs_diff(b) <= 1 && a > 100,
-        "both cut the Scan page near 1 MB: {a} vs {b}"
-    );
+    let (a, b) = (page["Count"].as_u64().unwrap_or(0), their_page["Count"].as_u64().unwrap_or(0));
+    assert!(a.abs_diff(b) <= 1 && a > 100, "both cut the Scan page near 1 MB: {a} vs {b}");
 
     macro_rules! pair {
         ($group:literal, $requests:expr, $op:literal, $method:ident, $request_type:ty) => {{
@@ -148,8 +117,7 @@ fn bench(c: &mut Criterion) {
             group.bench_function("dynoxide", |b| {
                 b.iter(|| {
                     i = (i + 1) % $requests.len();
-                    let request: $request_type =
-                        serde_json::from_str(&$requests[i]).expect("request");
+                    let request: $request_type = serde_json::from_str(&$requests[i]).expect("request");
                     let response = peers.dynoxide.$method(request).expect("dynoxide");
                     black_box(serde_json::to_string(&response).expect("json"))
                 })
@@ -157,42 +125,12 @@ fn bench(c: &mut Criterion) {
             group.finish();
         }};
     }
-    pair!(
-        "GetItem",
-        requests,
-        "GetItem",
-        get_item,
-        actions::get_item::GetItemRequest
-    );
-    pair!(
-        "PutItem",
-        puts,
-        "PutItem",
-        put_item,
-        actions::put_item::PutItemRequest
-    );
-    pair!(
-        "UpdateItem",
-        updates,
-        "UpdateItem",
-        update_item,
-        actions::update_item::UpdateItemRequest
-    );
-    pair!(
-        "Query 100 of 100,000 items",
-        queries,
-        "Query",
-        query,
-        actions::query::QueryRequest
-    );
+    pair!("GetItem", requests, "GetItem", get_item, actions::get_item::GetItemRequest);
+    pair!("PutItem", puts, "PutItem", put_item, actions::put_item::PutItemRequest);
+    pair!("UpdateItem", updates, "UpdateItem", update_item, actions::update_item::UpdateItemRequest);
+    pair!("Query 100 of 100,000 items", queries, "Query", query, actions::query::QueryRequest);
     let scans = [scan.clone(), scan];
-    pair!(
-        "Scan 1 MB page",
-        scans,
-        "Scan",
-        scan,
-        actions::scan::ScanRequest
-    );
+    pair!("Scan 1 MB page", scans, "Scan", scan, actions::scan::ScanRequest);
 }
 
 criterion_group! {

@@ -53,7 +53,17 @@ impl Report {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[serde(rename_all = "PascalCase")]
 pub struct Capacity {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_capacity_units: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_capacity_units: Option<f64>,
     pub capacity_units: f64,
+}
+
+impl Capacity {
+    pub fn of(units: Units) -> Self {
+        Self { read_capacity_units: None, write_capacity_units: None, capacity_units: units.as_f64() }
+    }
 }
 
 /// The `ConsumedCapacity` object of a response.
@@ -62,12 +72,30 @@ pub struct Capacity {
 pub struct ConsumedCapacity {
     pub table_name: String,
     pub capacity_units: f64,
+    /// Filled by real DynamoDB on transactional operations only (fact sheet §2.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_capacity_units: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_capacity_units: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<Capacity>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub local_secondary_indexes: Option<BTreeMap<String, Capacity>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+}
+
+impl ConsumedCapacity {
+    /// Copies the total into `ReadCapacityUnits` or `WriteCapacityUnits`, as real DynamoDB does for
+    /// transactions, at the top and on the table.
+    pub fn set_figure(&mut self, figure: &str) {
+        let read = figure == "ReadCapacityUnits";
+        let slot = |units: f64| if read { (Some(units), None) } else { (None, Some(units)) };
+        (self.read_capacity_units, self.write_capacity_units) = slot(self.capacity_units);
+        if let Some(table) = &mut self.table {
+            (table.read_capacity_units, table.write_capacity_units) = slot(table.capacity_units);
+        }
+    }
 }
 
 /// Units one request consumed on a table and each of its indexes.
@@ -80,10 +108,7 @@ pub struct Consumption {
 
 impl Consumption {
     pub fn table_only(units: Units) -> Self {
-        Self {
-            table: units,
-            ..Self::default()
-        }
+        Self { table: units, ..Self::default() }
     }
 
     /// Adds another request's units, table and index by index.
@@ -100,33 +125,21 @@ impl Consumption {
     }
 
     pub fn total(&self) -> Units {
-        self.global_indexes
-            .values()
-            .chain(self.local_indexes.values())
-            .fold(self.table, |sum, u| sum + *u)
+        self.global_indexes.values().chain(self.local_indexes.values()).fold(self.table, |sum, u| sum + *u)
     }
 
     /// The response's `ConsumedCapacity`, shaped by what was asked for.
     pub fn report(&self, report: Report, table_name: &str) -> Option<ConsumedCapacity> {
         let indexes = |map: &BTreeMap<String, Units>| {
-            (!map.is_empty()).then(|| {
-                map.iter()
-                    .map(|(name, u)| {
-                        (
-                            name.clone(),
-                            Capacity {
-                                capacity_units: u.as_f64(),
-                            },
-                        )
-                    })
-                    .collect()
-            })
+            (!map.is_empty()).then(|| map.iter().map(|(name, u)| (name.clone(), Capacity::of(*u))).collect())
         };
         match report {
             Report::None => None,
             Report::Total => Some(ConsumedCapacity {
                 table_name: table_name.to_string(),
                 capacity_units: self.total().as_f64(),
+                read_capacity_units: None,
+                write_capacity_units: None,
                 table: None,
                 local_secondary_indexes: None,
                 global_secondary_indexes: None,
@@ -134,9 +147,9 @@ impl Consumption {
             Report::Indexes => Some(ConsumedCapacity {
                 table_name: table_name.to_string(),
                 capacity_units: self.total().as_f64(),
-                table: Some(Capacity {
-                    capacity_units: self.table.as_f64(),
-                }),
+                read_capacity_units: None,
+                write_capacity_units: None,
+                table: Some(Capacity::of(self.table)),
                 local_secondary_indexes: indexes(&self.local_indexes),
                 global_secondary_indexes: indexes(&self.global_indexes),
             }),
@@ -150,25 +163,15 @@ mod tests {
 
     #[test]
     fn rounds_as_the_fact_sheet_measures() {
-        for (bytes, strong, eventual) in [
-            (6, 1.0, 0.5),
-            (4096, 1.0, 0.5),
-            (4097, 2.0, 1.0),
-            (10240, 3.0, 1.5),
-            (0, 1.0, 0.5),
-        ] {
+        for (bytes, strong, eventual) in
+            [(6, 1.0, 0.5), (4096, 1.0, 0.5), (4097, 2.0, 1.0), (10240, 3.0, 1.5), (0, 1.0, 0.5)]
+        {
             assert_eq!(Units::read(bytes, true).as_f64(), strong, "{bytes}");
             assert_eq!(Units::read(bytes, false).as_f64(), eventual, "{bytes}");
         }
-        for (bytes, units) in [
-            (1, 1.0),
-            (1024, 1.0),
-            (1025, 2.0),
-            (4096, 4.0),
-            (4097, 5.0),
-            (10240, 10.0),
-            (409_600, 400.0),
-        ] {
+        for (bytes, units) in
+            [(1, 1.0), (1024, 1.0), (1025, 2.0), (4096, 4.0), (4097, 5.0), (10240, 10.0), (409_600, 400.0)]
+        {
             assert_eq!(Units::write(bytes).as_f64(), units, "{bytes}");
         }
     }

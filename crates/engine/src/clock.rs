@@ -13,9 +13,7 @@ pub struct SystemClock;
 #[cfg(not(target_arch = "wasm32"))]
 impl Clock for SystemClock {
     fn now_millis(&self) -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64)
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
     }
 }
 
@@ -29,8 +27,7 @@ impl FixedClock {
     }
 
     pub fn advance(&self, millis: u64) {
-        self.0
-            .fetch_add(millis, std::sync::atomic::Ordering::SeqCst);
+        self.0.fetch_add(millis, std::sync::atomic::Ordering::SeqCst);
     }
 }
 

@@ -7,67 +7,49 @@ use crate::table::Table;
 use crate::value::{ENVELOPED_MARK, VALIDATION_MARK};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// All tables of one Dynalab instance, and the clock it reads.
 pub struct Engine {
     pub(crate) tables: BTreeMap<String, Table>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// TransactWriteItems runs remembered by ClientRequestToken, for ten minutes.
+    pub(crate) transaction_tokens: HashMap<String, ops::transact_write_items::Completed>,
 }
 
 impl Engine {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
-        Self {
-            tables: BTreeMap::new(),
-            clock,
-        }
+        Self { tables: BTreeMap::new(), clock, transaction_tokens: HashMap::new() }
     }
 
     /// Runs one DynamoDB operation (`"PutItem"`, `"Query"`, …) on a request body in DynamoDB JSON,
     /// returning the response body or the error DynamoDB would send.
     pub fn execute(&mut self, operation: &str, request: &str) -> Result<String> {
         match operation {
-            "CreateTable" => run(operation, request, |input| {
-                ops::create_table::run(self, input)
-            }),
-            "DescribeTable" => run(operation, request, |input| {
-                ops::describe_table::run(self, input)
-            }),
-            "ListTables" => run(operation, request, |input| {
-                ops::list_tables::run(self, &input)
-            }),
-            "DeleteTable" => run(operation, request, |input| {
-                ops::delete_table::run(self, input)
-            }),
-            "UpdateTable" => run(operation, request, |input| {
-                ops::update_table::run(self, input)
-            }),
+            "CreateTable" => run(operation, request, |input| ops::create_table::run(self, input)),
+            "DescribeTable" => run(operation, request, |input| ops::describe_table::run(self, input)),
+            "ListTables" => run(operation, request, |input| ops::list_tables::run(self, &input)),
+            "DeleteTable" => run(operation, request, |input| ops::delete_table::run(self, input)),
+            "UpdateTable" => run(operation, request, |input| ops::update_table::run(self, input)),
             "PutItem" => run(operation, request, |input| ops::put_item::run(self, input)),
             "GetItem" => run(operation, request, |input| ops::get_item::run(self, input)),
-            "UpdateItem" => run(operation, request, |input| {
-                ops::update_item::run(self, input)
-            }),
-            "DeleteItem" => run(operation, request, |input| {
-                ops::delete_item::run(self, input)
-            }),
+            "UpdateItem" => run(operation, request, |input| ops::update_item::run(self, input)),
+            "DeleteItem" => run(operation, request, |input| ops::delete_item::run(self, input)),
             "Query" => run(operation, request, |input| ops::query::run(self, input)),
             "Scan" => run(operation, request, |input| ops::scan::run(self, input)),
             "BatchGetItem" => run(operation, request, |input| ops::batch_get_item::run(self, input)),
             "BatchWriteItem" => run(operation, request, |input| ops::batch_write_item::run(self, input)),
+            "TransactWriteItems" => run(operation, request, |input| ops::transact_write_items::run(self, input)),
+            "TransactGetItems" => run(operation, request, |input| ops::transact_get_items::run(self, input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }
 
     /// [`Engine::execute`] with the response parsed, for callers that want a JSON value.
-    pub fn execute_value(
-        &mut self,
-        operation: &str,
-        request: &serde_json::Value,
-    ) -> Result<serde_json::Value> {
+    pub fn execute_value(&mut self, operation: &str, request: &serde_json::Value) -> Result<serde_json::Value> {
         let body = self.execute(operation, &request.to_string())?;
-        serde_json::from_str(&body)
-            .map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+        serde_json::from_str(&body).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
     }
 
     pub(crate) fn now_millis(&self) -> u64 {
@@ -76,15 +58,11 @@ impl Engine {
 
     /// The named table, or DynamoDB's "non-existent table" error.
     pub(crate) fn table(&self, name: &str) -> Result<&Table> {
-        self.tables
-            .get(name)
-            .ok_or_else(DynamoError::table_not_found)
+        self.tables.get(name).ok_or_else(DynamoError::table_not_found)
     }
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables
-            .get_mut(name)
-            .ok_or_else(DynamoError::table_not_found)
+        self.tables.get_mut(name).ok_or_else(DynamoError::table_not_found)
     }
 }
 
@@ -93,15 +71,10 @@ fn run<I: DeserializeOwned, O: Serialize>(
     request: &str,
     operation: impl FnOnce(I) -> Result<O>,
 ) -> Result<String> {
-    let body = if request.trim().is_empty() {
-        "{}"
-    } else {
-        request
-    };
+    let body = if request.trim().is_empty() { "{}" } else { request };
     let input: I = serde_json::from_str(body).map_err(|e| from_serde(name, &e))?;
     let output = operation(input)?;
-    serde_json::to_string(&output)
-        .map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+    serde_json::to_string(&output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
 }
 
 /// A request that does not deserialise: DynamoDB's validation error if a value check failed while
@@ -133,32 +106,18 @@ fn from_serde(operation: &str, error: &serde_json::Error) -> DynamoError {
             "boolean" if rest.starts_with("boolean `true`") => "TRUE_VALUE",
             "boolean" => "FALSE_VALUE",
             "null" => "VALUE_NULL",
-            "sequence" => {
-                return DynamoError::serialization(
-                    "Unrecognized collection type class java.lang.String",
-                )
-            }
-            "map" => {
-                return DynamoError::serialization(
-                    "Start of structure or map found where not expected.",
-                )
-            }
+            "sequence" => return DynamoError::serialization("Unrecognized collection type class java.lang.String"),
+            "map" => return DynamoError::serialization("Start of structure or map found where not expected."),
             _ => "VALUE",
         };
         let expected = rest.rsplit("expected ").next().unwrap_or("");
         let target = if expected.contains("bool") {
             "Boolean"
-        } else if expected.contains("integer")
-            || expected.starts_with('i')
-            || expected.starts_with('u')
-        {
+        } else if expected.contains("integer") || expected.starts_with('i') || expected.starts_with('u') {
             "Integer"
         } else if expected.contains("sequence") {
             return DynamoError::serialization("Unexpected value type in list");
-        } else if expected.contains("map")
-            || expected.contains("struct")
-            || expected.contains("AttributeValue")
-        {
+        } else if expected.contains("map") || expected.contains("struct") || expected.contains("AttributeValue") {
             return DynamoError::serialization("Unexpected value type in payload");
         } else {
             "String"

@@ -72,12 +72,7 @@ pub type Result<T, E = DynamoError> = std::result::Result<T, E>;
 
 impl DynamoError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self {
-            kind,
-            message: message.into(),
-            item: None,
-            cancellation_reasons: None,
-        }
+        Self { kind, message: message.into(), item: None, cancellation_reasons: None }
     }
 
     pub fn validation(message: impl Into<String>) -> Self {
@@ -96,20 +91,11 @@ impl DynamoError {
 
     /// DescribeTable / DeleteTable / UpdateTable of a missing table (real DynamoDB's text).
     pub fn named_table_not_found(name: &str) -> Self {
-        Self::new(
-            ErrorKind::ResourceNotFound,
-            format!("Requested resource not found: Table: {name} not found"),
-        )
+        Self::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Table: {name} not found"))
     }
 
     pub fn condition_failed(item: Option<Item>) -> Self {
-        Self {
-            item,
-            ..Self::new(
-                ErrorKind::ConditionalCheckFailed,
-                "The conditional request failed",
-            )
-        }
+        Self { item, ..Self::new(ErrorKind::ConditionalCheckFailed, "The conditional request failed") }
     }
 
     /// The JSON body DynamoDB sends for this error.

@@ -15,9 +15,7 @@ impl Violations {
     }
 
     fn add(&mut self, shown: &str, field: &str, constraint: &str) {
-        self.0.push(format!(
-            "Value {shown} at '{field}' failed to satisfy constraint: {constraint}"
-        ));
+        self.0.push(format!("Value {shown} at '{field}' failed to satisfy constraint: {constraint}"));
     }
 
     /// A required member.
@@ -38,29 +36,14 @@ impl Violations {
     /// A name with DynamoDB's character rules and a minimum length.
     pub fn name_rules(&mut self, field: &str, name: &str, min: usize) {
         let shown = format!("'{name}'");
-        if !name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-        {
-            self.add(
-                &shown,
-                field,
-                &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"),
-            );
+        if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
+            self.add(&shown, field, &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"));
         }
         if name.chars().count() < min {
-            self.add(
-                &shown,
-                field,
-                &format!("Member must have length greater than or equal to {min}"),
-            );
+            self.add(&shown, field, &format!("Member must have length greater than or equal to {min}"));
         }
         if name.chars().count() > 255 {
-            self.add(
-                &shown,
-                field,
-                "Member must have length less than or equal to 255",
-            );
+            self.add(&shown, field, "Member must have length less than or equal to 255");
         }
     }
 
@@ -71,10 +54,7 @@ impl Violations {
                 self.add(
                     &format!("'{v}'"),
                     field,
-                    &format!(
-                        "Member must satisfy enum value set: [{}]",
-                        allowed.join(", ")
-                    ),
+                    &format!("Member must satisfy enum value set: [{}]", allowed.join(", ")),
                 );
             }
         }
@@ -83,40 +63,24 @@ impl Violations {
     /// An integer with a lower bound.
     pub fn at_least(&mut self, field: &str, value: Option<i64>, min: i64) {
         if let Some(v) = value.filter(|v| *v < min) {
-            self.add(
-                &format!("'{v}'"),
-                field,
-                &format!("Member must have value greater than or equal to {min}"),
-            );
+            self.add(&format!("'{v}'"), field, &format!("Member must have value greater than or equal to {min}"));
         }
     }
 
     /// An integer with an upper bound.
     pub fn at_most(&mut self, field: &str, value: Option<i64>, max: i64) {
         if let Some(v) = value.filter(|v| *v > max) {
-            self.add(
-                &format!("'{v}'"),
-                field,
-                &format!("Member must have value less than or equal to {max}"),
-            );
+            self.add(&format!("'{v}'"), field, &format!("Member must have value less than or equal to {max}"));
         }
     }
 
     /// A list or string length with bounds.
     pub fn length(&mut self, field: &str, shown: &str, len: usize, min: usize, max: usize) {
         if len < min {
-            self.add(
-                shown,
-                field,
-                &format!("Member must have length greater than or equal to {min}"),
-            );
+            self.add(shown, field, &format!("Member must have length greater than or equal to {min}"));
         }
         if len > max {
-            self.add(
-                shown,
-                field,
-                &format!("Member must have length less than or equal to {max}"),
-            );
+            self.add(shown, field, &format!("Member must have length less than or equal to {max}"));
         }
     }
 
@@ -126,10 +90,7 @@ impl Violations {
             0 => Ok(()),
             n => {
                 let noun = if n == 1 { "error" } else { "errors" };
-                Err(DynamoError::validation(format!(
-                    "{n} validation {noun} detected: {}",
-                    self.0.join("; ")
-                )))
+                Err(DynamoError::validation(format!("{n} validation {noun} detected: {}", self.0.join("; "))))
             }
         }
     }
@@ -144,12 +105,7 @@ pub const RETURN_VALUES_ON_FAILURE: [&str; 2] = ["ALL_OLD", "NONE"];
 /// `ReturnItemCollectionMetrics`' values.
 pub const RETURN_ITEM_COLLECTION_METRICS: [&str; 2] = ["SIZE", "NONE"];
 /// `Select`'s values.
-pub const SELECT: [&str; 4] = [
-    "ALL_ATTRIBUTES",
-    "ALL_PROJECTED_ATTRIBUTES",
-    "SPECIFIC_ATTRIBUTES",
-    "COUNT",
-];
+pub const SELECT: [&str; 4] = ["ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"];
 
 #[cfg(test)]
 mod tests {

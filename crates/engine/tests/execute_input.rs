@@ -20,18 +20,10 @@ fn error(engine: &mut Engine, operation: &str, body: &str) -> (ErrorKind, String
 #[test]
 fn malformed_json_is_a_serialization_exception() {
     let mut e = engine();
-    for body in [
-        r#"{"TableName": "things", "Key": "#,
-        "[1,2]",
-        "nul",
-        "\"text\"",
-        "{\"TableName\": \"things\"} trailing",
-    ] {
-        assert_eq!(
-            error(&mut e, "GetItem", body).0,
-            ErrorKind::Serialization,
-            "{body}"
-        );
+    for body in
+        [r#"{"TableName": "things", "Key": "#, "[1,2]", "nul", "\"text\"", "{\"TableName\": \"things\"} trailing"]
+    {
+        assert_eq!(error(&mut e, "GetItem", body).0, ErrorKind::Serialization, "{body}");
     }
 }
 
@@ -39,26 +31,12 @@ fn malformed_json_is_a_serialization_exception() {
 fn wrong_member_types_are_worded_as_coral_does() {
     let mut e = engine();
     assert_eq!(
-        error(
-            &mut e,
-            "GetItem",
-            r#"{"TableName": 5, "Key": {"id": {"S": "x"}}}"#
-        ),
-        (
-            ErrorKind::Serialization,
-            "NUMBER_VALUE cannot be converted to String".into()
-        )
+        error(&mut e, "GetItem", r#"{"TableName": 5, "Key": {"id": {"S": "x"}}}"#),
+        (ErrorKind::Serialization, "NUMBER_VALUE cannot be converted to String".into())
     );
     assert_eq!(
-        error(
-            &mut e,
-            "GetItem",
-            r#"{"TableName": "things", "Key": {"id": {"S": "x"}}, "ConsistentRead": "yes"}"#
-        ),
-        (
-            ErrorKind::Serialization,
-            "VALUE_STRING cannot be converted to Boolean".into()
-        )
+        error(&mut e, "GetItem", r#"{"TableName": "things", "Key": {"id": {"S": "x"}}, "ConsistentRead": "yes"}"#),
+        (ErrorKind::Serialization, "VALUE_STRING cannot be converted to Boolean".into())
     );
 }
 
@@ -78,32 +56,19 @@ fn an_empty_body_is_an_empty_request() {
 #[test]
 fn unknown_operations_are_refused_without_a_message() {
     let mut e = engine();
-    assert_eq!(
-        error(&mut e, "DropEverything", "{}"),
-        (ErrorKind::UnknownOperation, String::new())
-    );
-    let body = e
-        .execute("DropEverything", "{}")
-        .expect_err("error")
-        .to_json();
-    assert_eq!(
-        body["__type"],
-        "com.amazon.coral.service#UnknownOperationException"
-    );
+    assert_eq!(error(&mut e, "DropEverything", "{}"), (ErrorKind::UnknownOperation, String::new()));
+    let body = e.execute("DropEverything", "{}").expect_err("error").to_json();
+    assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
 }
 
 #[test]
 fn deep_json_nesting_does_not_overflow_the_stack() {
     let mut e = engine();
     let deep_value = format!("{}{}", r#"{"L":["#.repeat(100_000), "]}".repeat(100_000));
-    let body =
-        format!(r#"{{"TableName": "things", "Item": {{"id": {{"S": "x"}}, "v": {deep_value}}}}}"#);
+    let body = format!(r#"{{"TableName": "things", "Item": {{"id": {{"S": "x"}}, "v": {deep_value}}}}}"#);
     let (kind, message) = error(&mut e, "PutItem", &body);
     assert_eq!(kind, ErrorKind::Validation);
-    assert!(
-        message.starts_with("Nesting Levels have exceeded supported limits"),
-        "{message}"
-    );
+    assert!(message.starts_with("Nesting Levels have exceeded supported limits"), "{message}");
     let arrays = format!("{}{}", "[".repeat(1_000_000), "]".repeat(1_000_000));
     assert_eq!(error(&mut e, "Scan", &arrays).0, ErrorKind::Serialization);
 }
@@ -112,13 +77,12 @@ fn deep_json_nesting_does_not_overflow_the_stack() {
 fn a_ten_megabyte_expression_is_refused_by_size() {
     let mut e = engine();
     let expression = "a = :v AND ".repeat(1_000_000);
-    let body = json!({"TableName": "things", "FilterExpression": expression, "ExpressionAttributeValues": {":v": {"N": "1"}}});
+    let body =
+        json!({"TableName": "things", "FilterExpression": expression, "ExpressionAttributeValues": {":v": {"N": "1"}}});
     let (kind, message) = error(&mut e, "Scan", &body.to_string());
     assert_eq!(kind, ErrorKind::Validation);
     assert!(
-        message.starts_with(
-            "Invalid FilterExpression: Expression size has exceeded the maximum allowed size;"
-        ),
+        message.starts_with("Invalid FilterExpression: Expression size has exceeded the maximum allowed size;"),
         "{message}"
     );
 }
@@ -126,16 +90,11 @@ fn a_ten_megabyte_expression_is_refused_by_size() {
 #[test]
 fn a_failed_condition_can_carry_the_old_item() {
     let mut e = engine();
-    e.execute_value(
-        "PutItem",
-        &json!({"TableName": "things", "Item": {"id": {"S": "a"}, "n": {"N": "1"}}}),
-    )
-    .expect("put");
+    e.execute_value("PutItem", &json!({"TableName": "things", "Item": {"id": {"S": "a"}, "n": {"N": "1"}}}))
+        .expect("put");
     let put = json!({"TableName": "things", "Item": {"id": {"S": "a"}}, "ConditionExpression": "attribute_not_exists(id)",
         "ReturnValuesOnConditionCheckFailure": "ALL_OLD"});
-    let failure = e
-        .execute("PutItem", &put.to_string())
-        .expect_err("condition fails");
+    let failure = e.execute("PutItem", &put.to_string()).expect_err("condition fails");
     assert_eq!(
         failure.to_json(),
         json!({"__type": "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", "message": "The conditional request failed",
@@ -143,17 +102,10 @@ fn a_failed_condition_can_carry_the_old_item() {
     );
     let mut without = put.clone();
     without["ReturnValuesOnConditionCheckFailure"] = json!("NONE");
-    let failure = e
-        .execute("PutItem", &without.to_string())
-        .expect_err("condition fails");
+    let failure = e.execute("PutItem", &without.to_string()).expect_err("condition fails");
     assert!(failure.to_json().get("Item").is_none());
     // Nothing was written by either attempt.
-    let got = e
-        .execute_value(
-            "GetItem",
-            &json!({"TableName": "things", "Key": {"id": {"S": "a"}}}),
-        )
-        .expect("get");
+    let got = e.execute_value("GetItem", &json!({"TableName": "things", "Key": {"id": {"S": "a"}}})).expect("get");
     assert_eq!(got["Item"]["n"], json!({"N": "1"}));
 }
 
@@ -161,16 +113,11 @@ fn a_failed_condition_can_carry_the_old_item() {
 fn parallel_scan_segments_split_the_table_exactly() {
     let mut e = engine();
     for i in 0..500 {
-        e.execute_value(
-            "PutItem",
-            &json!({"TableName": "things", "Item": {"id": {"S": format!("item-{i}")}}}),
-        )
-        .expect("put");
+        e.execute_value("PutItem", &json!({"TableName": "things", "Item": {"id": {"S": format!("item-{i}")}}}))
+            .expect("put");
     }
     let mut everything: Vec<String> = Vec::new();
-    let all = e
-        .execute_value("Scan", &json!({"TableName": "things"}))
-        .expect("scan");
+    let all = e.execute_value("Scan", &json!({"TableName": "things"})).expect("scan");
     for item in all["Items"].as_array().expect("items") {
         everything.push(item["id"]["S"].as_str().expect("id").to_string());
     }
@@ -192,9 +139,6 @@ fn parallel_scan_segments_split_the_table_exactly() {
             }
         }
         seen.sort();
-        assert_eq!(
-            seen, everything,
-            "TotalSegments {total}: every item exactly once"
-        );
+        assert_eq!(seen, everything, "TotalSegments {total}: every item exactly once");
     }
 }

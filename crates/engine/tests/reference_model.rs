@@ -58,44 +58,13 @@ fn number_size(value: i64) -> usize {
 
 #[derive(Debug, Clone)]
 enum Op {
-    Put {
-        pk: usize,
-        sk: i64,
-        n: Option<i64>,
-        text_len: Option<usize>,
-        only_if_absent: bool,
-    },
-    Add {
-        pk: usize,
-        sk: i64,
-        by: i64,
-    },
-    RemoveText {
-        pk: usize,
-        sk: i64,
-    },
-    Delete {
-        pk: usize,
-        sk: i64,
-        only_if_n_below: Option<i64>,
-    },
-    Get {
-        pk: usize,
-        sk: i64,
-        consistent: bool,
-    },
-    Query {
-        pk: usize,
-        low: Option<i64>,
-        high: Option<i64>,
-        forward: bool,
-        limit: Option<usize>,
-        min_n: Option<i64>,
-    },
-    Scan {
-        limit: Option<usize>,
-        min_n: Option<i64>,
-    },
+    Put { pk: usize, sk: i64, n: Option<i64>, text_len: Option<usize>, only_if_absent: bool },
+    Add { pk: usize, sk: i64, by: i64 },
+    RemoveText { pk: usize, sk: i64 },
+    Delete { pk: usize, sk: i64, only_if_n_below: Option<i64> },
+    Get { pk: usize, sk: i64, consistent: bool },
+    Query { pk: usize, low: Option<i64>, high: Option<i64>, forward: bool, limit: Option<usize>, min_n: Option<i64> },
+    Scan { limit: Option<usize>, min_n: Option<i64> },
 }
 
 const PARTITIONS: [&str; 4] = ["alpha", "bravo", "charlie", "delta"];
@@ -126,9 +95,7 @@ fn key(pk: usize, sk: i64) -> Value {
 }
 
 fn units(value: &Value) -> f64 {
-    value["ConsumedCapacity"]["CapacityUnits"]
-        .as_f64()
-        .unwrap_or(-1.0)
+    value["ConsumedCapacity"]["CapacityUnits"].as_f64().unwrap_or(-1.0)
 }
 
 fn write_units(bytes: usize) -> f64 {
@@ -154,39 +121,21 @@ impl Harness {
             "BillingMode": "PAY_PER_REQUEST"
         });
         engine.execute_value("CreateTable", &create).expect("table");
-        Self {
-            engine,
-            model: Vec::new(),
-        }
+        Self { engine, model: Vec::new() }
     }
 
     fn find(&self, pk: usize, sk: i64) -> Option<usize> {
-        self.model
-            .iter()
-            .position(|i| i.pk == PARTITIONS[pk] && i.sk == sk)
+        self.model.iter().position(|i| i.pk == PARTITIONS[pk] && i.sk == sk)
     }
 
     fn call(&mut self, operation: &str, request: Value) -> Result<Value, String> {
-        self.engine
-            .execute_value(operation, &request)
-            .map_err(|e| e.kind.name().to_string())
+        self.engine.execute_value(operation, &request).map_err(|e| e.kind.name().to_string())
     }
 
     fn apply(&mut self, op: &Op) -> Result<(), TestCaseError> {
         match op.clone() {
-            Op::Put {
-                pk,
-                sk,
-                n,
-                text_len,
-                only_if_absent,
-            } => {
-                let item = ModelItem {
-                    pk: PARTITIONS[pk].into(),
-                    sk,
-                    n,
-                    text_len,
-                };
+            Op::Put { pk, sk, n, text_len, only_if_absent } => {
+                let item = ModelItem { pk: PARTITIONS[pk].into(), sk, n, text_len };
                 let mut request = json!({"TableName": "model", "Item": item.json(), "ReturnConsumedCapacity": "TOTAL"});
                 if only_if_absent {
                     request["ConditionExpression"] = json!("attribute_not_exists(pk)");
@@ -198,10 +147,7 @@ impl Harness {
                     return Ok(());
                 }
                 let old_size = existing.map_or(0, |i| self.model[i].size());
-                prop_assert_eq!(
-                    units(&got.map_err(TestCaseError::fail)?),
-                    write_units(old_size.max(item.size()))
-                );
+                prop_assert_eq!(units(&got.map_err(TestCaseError::fail)?), write_units(old_size.max(item.size())));
                 match existing {
                     Some(i) => self.model[i] = item,
                     None => self.model.push(item),
@@ -210,18 +156,11 @@ impl Harness {
             Op::Add { pk, sk, by } => {
                 let request = json!({"TableName": "model", "Key": key(pk, sk), "UpdateExpression": "ADD n :by",
                     "ExpressionAttributeValues": {":by": {"N": by.to_string()}}, "ReturnValues": "ALL_NEW", "ReturnConsumedCapacity": "TOTAL"});
-                let got = self
-                    .call("UpdateItem", request)
-                    .map_err(TestCaseError::fail)?;
+                let got = self.call("UpdateItem", request).map_err(TestCaseError::fail)?;
                 let existing = self.find(pk, sk);
                 let old_size = existing.map_or(0, |i| self.model[i].size());
                 let index = existing.unwrap_or_else(|| {
-                    self.model.push(ModelItem {
-                        pk: PARTITIONS[pk].into(),
-                        sk,
-                        n: None,
-                        text_len: None,
-                    });
+                    self.model.push(ModelItem { pk: PARTITIONS[pk].into(), sk, n: None, text_len: None });
                     self.model.len() - 1
                 });
                 let item = &mut self.model[index];
@@ -240,34 +179,22 @@ impl Harness {
                     Some(i) => {
                         let got = got.map_err(TestCaseError::fail)?;
                         match self.model[i].text_len.take() {
-                            Some(len) => prop_assert_eq!(
-                                &got["Attributes"],
-                                &json!({"text": {"S": "t".repeat(len)}})
-                            ),
+                            Some(len) => prop_assert_eq!(&got["Attributes"], &json!({"text": {"S": "t".repeat(len)}})),
                             None => prop_assert!(got.get("Attributes").is_none()),
                         }
                     }
                 }
             }
-            Op::Delete {
-                pk,
-                sk,
-                only_if_n_below,
-            } => {
-                let mut request =
-                    json!({"TableName": "model", "Key": key(pk, sk), "ReturnValues": "ALL_OLD"});
+            Op::Delete { pk, sk, only_if_n_below } => {
+                let mut request = json!({"TableName": "model", "Key": key(pk, sk), "ReturnValues": "ALL_OLD"});
                 if let Some(limit) = only_if_n_below {
                     request["ConditionExpression"] = json!("n < :limit");
-                    request["ExpressionAttributeValues"] =
-                        json!({":limit": {"N": limit.to_string()}});
+                    request["ExpressionAttributeValues"] = json!({":limit": {"N": limit.to_string()}});
                 }
                 let got = self.call("DeleteItem", request);
                 let existing = self.find(pk, sk);
-                let allowed = only_if_n_below.is_none_or(|limit| {
-                    existing
-                        .and_then(|i| self.model[i].n)
-                        .is_some_and(|n| n < limit)
-                });
+                let allowed = only_if_n_below
+                    .is_none_or(|limit| existing.and_then(|i| self.model[i].n).is_some_and(|n| n < limit));
                 if !allowed {
                     prop_assert_eq!(got, Err("ConditionalCheckFailedException".to_string()));
                     return Ok(());
@@ -284,19 +211,9 @@ impl Harness {
                 let existing = self.find(pk, sk).map(|i| &self.model[i]);
                 let want = existing.map(ModelItem::json);
                 prop_assert_eq!(got.get("Item"), want.as_ref());
-                prop_assert_eq!(
-                    units(&got),
-                    read_units(existing.map_or(0, ModelItem::size), consistent)
-                );
+                prop_assert_eq!(units(&got), read_units(existing.map_or(0, ModelItem::size), consistent));
             }
-            Op::Query {
-                pk,
-                low,
-                high,
-                forward,
-                limit,
-                min_n,
-            } => self.query(pk, low, high, forward, limit, min_n)?,
+            Op::Query { pk, low, high, forward, limit, min_n } => self.query(pk, low, high, forward, limit, min_n)?,
             Op::Scan { limit, min_n } => self.scan(limit, min_n)?,
         }
         Ok(())
@@ -314,11 +231,7 @@ impl Harness {
         let mut expected: Vec<ModelItem> = self
             .model
             .iter()
-            .filter(|i| {
-                i.pk == PARTITIONS[pk]
-                    && low.is_none_or(|l| i.sk >= l)
-                    && high.is_none_or(|h| i.sk <= h)
-            })
+            .filter(|i| i.pk == PARTITIONS[pk] && low.is_none_or(|l| i.sk >= l) && high.is_none_or(|h| i.sk <= h))
             .cloned()
             .collect();
         expected.sort_by_key(|i| i.sk);
@@ -380,9 +293,7 @@ impl Harness {
         let mut evaluated = 0usize;
         let mut last_evaluated = Value::Null;
         for _ in 0..=expected.len() + 1 {
-            let page = self
-                .call(operation, request.clone())
-                .map_err(TestCaseError::fail)?;
+            let page = self.call(operation, request.clone()).map_err(TestCaseError::fail)?;
             let items = page["Items"].as_array().cloned().unwrap_or_default();
             let scanned = page["ScannedCount"].as_u64().unwrap_or(0) as usize;
             prop_assert_eq!(page["Count"].as_u64(), Some(items.len() as u64));
@@ -424,23 +335,14 @@ impl Harness {
             let limit_hit = limit.is_some_and(|l| scanned == l);
             match page.get("LastEvaluatedKey") {
                 Some(last) => {
-                    prop_assert!(
-                        limit_hit,
-                        "LastEvaluatedKey only when the Limit was reached"
-                    );
+                    prop_assert!(limit_hit, "LastEvaluatedKey only when the Limit was reached");
                     if ordered {
-                        prop_assert_eq!(
-                            last,
-                            &json!({"pk": last_evaluated["pk"], "sk": last_evaluated["sk"]})
-                        );
+                        prop_assert_eq!(last, &json!({"pk": last_evaluated["pk"], "sk": last_evaluated["sk"]}));
                     }
                     request["ExclusiveStartKey"] = last.clone();
                 }
                 None => {
-                    prop_assert!(
-                        !limit_hit || remaining == 0,
-                        "a page that hit the Limit names its last key"
-                    );
+                    prop_assert!(!limit_hit || remaining == 0, "a page that hit the Limit names its last key");
                     let mut want: Vec<String> = expected
                         .iter()
                         .filter(|i| min_n.is_none_or(|m| i.n.is_some_and(|n| n >= m)))
@@ -476,18 +378,9 @@ proptest! {
 
 #[test]
 fn number_size_model_matches_the_fact_sheet() {
-    for (value, size) in [
-        (0, 1),
-        (1, 2),
-        (99, 2),
-        (100, 2),
-        (101, 3),
-        (1234, 3),
-        (12345, 4),
-        (1_234_567, 5),
-        (-1, 3),
-        (-123, 4),
-    ] {
+    for (value, size) in
+        [(0, 1), (1, 2), (99, 2), (100, 2), (101, 3), (1234, 3), (12345, 4), (1_234_567, 5), (-1, 3), (-123, 4)]
+    {
         assert_eq!(number_size(value), size, "{value}");
     }
 }

@@ -38,9 +38,7 @@ pub fn operand_value<'a>(item: &'a Item, operand: &'a Operand) -> Option<Cow<'a,
                 AttributeValue::M(map) => map.len(),
                 _ => return None,
             };
-            Number::parse(&size.to_string())
-                .ok()
-                .map(|n| Cow::Owned(AttributeValue::N(n)))
+            Number::parse(&size.to_string()).ok().map(|n| Cow::Owned(AttributeValue::N(n)))
         }
         // Update-only operands never reach a condition.
         _ => None,
@@ -76,25 +74,16 @@ pub fn evaluate(condition: &Condition, item: &Item) -> bool {
             }
         }
         Condition::Between(a, low, high) => {
-            let (Some(x), Some(lo), Some(hi)) = (
-                operand_value(item, a),
-                operand_value(item, low),
-                operand_value(item, high),
-            ) else {
+            let (Some(x), Some(lo), Some(hi)) =
+                (operand_value(item, a), operand_value(item, low), operand_value(item, high))
+            else {
                 return false;
             };
-            matches!(
-                compare_scalars(&x, &lo),
-                Some(Ordering::Greater | Ordering::Equal)
-            ) && matches!(
-                compare_scalars(&x, &hi),
-                Some(Ordering::Less | Ordering::Equal)
-            )
+            matches!(compare_scalars(&x, &lo), Some(Ordering::Greater | Ordering::Equal))
+                && matches!(compare_scalars(&x, &hi), Some(Ordering::Less | Ordering::Equal))
         }
         Condition::In(a, list) => match operand_value(item, a) {
-            Some(x) => list
-                .iter()
-                .any(|o| operand_value(item, o).is_some_and(|v| same_value(&x, &v))),
+            Some(x) => list.iter().any(|o| operand_value(item, o).is_some_and(|v| same_value(&x, &v))),
             None => false,
         },
         Condition::AttributeType(a, t) => match (operand_value(item, a), operand_value(item, t)) {
@@ -162,9 +151,7 @@ pub fn same_value(a: &AttributeValue, b: &AttributeValue) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
         }
         (AttributeValue::M(x), AttributeValue::M(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
         }
         _ => a == b,
     }
@@ -172,7 +159,5 @@ pub fn same_value(a: &AttributeValue, b: &AttributeValue) -> bool {
 
 /// Same as [`same_value`] for whole items.
 pub fn same_item(a: &Item, b: &Item) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .all(|(k, v)| b.get(k).is_some_and(|w| same_value(v, w)))
+    a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same_value(v, w)))
 }

@@ -41,9 +41,7 @@ enum ClauseOp {
 }
 
 fn invalid_operator(name: &str) -> DynamoError {
-    DynamoError::validation(format!(
-        "Invalid operator used in KeyConditionExpression: {name}"
-    ))
+    DynamoError::validation(format!("Invalid operator used in KeyConditionExpression: {name}"))
 }
 
 fn flatten(condition: &Condition, clauses: &mut Vec<Clause>) -> Result<()> {
@@ -79,33 +77,21 @@ fn flatten(condition: &Condition, clauses: &mut Vec<Clause>) -> Result<()> {
                 (_, _, Some(attr), Some(v)) => (attr, v, flip(*op)),
                 _ => return Err(missed()),
             };
-            clauses.push(Clause {
-                attribute,
-                op: ClauseOp::Cmp(op),
-                values: vec![v],
-            });
+            clauses.push(Clause { attribute, op: ClauseOp::Cmp(op), values: vec![v] });
             Ok(())
         }
         Condition::Between(a, lo, hi) => {
             let (Some(attribute), Some(lo), Some(hi)) = (single(a), value(lo), value(hi)) else {
                 return Err(missed());
             };
-            clauses.push(Clause {
-                attribute,
-                op: ClauseOp::Between,
-                values: vec![lo, hi],
-            });
+            clauses.push(Clause { attribute, op: ClauseOp::Between, values: vec![lo, hi] });
             Ok(())
         }
         Condition::BeginsWith(a, prefix) => {
             let (Some(attribute), Some(prefix)) = (single(a), value(prefix)) else {
                 return Err(missed());
             };
-            clauses.push(Clause {
-                attribute,
-                op: ClauseOp::BeginsWith,
-                values: vec![prefix],
-            });
+            clauses.push(Clause { attribute, op: ClauseOp::BeginsWith, values: vec![prefix] });
             Ok(())
         }
     }
@@ -127,9 +113,7 @@ pub fn analyse(condition: &Condition, schema: &KeySchema) -> Result<KeyCondition
     flatten(condition, &mut clauses)?;
     for (i, clause) in clauses.iter().enumerate() {
         if clauses[..i].iter().any(|c| c.attribute == clause.attribute) {
-            return Err(DynamoError::validation(
-                "KeyConditionExpressions must only contain one condition per key",
-            ));
+            return Err(DynamoError::validation("KeyConditionExpressions must only contain one condition per key"));
         }
     }
     let defined = 1 + usize::from(schema.range.is_some());
@@ -141,17 +125,13 @@ pub fn analyse(condition: &Condition, schema: &KeySchema) -> Result<KeyCondition
     }
     let hash_name = &schema.hash.name;
     let Some(hash_clause) = clauses.iter().find(|c| &c.attribute == hash_name) else {
-        return Err(DynamoError::validation(format!(
-            "Query condition missed key schema element: {hash_name}"
-        )));
+        return Err(DynamoError::validation(format!("Query condition missed key schema element: {hash_name}")));
     };
     if hash_clause.op != ClauseOp::Cmp(CmpOp::Eq) {
         return Err(DynamoError::validation("Query key condition not supported"));
     }
     let range_name = schema.range.as_ref().map(|r| r.name.as_str());
-    if let Some(stray) = clauses
-        .iter()
-        .find(|c| &c.attribute != hash_name && Some(c.attribute.as_str()) != range_name)
+    if let Some(stray) = clauses.iter().find(|c| &c.attribute != hash_name && Some(c.attribute.as_str()) != range_name)
     {
         let _ = stray;
         return Err(DynamoError::validation(format!(
@@ -160,26 +140,18 @@ pub fn analyse(condition: &Condition, schema: &KeySchema) -> Result<KeyCondition
         )));
     }
     let type_mismatch = || {
-        DynamoError::validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+        DynamoError::validation(
+            "One or more parameter values were invalid: Condition parameter type does not match schema type",
+        )
     };
     let key_value = |value: &AttributeValue, kind: crate::value::ScalarType| {
-        KeyValue::from_attribute(value)
-            .filter(|k| k.scalar_type() == kind)
-            .ok_or_else(type_mismatch)
+        KeyValue::from_attribute(value).filter(|k| k.scalar_type() == kind).ok_or_else(type_mismatch)
     };
     let partition = key_value(&hash_clause.values[0], schema.hash.kind)?;
-    let sort = match (
-        clauses
-            .iter()
-            .find(|c| Some(c.attribute.as_str()) == range_name),
-        &schema.range,
-    ) {
+    let sort = match (clauses.iter().find(|c| Some(c.attribute.as_str()) == range_name), &schema.range) {
         (Some(clause), Some(range)) => {
-            let values: Vec<KeyValue> = clause
-                .values
-                .iter()
-                .map(|v| key_value(v, range.kind))
-                .collect::<Result<_>>()?;
+            let values: Vec<KeyValue> =
+                clause.values.iter().map(|v| key_value(v, range.kind)).collect::<Result<_>>()?;
             let first = values[0].clone();
             Some(match clause.op {
                 ClauseOp::Cmp(CmpOp::Eq) => SortCondition::Eq(first),

@@ -65,14 +65,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             b'#' | b':' => {
                 let end = take_word(i + 1);
                 let text = text[start..end].to_string();
-                (
-                    if b == b'#' {
-                        Tok::Name(text)
-                    } else {
-                        Tok::Value(text)
-                    },
-                    end,
-                )
+                (if b == b'#' { Tok::Name(text) } else { Tok::Value(text) }, end)
             }
             b'0'..=b'9' => {
                 let mut j = i;
@@ -111,11 +104,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         tokens.push(Token { tok, start, end });
         i = end;
     }
-    tokens.push(Token {
-        tok: Tok::Eof,
-        start: text.len(),
-        end: text.len(),
-    });
+    tokens.push(Token { tok: Tok::Eof, start: text.len(), end: text.len() });
     tokens
 }
 
@@ -155,10 +144,7 @@ mod tests {
 
     #[test]
     fn splits_operators_and_placeholders() {
-        let toks: Vec<Tok> = tokenize("a.b[3] <> :v AND #n>=1")
-            .into_iter()
-            .map(|t| t.tok)
-            .collect();
+        let toks: Vec<Tok> = tokenize("a.b[3] <> :v AND #n>=1").into_iter().map(|t| t.tok).collect();
         assert_eq!(
             toks,
             vec![

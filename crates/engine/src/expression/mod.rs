@@ -37,31 +37,20 @@ impl ExpressionParams<'_> {
                 "ExpressionAttributeNames can only be specified when using expressions",
             ));
         }
-        let value_expressions: Vec<&(ExprKind, Option<&str>)> = self
-            .expressions
-            .iter()
-            .filter(|(kind, _)| *kind != ExprKind::Projection)
-            .collect();
+        let value_expressions: Vec<&(ExprKind, Option<&str>)> =
+            self.expressions.iter().filter(|(kind, _)| *kind != ExprKind::Projection).collect();
         if self.values.is_some() && value_expressions.iter().all(|(_, text)| text.is_none()) {
-            let names: Vec<&str> = value_expressions
-                .iter()
-                .map(|(kind, _)| kind.parameter())
-                .collect();
+            let names: Vec<&str> = value_expressions.iter().map(|(kind, _)| kind.parameter()).collect();
             let verb = if names.len() > 1 { "are" } else { "is" };
-            let suffix = if names.is_empty() {
-                String::new()
-            } else {
-                format!(": {} {verb} null", names.join(" and "))
-            };
+            let suffix =
+                if names.is_empty() { String::new() } else { format!(": {} {verb} null", names.join(" and ")) };
             return Err(DynamoError::validation(format!(
                 "ExpressionAttributeValues can only be specified when using expressions{suffix}"
             )));
         }
         if let Some(names) = self.names {
             if names.is_empty() {
-                return Err(DynamoError::validation(
-                    "ExpressionAttributeNames must not be empty",
-                ));
+                return Err(DynamoError::validation("ExpressionAttributeNames must not be empty"));
             }
             for (key, value) in sorted(names) {
                 check_placeholder_key("ExpressionAttributeNames", key, '#')?;
@@ -74,9 +63,7 @@ impl ExpressionParams<'_> {
         }
         if let Some(values) = self.values {
             if values.is_empty() {
-                return Err(DynamoError::validation(
-                    "ExpressionAttributeValues must not be empty",
-                ));
+                return Err(DynamoError::validation("ExpressionAttributeValues must not be empty"));
             }
             for (key, _) in sorted(values) {
                 check_placeholder_key("ExpressionAttributeValues", key, ':')?;
@@ -98,15 +85,10 @@ fn sorted<V>(map: &HashMap<String, V>) -> Vec<(&String, &V)> {
 }
 
 fn check_placeholder_key(map: &str, key: &str, sigil: char) -> Result<()> {
-    let well_formed = key.len() > 1
-        && key.starts_with(sigil)
-        && key[1..]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let well_formed =
+        key.len() > 1 && key.starts_with(sigil) && key[1..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if !well_formed {
-        return Err(DynamoError::validation(format!(
-            "{map} contains invalid key: Syntax error; key: \"{key}\""
-        )));
+        return Err(DynamoError::validation(format!("{map} contains invalid key: Syntax error; key: \"{key}\"")));
     }
     if key.len() > MAX_PLACEHOLDER_BYTES {
         return Err(DynamoError::validation(format!(

@@ -72,28 +72,16 @@ pub fn parse_update(text: &str) -> Parsed<RawUpdate> {
         sections.push((section, actions));
         if p.peek() == &Tok::Eof {
             // The `=` of each SET action is not an operator to DynamoDB (measured on DynamoDB Local).
-            let assignments: usize = sections
-                .iter()
-                .filter(|(s, _)| *s == Section::Set)
-                .map(|(_, actions)| actions.len())
-                .sum();
-            return Ok(RawUpdate {
-                sections,
-                operators: p.operator_count() - assignments,
-            });
+            let assignments: usize =
+                sections.iter().filter(|(s, _)| *s == Section::Set).map(|(_, actions)| actions.len()).sum();
+            return Ok(RawUpdate { sections, operators: p.operator_count() - assignments });
         }
     }
 }
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Self {
-        Self {
-            text,
-            tokens: tokenize(text),
-            pos: 0,
-            depth: 0,
-            redundant_parens: false,
-        }
+        Self { text, tokens: tokenize(text), pos: 0, depth: 0, redundant_parens: false }
     }
 
     fn peek(&self) -> &Tok {
@@ -106,22 +94,10 @@ impl<'a> Parser<'a> {
             .iter()
             .enumerate()
             .filter(|(i, t)| match &t.tok {
-                Tok::Eq
-                | Tok::Ne
-                | Tok::Lt
-                | Tok::Le
-                | Tok::Gt
-                | Tok::Ge
-                | Tok::Plus
-                | Tok::Minus => true,
+                Tok::Eq | Tok::Ne | Tok::Lt | Tok::Le | Tok::Gt | Tok::Ge | Tok::Plus | Tok::Minus => true,
                 Tok::Word(w) => {
-                    ["AND", "OR", "NOT", "BETWEEN", "IN"]
-                        .iter()
-                        .any(|k| k.eq_ignore_ascii_case(w))
-                        || self
-                            .tokens
-                            .get(i + 1)
-                            .is_some_and(|next| next.tok == Tok::LParen)
+                    ["AND", "OR", "NOT", "BETWEEN", "IN"].iter().any(|k| k.eq_ignore_ascii_case(w))
+                        || self.tokens.get(i + 1).is_some_and(|next| next.tok == Tok::LParen)
                 }
                 _ => false,
             })
@@ -137,18 +113,11 @@ impl<'a> Parser<'a> {
     fn syntax_error(&self) -> SyntaxError {
         let at = self.pos.min(self.tokens.len() - 1);
         let token = &self.tokens[at];
-        let from = if at > 0 {
-            self.tokens[at - 1].start
-        } else {
-            token.start
-        };
+        let from = if at > 0 { self.tokens[at - 1].start } else { token.start };
         let next = self.tokens.get(at + 1).filter(|t| t.tok != Tok::Eof);
         let to = next.map_or(token.end, |t| t.end);
         let near = self.text.get(from..to).unwrap_or("");
-        SyntaxError(format!(
-            "Syntax error; token: \"{}\", near: \"{near}\"",
-            token.tok.text()
-        ))
+        SyntaxError(format!("Syntax error; token: \"{}\", near: \"{near}\"", token.tok.text()))
     }
 
     fn expect(&mut self, tok: &Tok) -> Parsed<()> {
@@ -312,9 +281,7 @@ impl<'a> Parser<'a> {
 
     fn path_name(&mut self) -> Parsed<RawStep> {
         let step = match self.peek() {
-            Tok::Word(w) if !is_keyword(w) && !w.as_bytes()[0].is_ascii_digit() => {
-                RawStep::Word(w.clone())
-            }
+            Tok::Word(w) if !is_keyword(w) && !w.as_bytes()[0].is_ascii_digit() => RawStep::Word(w.clone()),
             Tok::Name(n) if n.len() > 1 => RawStep::Name(n.clone()),
             _ => return Err(self.syntax_error()),
         };
@@ -338,11 +305,7 @@ impl<'a> Parser<'a> {
                     return Err(self.syntax_error());
                 }
                 self.pos += 1;
-                Ok(if section == Section::Add {
-                    RawAction::Add(path, v)
-                } else {
-                    RawAction::Delete(path, v)
-                })
+                Ok(if section == Section::Add { RawAction::Add(path, v) } else { RawAction::Delete(path, v) })
             }
         }
     }
@@ -388,40 +351,22 @@ mod tests {
     fn and_binds_tighter_than_or_and_not_tighter_than_and() {
         let (tree, _, operators) = parse_condition("NOT a = :a AND b = :b OR c = :c").unwrap();
         assert_eq!(operators, 6);
-        let RawCondition::Or(left, _) = tree else {
-            panic!("OR at the top")
-        };
-        let RawCondition::And(not, _) = *left else {
-            panic!("AND under OR")
-        };
+        let RawCondition::Or(left, _) = tree else { panic!("OR at the top") };
+        let RawCondition::And(not, _) = *left else { panic!("AND under OR") };
         assert!(matches!(*not, RawCondition::Not(_)));
     }
 
     #[test]
     fn reports_the_token_and_its_neighbours() {
-        assert_eq!(
-            syntax("SET a = = :v"),
-            "Syntax error; token: \"=\", near: \"= = :v\""
-        );
-        assert_eq!(
-            syntax("SET a ="),
-            "Syntax error; token: \"<EOF>\", near: \"=\""
-        );
-        assert_eq!(
-            parse_projection("a, and").unwrap_err().0,
-            "Syntax error; token: \"and\", near: \", and\""
-        );
+        assert_eq!(syntax("SET a = = :v"), "Syntax error; token: \"=\", near: \"= = :v\"");
+        assert_eq!(syntax("SET a ="), "Syntax error; token: \"<EOF>\", near: \"=\"");
+        assert_eq!(parse_projection("a, and").unwrap_err().0, "Syntax error; token: \"and\", near: \", and\"");
     }
 
     #[test]
     fn flags_redundant_parentheses_only_when_doubled() {
         assert!(!parse_condition("(a = :a) AND (b = :b)").unwrap().1 .0);
-        assert_eq!(
-            parse_update("SET a = :v + :w, b = size(c)")
-                .unwrap()
-                .operators,
-            2
-        );
+        assert_eq!(parse_update("SET a = :v + :w, b = size(c)").unwrap().operators, 2);
         assert!(parse_condition("((a = :a))").unwrap().1 .0);
     }
 
@@ -437,14 +382,9 @@ mod tests {
 
     #[test]
     fn parses_all_update_sections() {
-        let update = parse_update(
-            "SET a = if_not_exists(a, :z) + :one, b[2] = :v REMOVE c.d ADD n :n DELETE s :s",
-        )
-        .unwrap();
+        let update =
+            parse_update("SET a = if_not_exists(a, :z) + :one, b[2] = :v REMOVE c.d ADD n :n DELETE s :s").unwrap();
         let kinds: Vec<Section> = update.sections.iter().map(|(s, _)| *s).collect();
-        assert_eq!(
-            kinds,
-            vec![Section::Set, Section::Remove, Section::Add, Section::Delete]
-        );
+        assert_eq!(kinds, vec![Section::Set, Section::Remove, Section::Add, Section::Delete]);
     }
 }

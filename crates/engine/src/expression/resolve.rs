@@ -2,8 +2,8 @@
 //! and checks it, reporting the first problem in DynamoDB's order for that expression kind.
 
 use super::ast::{
-    path_display, Action, CmpOp, Condition, DocPath, Operand, RawAction, RawCondition, RawOperand,
-    RawStep, Section, Step,
+    path_display, Action, CmpOp, Condition, DocPath, Operand, RawAction, RawCondition, RawOperand, RawStep, Section,
+    Step,
 };
 use super::parser::{parse_condition, parse_projection, parse_update};
 use super::reserved::is_reserved;
@@ -44,10 +44,9 @@ const MAX_OPERATORS: usize = 300;
 /// DynamoDB stops counting at the first operator over the limit, so the count it reports is 301.
 fn check_operators(kind: ExprKind, count: usize) -> Result<()> {
     if count > MAX_OPERATORS {
-        return Err(kind.error(&format!(
-            "The expression contains too many operators; operator count: {}",
-            MAX_OPERATORS + 1
-        )));
+        return Err(
+            kind.error(&format!("The expression contains too many operators; operator count: {}", MAX_OPERATORS + 1))
+        );
     }
     Ok(())
 }
@@ -92,13 +91,7 @@ impl<'r> Placeholders<'r> {
         names: Option<&'r HashMap<String, String>>,
         values: Option<&'r HashMap<String, AttributeValue>>,
     ) -> Self {
-        Self {
-            names,
-            values,
-            used_names: BTreeSet::new(),
-            used_values: BTreeSet::new(),
-            size_figure: false,
-        }
+        Self { names, values, used_names: BTreeSet::new(), used_values: BTreeSet::new(), size_figure: false }
     }
 
     /// Real DynamoDB words the size limit with the size on a Scan's filter only (dynoxide's
@@ -111,14 +104,8 @@ impl<'r> Placeholders<'r> {
 
     fn precheck(&self, kind: ExprKind, text: &str) -> Result<()> {
         if text.len() > MAX_EXPRESSION_BYTES {
-            let figure = if self.size_figure {
-                format!(" expression size: {}", text.len())
-            } else {
-                String::new()
-            };
-            return Err(kind.error(&format!(
-                "Expression size has exceeded the maximum allowed size;{figure}"
-            )));
+            let figure = if self.size_figure { format!(" expression size: {}", text.len()) } else { String::new() };
+            return Err(kind.error(&format!("Expression size has exceeded the maximum allowed size;{figure}")));
         }
         if text.trim().is_empty() {
             return Err(kind.error("The expression can not be empty;"));
@@ -132,9 +119,9 @@ impl<'r> Placeholders<'r> {
         let (raw, redundant, operators) = parse_condition(text).map_err(|e| kind.error(&e.0))?;
         check_operators(kind, operators)?;
         if let Some(count) = largest_in(&raw).filter(|n| *n > MAX_IN_OPERANDS) {
-            return Err(kind.error(&format!(
-                "The IN operator is provided with too many operands; number of operands: {count}"
-            )));
+            return Err(
+                kind.error(&format!("The IN operator is provided with too many operands; number of operands: {count}"))
+            );
         }
         let mut problems = Problems::default();
         if redundant.0 {
@@ -166,12 +153,7 @@ impl<'r> Placeholders<'r> {
             check_overlap(&paths, &path, &mut problems);
             paths.push(path);
         }
-        let order = [
-            &problems.reserved,
-            &problems.undefined_name,
-            &problems.overlap,
-            &problems.conflict,
-        ];
+        let order = [&problems.reserved, &problems.undefined_name, &problems.overlap, &problems.conflict];
         match first_of(&order) {
             Some(message) => Err(kind.error(&message)),
             None => Ok(paths),
@@ -191,20 +173,14 @@ impl<'r> Placeholders<'r> {
         for (section, raw_actions) in &raw.sections {
             if seen_sections.contains(section) {
                 note(&mut problems.section, || {
-                    format!(
-                        "The \"{}\" section can only be used once in an update expression;",
-                        section.keyword()
-                    )
+                    format!("The \"{}\" section can only be used once in an update expression;", section.keyword())
                 });
             }
             seen_sections.push(*section);
             for raw_action in raw_actions {
                 let action = self.action(raw_action, &mut problems);
                 let path = match &action {
-                    Action::Set(p, _)
-                    | Action::Remove(p)
-                    | Action::Add(p, _)
-                    | Action::Delete(p, _) => p.clone(),
+                    Action::Set(p, _) | Action::Remove(p) | Action::Add(p, _) | Action::Delete(p, _) => p.clone(),
                 };
                 check_overlap(&paths, &path, &mut problems);
                 paths.push(path);
@@ -231,10 +207,7 @@ impl<'r> Placeholders<'r> {
     /// Refuses placeholders that no expression of the request used.
     pub fn check_unused(&self) -> Result<()> {
         if let Some(names) = self.names {
-            let unused: BTreeSet<&String> = names
-                .keys()
-                .filter(|k| !self.used_names.contains(*k))
-                .collect();
+            let unused: BTreeSet<&String> = names.keys().filter(|k| !self.used_names.contains(*k)).collect();
             if !unused.is_empty() {
                 return Err(DynamoError::validation(format!(
                     "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
@@ -243,10 +216,7 @@ impl<'r> Placeholders<'r> {
             }
         }
         if let Some(values) = self.values {
-            let unused: BTreeSet<&String> = values
-                .keys()
-                .filter(|k| !self.used_values.contains(*k))
-                .collect();
+            let unused: BTreeSet<&String> = values.keys().filter(|k| !self.used_values.contains(*k)).collect();
             if !unused.is_empty() {
                 return Err(DynamoError::validation(format!(
                     "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",
@@ -286,7 +256,9 @@ impl<'r> Placeholders<'r> {
             value.clone()
         } else {
             note(&mut problems.undefined_value, || {
-                format!("An expression attribute value used in expression is not defined; attribute value: {placeholder}")
+                format!(
+                    "An expression attribute value used in expression is not defined; attribute value: {placeholder}"
+                )
             });
             AttributeValue::Null
         }
@@ -294,28 +266,20 @@ impl<'r> Placeholders<'r> {
 
     fn condition_tree(&mut self, raw: &RawCondition, problems: &mut Problems) -> Condition {
         match raw {
-            RawCondition::And(a, b) => Condition::And(
-                Box::new(self.condition_tree(a, problems)),
-                Box::new(self.condition_tree(b, problems)),
-            ),
-            RawCondition::Or(a, b) => Condition::Or(
-                Box::new(self.condition_tree(a, problems)),
-                Box::new(self.condition_tree(b, problems)),
-            ),
+            RawCondition::And(a, b) => {
+                Condition::And(Box::new(self.condition_tree(a, problems)), Box::new(self.condition_tree(b, problems)))
+            }
+            RawCondition::Or(a, b) => {
+                Condition::Or(Box::new(self.condition_tree(a, problems)), Box::new(self.condition_tree(b, problems)))
+            }
             RawCondition::Not(a) => Condition::Not(Box::new(self.condition_tree(a, problems))),
             leaf => {
                 let mut local = Problems::default();
                 let condition = self.condition_leaf(leaf, &mut local);
                 problems.reserved = problems.reserved.take().or(local.reserved);
-                problems.unknown_function =
-                    problems.unknown_function.take().or(local.unknown_function);
-                problems.misused_function =
-                    problems.misused_function.take().or(local.misused_function);
-                let first = local
-                    .undefined_name
-                    .or(local.undefined_value)
-                    .or(local.operand)
-                    .or(local.function);
+                problems.unknown_function = problems.unknown_function.take().or(local.unknown_function);
+                problems.misused_function = problems.misused_function.take().or(local.misused_function);
+                let first = local.undefined_name.or(local.undefined_value).or(local.operand).or(local.function);
                 problems.leaf = problems.leaf.take().or(first);
                 condition
             }
@@ -325,43 +289,27 @@ impl<'r> Placeholders<'r> {
     fn condition_leaf(&mut self, raw: &RawCondition, problems: &mut Problems) -> Condition {
         match raw {
             RawCondition::Compare(op, a, b) => {
-                let (x, y) = (
-                    self.cond_operand(a, problems),
-                    self.cond_operand(b, problems),
-                );
+                let (x, y) = (self.cond_operand(a, problems), self.cond_operand(b, problems));
                 check_distinct(op.symbol(), &x, &y, problems);
                 Condition::Compare(*op, x, y)
             }
             RawCondition::Between(a, low, high) => {
                 let x = self.cond_operand(a, problems);
-                let (lo, hi) = (
-                    self.cond_operand(low, problems),
-                    self.cond_operand(high, problems),
-                );
+                let (lo, hi) = (self.cond_operand(low, problems), self.cond_operand(high, problems));
                 check_between_bounds(&lo, &hi, problems);
                 Condition::Between(x, lo, hi)
             }
             RawCondition::In(a, list) => {
                 let x = self.cond_operand(a, problems);
-                let list = list
-                    .iter()
-                    .map(|o| self.cond_operand(o, problems))
-                    .collect();
+                let list = list.iter().map(|o| self.cond_operand(o, problems)).collect();
                 Condition::In(x, list)
             }
             RawCondition::Call { name, args } => self.condition_function(name, args, problems),
-            RawCondition::And(..) | RawCondition::Or(..) | RawCondition::Not(..) => {
-                self.condition_tree(raw, problems)
-            }
+            RawCondition::And(..) | RawCondition::Or(..) | RawCondition::Not(..) => self.condition_tree(raw, problems),
         }
     }
 
-    fn condition_function(
-        &mut self,
-        name: &str,
-        args: &[RawOperand],
-        problems: &mut Problems,
-    ) -> Condition {
+    fn condition_function(&mut self, name: &str, args: &[RawOperand], problems: &mut Problems) -> Condition {
         let arity = match name {
             "attribute_exists" | "attribute_not_exists" => 1,
             "attribute_type" | "begins_with" | "contains" => 2,
@@ -372,16 +320,11 @@ impl<'r> Placeholders<'r> {
                 1
             }
             _ => {
-                note(&mut problems.unknown_function, || {
-                    format!("Invalid function name; function: {name}")
-                });
+                note(&mut problems.unknown_function, || format!("Invalid function name; function: {name}"));
                 return Condition::Exists(Vec::new());
             }
         };
-        let operands: Vec<Operand> = args
-            .iter()
-            .map(|a| self.cond_operand(a, problems))
-            .collect();
+        let operands: Vec<Operand> = args.iter().map(|a| self.cond_operand(a, problems)).collect();
         if operands.len() != arity {
             note(&mut problems.operand, || {
                 format!(
@@ -424,18 +367,14 @@ impl<'r> Placeholders<'r> {
             ("attribute_type", Some(second)) => {
                 match &second {
                     Operand::Value(AttributeValue::S(type_name)) => {
-                        const TYPES: [&str; 10] =
-                            ["N", "BS", "L", "B", "NULL", "M", "S", "SS", "NS", "BOOL"];
+                        const TYPES: [&str; 10] = ["N", "BS", "L", "B", "NULL", "M", "S", "SS", "NS", "BOOL"];
                         if !TYPES.contains(&type_name.as_str()) {
                             note(&mut problems.function, || {
                                 format!("Invalid attribute type name found; type: {type_name}, valid types: {{N,BS,L,B,NULL,M,S,SS,NS,BOOL}}")
                             });
                         }
                     }
-                    other => type_problem(
-                        problems,
-                        static_type(other).unwrap_or("{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"),
-                    ),
+                    other => type_problem(problems, static_type(other).unwrap_or("{NS,SS,L,BS,N,M,B,BOOL,NULL,S}")),
                 }
                 Condition::AttributeType(first, second)
             }
@@ -452,23 +391,16 @@ impl<'r> Placeholders<'r> {
             RawOperand::Call { name, args } => {
                 match name.as_str() {
                     "size" => {}
-                    "attribute_exists"
-                    | "attribute_not_exists"
-                    | "attribute_type"
-                    | "begins_with"
-                    | "contains" => {
+                    "attribute_exists" | "attribute_not_exists" | "attribute_type" | "begins_with" | "contains" => {
                         note(&mut problems.misused_function, || {
-                            format!("The function is not allowed to be used this way in an expression; function: {name}")
+                            format!(
+                                "The function is not allowed to be used this way in an expression; function: {name}"
+                            )
                         });
                     }
-                    _ => note(&mut problems.unknown_function, || {
-                        format!("Invalid function name; function: {name}")
-                    }),
+                    _ => note(&mut problems.unknown_function, || format!("Invalid function name; function: {name}")),
                 }
-                let operands: Vec<Operand> = args
-                    .iter()
-                    .map(|a| self.cond_operand(a, problems))
-                    .collect();
+                let operands: Vec<Operand> = args.iter().map(|a| self.cond_operand(a, problems)).collect();
                 if operands.len() != 1 {
                     note(&mut problems.operand, || {
                         format!(
@@ -477,12 +409,8 @@ impl<'r> Placeholders<'r> {
                         )
                     });
                 }
-                let inner = operands
-                    .into_iter()
-                    .next()
-                    .unwrap_or(Operand::Path(Vec::new()));
-                if let Some(t) = static_type(&inner).filter(|t| matches!(*t, "N" | "BOOL" | "NULL"))
-                {
+                let inner = operands.into_iter().next().unwrap_or(Operand::Path(Vec::new()));
+                if let Some(t) = static_type(&inner).filter(|t| matches!(*t, "N" | "BOOL" | "NULL")) {
                     note(&mut problems.function, || {
                         format!("Incorrect operand type for operator or function; operator or function: size, operand type: {t}")
                     });
@@ -539,19 +467,11 @@ impl<'r> Placeholders<'r> {
             RawOperand::Path(steps) => Operand::Path(self.path(steps, problems)),
             RawOperand::Value(v) => Operand::Value(self.value(v, problems)),
             RawOperand::Plus(a, b) | RawOperand::Minus(a, b) => {
-                let symbol = if matches!(raw, RawOperand::Plus(..)) {
-                    "+"
-                } else {
-                    "-"
-                };
-                let (x, y) = (
-                    self.update_operand(a, problems),
-                    self.update_operand(b, problems),
-                );
+                let symbol = if matches!(raw, RawOperand::Plus(..)) { "+" } else { "-" };
+                let (x, y) = (self.update_operand(a, problems), self.update_operand(b, problems));
                 for operand in [&x, &y] {
                     if let Operand::Value(v) = operand {
-                        if !matches!(v, AttributeValue::N(_)) && problems.undefined_value.is_none()
-                        {
+                        if !matches!(v, AttributeValue::N(_)) && problems.undefined_value.is_none() {
                             note(&mut problems.function, || {
                                 format!(
                                     "Incorrect operand type for operator or function; operator or function: {symbol}, operand type: {}",
@@ -568,10 +488,7 @@ impl<'r> Placeholders<'r> {
                 }
             }
             RawOperand::Call { name, args } => {
-                let operands: Vec<Operand> = args
-                    .iter()
-                    .map(|a| self.update_operand(a, problems))
-                    .collect();
+                let operands: Vec<Operand> = args.iter().map(|a| self.update_operand(a, problems)).collect();
                 match name.as_str() {
                     "if_not_exists" | "list_append" => {}
                     "attribute_exists"
@@ -586,9 +503,7 @@ impl<'r> Placeholders<'r> {
                         return Operand::Path(Vec::new());
                     }
                     _ => {
-                        note(&mut problems.unknown_function, || {
-                            format!("Invalid function name; function: {name}")
-                        });
+                        note(&mut problems.unknown_function, || format!("Invalid function name; function: {name}"));
                         return Operand::Path(Vec::new());
                     }
                 }
@@ -617,8 +532,7 @@ impl<'r> Placeholders<'r> {
                 }
                 for operand in [&first, &second] {
                     if let Operand::Value(v) = operand {
-                        if !matches!(v, AttributeValue::L(_)) && problems.undefined_value.is_none()
-                        {
+                        if !matches!(v, AttributeValue::L(_)) && problems.undefined_value.is_none() {
                             note(&mut problems.function, || {
                                 format!(
                                     "Incorrect operand type for operator or function; operator or function: list_append, operand type: {}",
@@ -660,8 +574,7 @@ fn check_between_bounds(low: &Operand, high: &Operand, problems: &mut Problems) 
     let (Operand::Value(lo), Operand::Value(hi)) = (low, high) else {
         return;
     };
-    let shown =
-        |v: &AttributeValue| format!("AttributeValue: {{{}:{}}}", v.type_name(), scalar_text(v));
+    let shown = |v: &AttributeValue| format!("AttributeValue: {{{}:{}}}", v.type_name(), scalar_text(v));
     if lo.type_name() != hi.type_name() {
         note(&mut problems.function, || {
             format!(
@@ -694,10 +607,7 @@ fn check_overlap(earlier: &[DocPath], path: &DocPath, problems: &mut Problems) {
     for previous in earlier {
         let mut diverged = false;
         for (x, y) in previous.iter().zip(path.iter()) {
-            let same_kind = matches!(
-                (x, y),
-                (Step::Attr(_), Step::Attr(_)) | (Step::Index(_), Step::Index(_))
-            );
+            let same_kind = matches!((x, y), (Step::Attr(_), Step::Attr(_)) | (Step::Index(_), Step::Index(_)));
             if !same_kind {
                 note(&mut problems.conflict, || {
                     format!(
@@ -741,10 +651,7 @@ fn first_of(order: &[&Option<String>]) -> Option<String> {
 }
 
 fn join(keys: &BTreeSet<&String>) -> String {
-    keys.iter()
-        .map(|k| k.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+    keys.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// Whether the comparison operator needs an order (everything but `=` and `<>`).

@@ -6,8 +6,7 @@ use super::eval::{get_path, operand_value};
 use crate::error::{DynamoError, Result};
 use crate::value::{AttributeValue, Item};
 
-const INVALID_PATH: &str =
-    "The document path provided in the update expression is invalid for update";
+const INVALID_PATH: &str = "The document path provided in the update expression is invalid for update";
 const WRONG_TYPE: &str = "An operand in the update expression has an incorrect data type";
 
 /// The item after applying `actions` to `old`.
@@ -56,9 +55,7 @@ pub fn apply(old: &Item, actions: &[Action]) -> Result<Item> {
 fn value_of(item: &Item, operand: &Operand) -> Result<AttributeValue> {
     match operand {
         Operand::Path(path) => get_path(item, path).cloned().ok_or_else(|| {
-            DynamoError::validation(
-                "The provided expression refers to an attribute that does not exist in the item",
-            )
+            DynamoError::validation("The provided expression refers to an attribute that does not exist in the item")
         }),
         Operand::Value(v) => Ok(v.clone()),
         Operand::IfNotExists(path, fallback) => match get_path(item, path) {
@@ -72,19 +69,13 @@ fn value_of(item: &Item, operand: &Operand) -> Result<AttributeValue> {
             }
             _ => Err(DynamoError::validation(WRONG_TYPE)),
         },
-        Operand::Plus(a, b) | Operand::Minus(a, b) => {
-            match (value_of(item, a)?, value_of(item, b)?) {
-                (AttributeValue::N(x), AttributeValue::N(y)) => {
-                    let result = if matches!(operand, Operand::Plus(..)) {
-                        x.add(&y)
-                    } else {
-                        x.sub(&y)
-                    };
-                    Ok(AttributeValue::N(result?))
-                }
-                _ => Err(DynamoError::validation(WRONG_TYPE)),
+        Operand::Plus(a, b) | Operand::Minus(a, b) => match (value_of(item, a)?, value_of(item, b)?) {
+            (AttributeValue::N(x), AttributeValue::N(y)) => {
+                let result = if matches!(operand, Operand::Plus(..)) { x.add(&y) } else { x.sub(&y) };
+                Ok(AttributeValue::N(result?))
             }
-        }
+            _ => Err(DynamoError::validation(WRONG_TYPE)),
+        },
         Operand::Size(_) => operand_value(item, operand)
             .map(std::borrow::Cow::into_owned)
             .ok_or_else(|| DynamoError::validation(WRONG_TYPE)),
@@ -138,9 +129,7 @@ fn set_path(item: &mut Item, path: &[Step], value: AttributeValue) -> Result<()>
         item.insert(name.clone(), value);
         return Ok(());
     }
-    let parent = item
-        .get_mut(name)
-        .ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
+    let parent = item.get_mut(name).ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
     set_in(parent, rest, value)
 }
 
@@ -155,9 +144,7 @@ fn set_in(target: &mut AttributeValue, path: &[Step], value: AttributeValue) -> 
                 map.insert(key.clone(), value);
                 Ok(())
             } else {
-                let child = map
-                    .get_mut(key)
-                    .ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
+                let child = map.get_mut(key).ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
                 set_in(child, rest, value)
             }
         }
@@ -171,9 +158,7 @@ fn set_in(target: &mut AttributeValue, path: &[Step], value: AttributeValue) -> 
                 }
                 Ok(())
             } else {
-                let child = list
-                    .get_mut(*i)
-                    .ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
+                let child = list.get_mut(*i).ok_or_else(|| DynamoError::validation(INVALID_PATH))?;
                 set_in(child, rest, value)
             }
         }
@@ -205,8 +190,7 @@ fn remove_in(target: &mut AttributeValue, path: &[Step]) -> Result<()> {
                 map.remove(key);
                 Ok(())
             } else {
-                map.get_mut(key)
-                    .map_or(Ok(()), |child| remove_in(child, rest))
+                map.get_mut(key).map_or(Ok(()), |child| remove_in(child, rest))
             }
         }
         (Step::Index(i), AttributeValue::L(list)) => {
@@ -216,8 +200,7 @@ fn remove_in(target: &mut AttributeValue, path: &[Step]) -> Result<()> {
                 }
                 Ok(())
             } else {
-                list.get_mut(*i)
-                    .map_or(Ok(()), |child| remove_in(child, rest))
+                list.get_mut(*i).map_or(Ok(()), |child| remove_in(child, rest))
             }
         }
         _ => Err(DynamoError::validation(INVALID_PATH)),

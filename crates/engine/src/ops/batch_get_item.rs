@@ -113,7 +113,9 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
             let stored = table.storage.get(&key);
             let size = stored.map_or(0, |s| s.size);
             if bytes + size > MAX_RESPONSE_BYTES {
-                let rest = unprocessed.entry(table_name.clone()).or_insert_with(|| KeysAndAttributes { keys: Vec::new(), ..request.clone() });
+                let rest = unprocessed
+                    .entry(table_name.clone())
+                    .or_insert_with(|| KeysAndAttributes { keys: Vec::new(), ..request.clone() });
                 rest.keys.push(key_item.clone());
                 continue;
             }

@@ -59,7 +59,11 @@ struct Planned {
 pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
     let mut v = Violations::new();
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
-    v.one_of("returnItemCollectionMetrics", input.return_item_collection_metrics.as_ref(), &RETURN_ITEM_COLLECTION_METRICS);
+    v.one_of(
+        "returnItemCollectionMetrics",
+        input.return_item_collection_metrics.as_ref(),
+        &RETURN_ITEM_COLLECTION_METRICS,
+    );
     v.finish()?;
     let request_items = input.request_items.unwrap_or_default();
     if request_items.is_empty() {

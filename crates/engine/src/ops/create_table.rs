@@ -48,30 +48,12 @@ pub struct CreateTableOutput {
 }
 
 /// Coral's checks of a `ProvisionedThroughput` member, shared with UpdateTable.
-pub fn check_throughput(
-    v: &mut Violations,
-    field: &str,
-    throughput: Option<&ProvisionedThroughputInput>,
-) {
+pub fn check_throughput(v: &mut Violations, field: &str, throughput: Option<&ProvisionedThroughputInput>) {
     if let Some(t) = throughput {
-        v.required(
-            &format!("{field}.readCapacityUnits"),
-            t.read_capacity_units.as_ref(),
-        );
-        v.required(
-            &format!("{field}.writeCapacityUnits"),
-            t.write_capacity_units.as_ref(),
-        );
-        v.at_least(
-            &format!("{field}.readCapacityUnits"),
-            t.read_capacity_units,
-            1,
-        );
-        v.at_least(
-            &format!("{field}.writeCapacityUnits"),
-            t.write_capacity_units,
-            1,
-        );
+        v.required(&format!("{field}.readCapacityUnits"), t.read_capacity_units.as_ref());
+        v.required(&format!("{field}.writeCapacityUnits"), t.write_capacity_units.as_ref());
+        v.at_least(&format!("{field}.readCapacityUnits"), t.read_capacity_units, 1);
+        v.at_least(&format!("{field}.writeCapacityUnits"), t.write_capacity_units, 1);
     }
 }
 
@@ -80,54 +62,23 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     v.required("attributeDefinitions", input.attribute_definitions.as_ref());
     for (i, def) in input.attribute_definitions.iter().flatten().enumerate() {
         let field = format!("attributeDefinitions.{}.member", i + 1);
-        v.required(
-            &format!("{field}.attributeName"),
-            def.attribute_name.as_ref(),
-        );
-        v.required(
-            &format!("{field}.attributeType"),
-            def.attribute_type.as_ref(),
-        );
-        v.one_of(
-            &format!("{field}.attributeType"),
-            def.attribute_type.as_ref(),
-            &["B", "N", "S"],
-        );
+        v.required(&format!("{field}.attributeName"), def.attribute_name.as_ref());
+        v.required(&format!("{field}.attributeType"), def.attribute_type.as_ref());
+        v.one_of(&format!("{field}.attributeType"), def.attribute_type.as_ref(), &["B", "N", "S"]);
     }
     v.table_name("tableName", input.table_name.as_ref());
     v.required("keySchema", input.key_schema.as_ref());
     if let Some(schema) = &input.key_schema {
-        v.length(
-            "keySchema",
-            &format!("'{}'", schema_text(schema)),
-            schema.len(),
-            1,
-            2,
-        );
+        v.length("keySchema", &format!("'{}'", schema_text(schema)), schema.len(), 1, 2);
         for (i, element) in schema.iter().enumerate() {
             let field = format!("keySchema.{}.member", i + 1);
-            v.required(
-                &format!("{field}.attributeName"),
-                element.attribute_name.as_ref(),
-            );
+            v.required(&format!("{field}.attributeName"), element.attribute_name.as_ref());
             v.required(&format!("{field}.keyType"), element.key_type.as_ref());
-            v.one_of(
-                &format!("{field}.keyType"),
-                element.key_type.as_ref(),
-                &["HASH", "RANGE"],
-            );
+            v.one_of(&format!("{field}.keyType"), element.key_type.as_ref(), &["HASH", "RANGE"]);
         }
     }
-    v.one_of(
-        "billingMode",
-        input.billing_mode.as_ref(),
-        &["PROVISIONED", "PAY_PER_REQUEST"],
-    );
-    check_throughput(
-        &mut v,
-        "provisionedThroughput",
-        input.provisioned_throughput.as_ref(),
-    );
+    v.one_of("billingMode", input.billing_mode.as_ref(), &["PROVISIONED", "PAY_PER_REQUEST"]);
+    check_throughput(&mut v, "provisionedThroughput", input.provisioned_throughput.as_ref());
     v.finish()?;
 
     if input.global_secondary_indexes.is_some() || input.local_secondary_indexes.is_some() {
@@ -135,32 +86,20 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
             "Dynalab does not support secondary indexes yet: create the table without GlobalSecondaryIndexes and LocalSecondaryIndexes",
         ));
     }
-    let billing = billing_mode(
-        input.billing_mode.as_deref(),
-        input.provisioned_throughput.as_ref(),
-    )?;
+    let billing = billing_mode(input.billing_mode.as_deref(), input.provisioned_throughput.as_ref())?;
     let definitions: Vec<KeyAttribute> = input
         .attribute_definitions
         .iter()
         .flatten()
         .filter_map(|d| {
             let kind = ScalarType::parse(d.attribute_type.as_deref()?)?;
-            Some(KeyAttribute {
-                name: d.attribute_name.clone()?,
-                kind,
-            })
+            Some(KeyAttribute { name: d.attribute_name.clone()?, kind })
         })
         .collect();
-    let key_schema = key_schema(
-        input.key_schema.as_deref().unwrap_or_default(),
-        &definitions,
-    )?;
+    let key_schema = key_schema(input.key_schema.as_deref().unwrap_or_default(), &definitions)?;
     let name = input.table_name.unwrap_or_default();
     if engine.tables.contains_key(&name) {
-        return Err(DynamoError::new(
-            ErrorKind::ResourceInUse,
-            format!("Table already exists: {name}"),
-        ));
+        return Err(DynamoError::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
     }
     let now = engine.now_millis();
     let definition = TableDefinition {
@@ -175,15 +114,10 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         last_decrease_millis: None,
         decreases_today: 0,
     };
-    let table = Table {
-        definition,
-        storage: Storage::default(),
-    };
+    let table = Table { definition, storage: Storage::default() };
     let description = TableDescription::of(&table, "CREATING");
     engine.tables.insert(name, table);
-    Ok(CreateTableOutput {
-        table_description: description,
-    })
+    Ok(CreateTableOutput { table_description: description })
 }
 
 fn schema_text(schema: &[KeySchemaElementInput]) -> String {
@@ -201,10 +135,7 @@ fn schema_text(schema: &[KeySchemaElementInput]) -> String {
 }
 
 /// The billing mode a create or update asks for, with DynamoDB's rules on throughput.
-pub fn billing_mode(
-    mode: Option<&str>,
-    throughput: Option<&ProvisionedThroughputInput>,
-) -> Result<BillingMode> {
+pub fn billing_mode(mode: Option<&str>, throughput: Option<&ProvisionedThroughputInput>) -> Result<BillingMode> {
     match (mode, throughput) {
         (Some("PAY_PER_REQUEST"), Some(_)) => Err(DynamoError::validation(
             "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
@@ -221,21 +152,14 @@ pub fn billing_mode(
     }
 }
 
-fn key_schema(
-    elements: &[KeySchemaElementInput],
-    definitions: &[KeyAttribute],
-) -> Result<KeySchema> {
+fn key_schema(elements: &[KeySchemaElementInput], definitions: &[KeyAttribute]) -> Result<KeySchema> {
     let kind_of = |e: &KeySchemaElementInput| e.key_type.clone().unwrap_or_default();
     let name_of = |e: &KeySchemaElementInput| e.attribute_name.clone().unwrap_or_default();
     let Some(first) = elements.first() else {
-        return Err(DynamoError::validation(
-            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
-        ));
+        return Err(DynamoError::validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type"));
     };
     if kind_of(first) != "HASH" {
-        return Err(DynamoError::validation(
-            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
-        ));
+        return Err(DynamoError::validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type"));
     }
     if let Some(second) = elements.get(1) {
         if name_of(second) == name_of(first) {
@@ -249,18 +173,11 @@ fn key_schema(
             ));
         }
     }
-    let lookup =
-        |e: &KeySchemaElementInput| definitions.iter().find(|d| d.name == name_of(e)).cloned();
-    let missing: Vec<String> = elements
-        .iter()
-        .filter(|e| lookup(e).is_none())
-        .map(name_of)
-        .collect();
+    let lookup = |e: &KeySchemaElementInput| definitions.iter().find(|d| d.name == name_of(e)).cloned();
+    let missing: Vec<String> = elements.iter().filter(|e| lookup(e).is_none()).map(name_of).collect();
     if !missing.is_empty() {
         if definitions.is_empty() || elements.len() >= 2 {
-            return Err(DynamoError::validation(
-                "Invalid KeySchema: Some index key attribute have no definition",
-            ));
+            return Err(DynamoError::validation("Invalid KeySchema: Some index key attribute have no definition"));
         }
         let defined: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
         return Err(DynamoError::validation(format!(
@@ -274,9 +191,8 @@ fn key_schema(
             "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
         ));
     }
-    let hash = lookup(first).ok_or_else(|| {
-        DynamoError::validation("Invalid KeySchema: Some index key attribute have no definition")
-    })?;
+    let hash = lookup(first)
+        .ok_or_else(|| DynamoError::validation("Invalid KeySchema: Some index key attribute have no definition"))?;
     let range = elements.get(1).and_then(lookup);
     Ok(KeySchema { hash, range })
 }
@@ -289,12 +205,5 @@ fn table_id(name: &str, millis: u64) -> String {
     }
     let b = a.rotate_left(31).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     let hex = format!("{a:016x}{b:016x}");
-    format!(
-        "{}-{}-4{}-8{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[13..16],
-        &hex[17..20],
-        &hex[20..32]
-    )
+    format!("{}-{}-4{}-8{}-{}", &hex[0..8], &hex[8..12], &hex[13..16], &hex[17..20], &hex[20..32])
 }

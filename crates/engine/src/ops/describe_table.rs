@@ -23,11 +23,6 @@ pub fn run(engine: &mut Engine, input: DescribeTableInput) -> Result<DescribeTab
     v.table_name("tableName", input.table_name.as_ref());
     v.finish()?;
     let name = input.table_name.unwrap_or_default();
-    let table = engine
-        .tables
-        .get(&name)
-        .ok_or_else(|| DynamoError::named_table_not_found(&name))?;
-    Ok(DescribeTableOutput {
-        table: TableDescription::of(table, "ACTIVE"),
-    })
+    let table = engine.tables.get(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    Ok(DescribeTableOutput { table: TableDescription::of(table, "ACTIVE") })
 }

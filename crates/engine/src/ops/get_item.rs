@@ -37,23 +37,13 @@ pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
-    v.one_of(
-        "returnConsumedCapacity",
-        input.return_consumed_capacity.as_ref(),
-        &RETURN_CONSUMED_CAPACITY,
-    );
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.finish()?;
     refuse_legacy(
         &[("AttributesToGet", input.attributes_to_get.is_some())],
         &[
-            (
-                "ProjectionExpression",
-                input.projection_expression.is_some(),
-            ),
-            (
-                "ExpressionAttributeNames",
-                input.expression_attribute_names.is_some(),
-            ),
+            ("ProjectionExpression", input.projection_expression.is_some()),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
         ],
     )?;
     let params = ExpressionParams {
@@ -71,10 +61,7 @@ pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
 
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
-    let key = table
-        .definition
-        .key_schema
-        .key_of_request(&input.key.unwrap_or_default())?;
+    let key = table.definition.key_schema.key_of_request(&input.key.unwrap_or_default())?;
     let stored = table.storage.get(&key);
     let consistent = input.consistent_read.unwrap_or(false);
     // The whole item is read whatever the projection; a missing item still costs one unit.
@@ -85,9 +72,7 @@ pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
     });
     Ok(GetItemOutput {
         item,
-        consumed_capacity: Consumption::table_only(units).report(
-            Report::parse(input.return_consumed_capacity.as_deref()),
-            &table_name,
-        ),
+        consumed_capacity: Consumption::table_only(units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
     })
 }

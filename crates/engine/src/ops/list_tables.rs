@@ -34,18 +34,10 @@ pub fn run(engine: &Engine, input: &ListTablesInput) -> Result<ListTablesOutput>
     let names: Vec<&String> = engine
         .tables
         .keys()
-        .filter(|name| {
-            input
-                .exclusive_start_table_name
-                .as_ref()
-                .is_none_or(|start| *name > start)
-        })
+        .filter(|name| input.exclusive_start_table_name.as_ref().is_none_or(|start| *name > start))
         .collect();
     let page: Vec<String> = names.iter().take(limit).map(|n| (*n).clone()).collect();
     // The last name only when more tables follow (as DynamoDB Local does).
     let last = (names.len() > limit).then(|| page[limit - 1].clone());
-    Ok(ListTablesOutput {
-        table_names: page,
-        last_evaluated_table_name: last,
-    })
+    Ok(ListTablesOutput { table_names: page, last_evaluated_table_name: last })
 }

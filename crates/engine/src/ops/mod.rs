@@ -14,6 +14,8 @@ pub mod query;
 mod read_page;
 pub mod scan;
 mod table_description;
+pub mod transact_get_items;
+pub mod transact_write_items;
 pub mod update_item;
 pub mod update_table;
 
@@ -27,9 +29,7 @@ use crate::value::Item;
 /// `ReturnValues` that a write accepts; anything else is "Return values set to invalid value".
 fn check_return_values(value: Option<&String>, allowed: &[&str]) -> Result<()> {
     match value {
-        Some(v) if !allowed.contains(&v.as_str()) => Err(DynamoError::validation(
-            "Return values set to invalid value",
-        )),
+        Some(v) if !allowed.contains(&v.as_str()) => Err(DynamoError::validation("Return values set to invalid value")),
         _ => Ok(()),
     }
 }
@@ -49,26 +49,14 @@ fn check_condition(
         return Ok(());
     }
     let attach = return_on_failure.is_some_and(|v| v == "ALL_OLD");
-    Err(DynamoError::condition_failed(if attach {
-        old.cloned()
-    } else {
-        None
-    }))
+    Err(DynamoError::condition_failed(if attach { old.cloned() } else { None }))
 }
 
 /// Refuses `ExpressionAttributeNames`/`Values` next to a legacy parameter, as DynamoDB does before
 /// anything else about expressions.
 fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<()> {
-    let legacy_used: Vec<&str> = legacy
-        .iter()
-        .filter(|(_, used)| *used)
-        .map(|(name, _)| *name)
-        .collect();
-    let expressions_used: Vec<&str> = expressions
-        .iter()
-        .filter(|(_, used)| *used)
-        .map(|(name, _)| *name)
-        .collect();
+    let legacy_used: Vec<&str> = legacy.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
+    let expressions_used: Vec<&str> = expressions.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
     if !legacy_used.is_empty() && !expressions_used.is_empty() {
         return Err(DynamoError::validation(format!(
             "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",

@@ -7,8 +7,7 @@ use crate::error::{DynamoError, Result};
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::{ItemJson, StoredItem};
 use crate::validate::{
-    Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
-    RETURN_VALUES_ON_FAILURE,
+    Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
 };
 use crate::value::{check_item_values, item_size, AttributeValue, Item};
 use serde::{Deserialize, Serialize};
@@ -44,11 +43,7 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
     v.table_name("tableName", input.table_name.as_ref());
     v.required("item", input.item.as_ref());
     v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES);
-    v.one_of(
-        "returnConsumedCapacity",
-        input.return_consumed_capacity.as_ref(),
-        &RETURN_CONSUMED_CAPACITY,
-    );
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.one_of(
         "returnItemCollectionMetrics",
         input.return_item_collection_metrics.as_ref(),
@@ -61,20 +56,11 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
     );
     v.finish()?;
     refuse_legacy(
-        &[
-            ("Expected", input.expected.is_some()),
-            ("ConditionalOperator", input.conditional_operator.is_some()),
-        ],
+        &[("Expected", input.expected.is_some()), ("ConditionalOperator", input.conditional_operator.is_some())],
         &[
             ("ConditionExpression", input.condition_expression.is_some()),
-            (
-                "ExpressionAttributeNames",
-                input.expression_attribute_names.is_some(),
-            ),
-            (
-                "ExpressionAttributeValues",
-                input.expression_attribute_values.is_some(),
-            ),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
     check_return_values(input.return_values.as_ref(), &["NONE", "ALL_OLD"])?;
@@ -94,28 +80,21 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
     check_item_values(&item)?;
     let new_size = item_size(&item);
     if new_size > MAX_ITEM_BYTES {
-        return Err(DynamoError::validation(
-            "Item size has exceeded the maximum allowed size",
-        ));
+        return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
     }
 
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_item(&item)?;
     let old = table.storage.get(&key);
-    check_condition(
-        condition.as_ref(),
-        old.map(|s| &s.item),
-        input.return_values_on_condition_check_failure.as_ref(),
-    )?;
+    check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
     let written = table.write(key, Some(item));
     let old = written.old;
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
     Ok(PutItemOutput {
         attributes: old.filter(|_| want_old).map(StoredItem::into_json),
-        consumed_capacity: written.consumption.report(
-            Report::parse(input.return_consumed_capacity.as_deref()),
-            &table_name,
-        ),
+        consumed_capacity: written
+            .consumption
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
     })
 }

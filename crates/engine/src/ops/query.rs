@@ -60,12 +60,12 @@ pub fn check_select(select: Option<&str>, has_projection: bool, has_index: bool)
         Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(DynamoError::validation(
             "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
         )),
-        Some("ALL_PROJECTED_ATTRIBUTES") if !has_index => Err(DynamoError::validation(
-            "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
-        )),
-        Some("ALL_ATTRIBUTES") if has_projection => Err(DynamoError::validation(
-            "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES",
-        )),
+        Some("ALL_PROJECTED_ATTRIBUTES") if !has_index => {
+            Err(DynamoError::validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"))
+        }
+        Some("ALL_ATTRIBUTES") if has_projection => {
+            Err(DynamoError::validation("Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"))
+        }
         _ => Ok(()),
     }
 }
@@ -153,11 +153,7 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
     }
     v.at_least("limit", input.limit, 1);
     v.one_of("select", input.select.as_ref(), &SELECT);
-    v.one_of(
-        "returnConsumedCapacity",
-        input.return_consumed_capacity.as_ref(),
-        &RETURN_CONSUMED_CAPACITY,
-    );
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.finish()?;
     refuse_legacy(
         &[
@@ -167,23 +163,11 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
-            (
-                "ProjectionExpression",
-                input.projection_expression.is_some(),
-            ),
+            ("ProjectionExpression", input.projection_expression.is_some()),
             ("FilterExpression", input.filter_expression.is_some()),
-            (
-                "KeyConditionExpression",
-                input.key_condition_expression.is_some(),
-            ),
-            (
-                "ExpressionAttributeNames",
-                input.expression_attribute_names.is_some(),
-            ),
-            (
-                "ExpressionAttributeValues",
-                input.expression_attribute_values.is_some(),
-            ),
+            ("KeyConditionExpression", input.key_condition_expression.is_some()),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
     let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
@@ -191,11 +175,7 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
     };
-    check_select(
-        input.select.as_deref(),
-        input.projection_expression.is_some(),
-        input.index_name.is_some(),
-    )?;
+    check_select(input.select.as_deref(), input.projection_expression.is_some(), input.index_name.is_some())?;
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
@@ -221,9 +201,7 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
     if let Some(index) = &input.index_name {
-        return Err(DynamoError::validation(format!(
-            "The table does not have the specified index: {index}"
-        )));
+        return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
     }
     let schema = &table.definition.key_schema;
     let keys = analyse(&key_condition, schema)?;
@@ -238,14 +216,9 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
     };
     if let Some((partition, sort)) = start {
         let in_range = partition == keys.partition
-            && keys
-                .sort
-                .as_ref()
-                .is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k)));
+            && keys.sort.as_ref().is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k)));
         if !in_range {
-            return Err(DynamoError::validation(
-                "The provided starting key does not match the range key predicate",
-            ));
+            return Err(DynamoError::validation("The provided starting key does not match the range key predicate"));
         }
         if forward {
             lower = Bound::Excluded(sort);
@@ -285,10 +258,8 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
         count: page.count,
         scanned_count: page.scanned_count,
         last_evaluated_key: page.last_evaluated_key,
-        consumed_capacity: Consumption::table_only(page.units).report(
-            Report::parse(input.return_consumed_capacity.as_deref()),
-            &table_name,
-        ),
+        consumed_capacity: Consumption::table_only(page.units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
     })
 }
 
@@ -296,8 +267,9 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
 fn range_is_empty<T: Ord>(lower: &Bound<T>, upper: &Bound<T>) -> bool {
     match (lower, upper) {
         (Bound::Included(a), Bound::Included(b)) => a > b,
-        (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b))
-        | (Bound::Excluded(a), Bound::Included(b)) => a >= b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b)) | (Bound::Excluded(a), Bound::Included(b)) => {
+            a >= b
+        }
         _ => false,
     }
 }

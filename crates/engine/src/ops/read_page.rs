@@ -31,13 +31,7 @@ pub struct Page<'s> {
 
 /// Reads one page from `items`, which yields candidates in result order.
 pub fn read_page<'s>(items: impl Iterator<Item = &'s StoredItem>, spec: &PageSpec<'_>) -> Page<'s> {
-    let mut page = Page {
-        items: Vec::new(),
-        count: 0,
-        scanned_count: 0,
-        last_evaluated_key: None,
-        units: Units(0),
-    };
+    let mut page = Page { items: Vec::new(), count: 0, scanned_count: 0, last_evaluated_key: None, units: Units(0) };
     let mut bytes = 0usize;
     for stored in items {
         page.scanned_count += 1;

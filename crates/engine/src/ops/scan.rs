@@ -58,11 +58,7 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
     v.at_most("segment", input.segment, 999_999);
     v.at_least("totalSegments", input.total_segments, 1);
     v.at_most("totalSegments", input.total_segments, 1_000_000);
-    v.one_of(
-        "returnConsumedCapacity",
-        input.return_consumed_capacity.as_ref(),
-        &RETURN_CONSUMED_CAPACITY,
-    );
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.finish()?;
     refuse_legacy(
         &[
@@ -71,19 +67,10 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
-            (
-                "ProjectionExpression",
-                input.projection_expression.is_some(),
-            ),
+            ("ProjectionExpression", input.projection_expression.is_some()),
             ("FilterExpression", input.filter_expression.is_some()),
-            (
-                "ExpressionAttributeNames",
-                input.expression_attribute_names.is_some(),
-            ),
-            (
-                "ExpressionAttributeValues",
-                input.expression_attribute_values.is_some(),
-            ),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
     // Real DynamoDB's wording (dynalite's suite); DynamoDB Local words these differently.
@@ -106,11 +93,7 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
         (Some(segment), Some(total)) => Some((segment as u64, total as u64)),
         (None, None) => None,
     };
-    check_select(
-        input.select.as_deref(),
-        input.projection_expression.is_some(),
-        input.index_name.is_some(),
-    )?;
+    check_select(input.select.as_deref(), input.projection_expression.is_some(), input.index_name.is_some())?;
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
@@ -134,32 +117,25 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
     if let Some(index) = &input.index_name {
-        return Err(DynamoError::validation(format!(
-            "The table does not have the specified index: {index}"
-        )));
+        return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
     }
     let schema = &table.definition.key_schema;
     let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
     let first_slot = match (&start, segments) {
         (Some((partition, _)), _) => Some(PartitionSlot::of(partition)),
-        (None, Some((segment, total))) => Some(PartitionSlot {
-            hash: segment_start(segment, total),
-            key: crate::value::KeyValue::S(String::new()),
-        }),
+        (None, Some((segment, total))) => {
+            Some(PartitionSlot { hash: segment_start(segment, total), key: crate::value::KeyValue::S(String::new()) })
+        }
         (None, None) => None,
     };
     let resume_after = start.clone();
     let items = table
         .storage
         .partitions_from(first_slot.as_ref())
-        .take_while(move |(slot, _)| {
-            segments.is_none_or(|(segment, total)| segment_of(slot.hash, total) == segment)
-        })
+        .take_while(move |(slot, _)| segments.is_none_or(|(segment, total)| segment_of(slot.hash, total) == segment))
         .flat_map(move |(slot, collection)| {
-            let skip_through = resume_after
-                .as_ref()
-                .filter(|(partition, _)| *partition == slot.key)
-                .map(|(_, sort)| sort.clone());
+            let skip_through =
+                resume_after.as_ref().filter(|(partition, _)| *partition == slot.key).map(|(_, sort)| sort.clone());
             collection
                 .iter()
                 .filter(move |(sort, _)| skip_through.as_ref().is_none_or(|after| *sort > after))
@@ -179,10 +155,8 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
         count: page.count,
         scanned_count: page.scanned_count,
         last_evaluated_key: page.last_evaluated_key,
-        consumed_capacity: Consumption::table_only(page.units).report(
-            Report::parse(input.return_consumed_capacity.as_deref()),
-            &table_name,
-        ),
+        consumed_capacity: Consumption::table_only(page.units)
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
     })
 }
 
@@ -195,17 +169,9 @@ mod tests {
         for total in [1u64, 2, 3, 7, 1000, 1_000_000] {
             for segment in [0, total / 2, total - 1] {
                 let start = segment_start(segment, total);
-                assert_eq!(
-                    segment_of(start, total),
-                    segment,
-                    "start of {segment}/{total}"
-                );
+                assert_eq!(segment_of(start, total), segment, "start of {segment}/{total}");
                 if start > 0 {
-                    assert_eq!(
-                        segment_of(start - 1, total),
-                        segment - 1,
-                        "before {segment}/{total}"
-                    );
+                    assert_eq!(segment_of(start - 1, total), segment - 1, "before {segment}/{total}");
                 }
             }
         }

@@ -63,15 +63,10 @@ pub fn seconds(millis: u64) -> f64 {
 impl TableDescription {
     pub fn of(table: &Table, status: &'static str) -> Self {
         let d = &table.definition;
-        let mut key_schema = vec![KeySchemaElement {
-            attribute_name: d.key_schema.hash.name.clone(),
-            key_type: "HASH",
-        }];
+        let mut key_schema =
+            vec![KeySchemaElement { attribute_name: d.key_schema.hash.name.clone(), key_type: "HASH" }];
         if let Some(range) = &d.key_schema.range {
-            key_schema.push(KeySchemaElement {
-                attribute_name: range.name.clone(),
-                key_type: "RANGE",
-            });
+            key_schema.push(KeySchemaElement { attribute_name: range.name.clone(), key_type: "RANGE" });
         }
         let (read, write, summary) = match d.billing {
             BillingMode::Provisioned { read, write } => (read, write, None),
@@ -88,10 +83,7 @@ impl TableDescription {
             attribute_definitions: d
                 .attribute_definitions
                 .iter()
-                .map(|a| AttributeDefinition {
-                    attribute_name: a.name.clone(),
-                    attribute_type: a.kind.name(),
-                })
+                .map(|a| AttributeDefinition { attribute_name: a.name.clone(), attribute_type: a.kind.name() })
                 .collect(),
             table_name: d.name.clone(),
             key_schema,

@@ -9,8 +9,7 @@ use crate::expression::projection::project;
 use crate::expression::update::apply;
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::validate::{
-    Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES,
-    RETURN_VALUES_ON_FAILURE,
+    Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
 };
 use crate::value::{check_item_values, item_size, AttributeValue, Item};
 use serde::{Deserialize, Serialize};
@@ -48,11 +47,7 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
     v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES);
-    v.one_of(
-        "returnConsumedCapacity",
-        input.return_consumed_capacity.as_ref(),
-        &RETURN_CONSUMED_CAPACITY,
-    );
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.one_of(
         "returnItemCollectionMetrics",
         input.return_item_collection_metrics.as_ref(),
@@ -73,14 +68,8 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
         &[
             ("UpdateExpression", input.update_expression.is_some()),
             ("ConditionExpression", input.condition_expression.is_some()),
-            (
-                "ExpressionAttributeNames",
-                input.expression_attribute_names.is_some(),
-            ),
-            (
-                "ExpressionAttributeValues",
-                input.expression_attribute_values.is_some(),
-            ),
+            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
+            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
     let params = ExpressionParams {
@@ -109,29 +98,21 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     let key_item = input.key.unwrap_or_default();
     let key = schema.key_of_request(&key_item)?;
     let paths: Vec<Vec<Step>> = actions.iter().map(|a| action_path(a).clone()).collect();
-    if let Some(Step::Attr(name)) = paths
-        .iter()
-        .filter_map(|p| p.first())
-        .find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n)))
+    if let Some(Step::Attr(name)) =
+        paths.iter().filter_map(|p| p.first()).find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n)))
     {
         return Err(DynamoError::validation(format!(
             "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
         )));
     }
     let old = table.storage.get(&key);
-    check_condition(
-        condition.as_ref(),
-        old.map(|s| &s.item),
-        input.return_values_on_condition_check_failure.as_ref(),
-    )?;
+    check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
     let base = old.map_or(key_item, |s| s.item.clone());
     let new_item = apply(&base, &actions)?;
     check_item_values(&new_item)?;
     let new_size = item_size(&new_item);
     if new_size > MAX_ITEM_BYTES {
-        return Err(DynamoError::validation(
-            "Item size to update has exceeded the maximum allowed size",
-        ));
+        return Err(DynamoError::validation("Item size to update has exceeded the maximum allowed size"));
     }
     let written = table.write(key, Some(new_item.clone()));
     let old = written.old;
@@ -144,10 +125,9 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     };
     Ok(UpdateItemOutput {
         attributes: attributes.filter(|a| !a.is_empty()),
-        consumed_capacity: written.consumption.report(
-            Report::parse(input.return_consumed_capacity.as_deref()),
-            &table_name,
-        ),
+        consumed_capacity: written
+            .consumption
+            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
     })
 }
 
@@ -159,9 +139,5 @@ fn action_path(action: &Action) -> &Vec<Step> {
 
 /// Paths whose new values UPDATED_NEW returns: everything but what was removed.
 fn updated_paths(actions: &[Action]) -> Vec<Vec<Step>> {
-    actions
-        .iter()
-        .filter(|a| !matches!(a, Action::Remove(_)))
-        .map(|a| action_path(a).clone())
-        .collect()
+    actions.iter().filter(|a| !matches!(a, Action::Remove(_))).map(|a| action_path(a).clone()).collect()
 }

@@ -27,28 +27,15 @@ pub struct UpdateTableOutput {
 pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOutput> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
-    v.one_of(
-        "billingMode",
-        input.billing_mode.as_ref(),
-        &["PROVISIONED", "PAY_PER_REQUEST"],
-    );
-    check_throughput(
-        &mut v,
-        "provisionedThroughput",
-        input.provisioned_throughput.as_ref(),
-    );
+    v.one_of("billingMode", input.billing_mode.as_ref(), &["PROVISIONED", "PAY_PER_REQUEST"]);
+    check_throughput(&mut v, "provisionedThroughput", input.provisioned_throughput.as_ref());
     v.finish()?;
     if input.global_secondary_index_updates.is_some() {
-        return Err(DynamoError::validation(
-            "Dynalab does not support secondary indexes yet",
-        ));
+        return Err(DynamoError::validation("Dynalab does not support secondary indexes yet"));
     }
     let now = engine.now_millis();
     let name = input.table_name.unwrap_or_default();
-    let table = engine
-        .tables
-        .get_mut(&name)
-        .ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
     let current = table.definition.billing;
     let wanted_mode = input.billing_mode.as_deref();
     let next = match (wanted_mode, &input.provisioned_throughput, current) {
@@ -74,19 +61,10 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
             write: t.write_capacity_units.unwrap_or(1) as u64,
         },
     };
-    if let (
-        BillingMode::Provisioned {
-            read: r0,
-            write: w0,
-        },
-        BillingMode::Provisioned { read, write },
-    ) = (current, next)
+    if let (BillingMode::Provisioned { read: r0, write: w0 }, BillingMode::Provisioned { read, write }) =
+        (current, next)
     {
-        if input.provisioned_throughput.is_some()
-            && r0 == read
-            && w0 == write
-            && wanted_mode.is_none()
-        {
+        if input.provisioned_throughput.is_some() && r0 == read && w0 == write && wanted_mode.is_none() {
             return Err(DynamoError::validation(format!(
                 "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnitsForTable: {r0}. Requested ReadCapacityUnitsForTable: {read}. Current WriteCapacityUnitsForTable: {w0}. Requested WriteCapacityUnitsForTable: {write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
             )));
@@ -103,7 +81,5 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
         table.definition.billing_changed_millis = now;
     }
     table.definition.billing = next;
-    Ok(UpdateTableOutput {
-        table_description: TableDescription::of(table, "UPDATING"),
-    })
+    Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") })
 }

@@ -58,15 +58,10 @@ impl KeySchema {
     pub fn key_of_request(&self, key: &Item) -> Result<PrimaryKey> {
         let expected = 1 + usize::from(self.range.is_some());
         let matches = key.len() == expected
-            && self.attributes().all(|a| {
-                key.get(&a.name)
-                    .is_some_and(|v| v.type_name() == a.kind.name())
-            });
+            && self.attributes().all(|a| key.get(&a.name).is_some_and(|v| v.type_name() == a.kind.name()));
         if !matches {
             // Real DynamoDB's wording; DynamoDB Local says "The number of conditions on the keys is invalid".
-            return Err(DynamoError::validation(
-                "The provided key element does not match the schema",
-            ));
+            return Err(DynamoError::validation("The provided key element does not match the schema"));
         }
         self.checked_key(key)
     }
@@ -96,9 +91,7 @@ impl KeySchema {
 
     /// The key attributes of `item`, as a `Key` / `LastEvaluatedKey` map.
     pub fn key_item(&self, item: &Item) -> Item {
-        self.attributes()
-            .filter_map(|a| item.get(&a.name).map(|v| (a.name.clone(), v.clone())))
-            .collect()
+        self.attributes().filter_map(|a| item.get(&a.name).map(|v| (a.name.clone(), v.clone()))).collect()
     }
 }
 
@@ -106,11 +99,8 @@ fn key_value(item: &Item, attribute: &KeyAttribute) -> Result<KeyValue> {
     let value = item
         .get(&attribute.name)
         .and_then(KeyValue::from_attribute)
-        .ok_or_else(|| {
-            DynamoError::validation("The provided key element does not match the schema")
-        })?;
-    let empty = matches!(&value, KeyValue::S(s) if s.is_empty())
-        || matches!(&value, KeyValue::B(b) if b.is_empty());
+        .ok_or_else(|| DynamoError::validation("The provided key element does not match the schema"))?;
+    let empty = matches!(&value, KeyValue::S(s) if s.is_empty()) || matches!(&value, KeyValue::B(b) if b.is_empty());
     if empty {
         return Err(DynamoError::validation(format!(
             "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty {} value. Key: {}",
@@ -156,12 +146,7 @@ pub struct TableDefinition {
 
 impl TableDefinition {
     pub fn arn(&self) -> String {
-        format!(
-            "arn:aws:dynamodb:{}:{}:table/{}",
-            crate::REGION,
-            crate::ACCOUNT_ID,
-            self.name
-        )
+        format!("arn:aws:dynamodb:{}:{}:table/{}", crate::REGION, crate::ACCOUNT_ID, self.name)
     }
 }
 

@@ -17,10 +17,7 @@ pub struct PartitionSlot {
 
 impl PartitionSlot {
     pub fn of(key: &KeyValue) -> Self {
-        Self {
-            hash: key.stable_hash(),
-            key: key.clone(),
-        }
+        Self { hash: key.stable_hash(), key: key.clone() }
     }
 }
 
@@ -104,10 +101,7 @@ impl Storage {
     pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
         let stored = StoredItem::new(item);
         let size = stored.size;
-        let collection = self
-            .partitions
-            .entry(PartitionSlot::of(&key.0))
-            .or_default();
+        let collection = self.partitions.entry(PartitionSlot::of(&key.0)).or_default();
         let old = collection.insert(key.1, stored);
         self.total_bytes += size;
         match &old {

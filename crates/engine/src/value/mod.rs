@@ -56,12 +56,7 @@ impl AttributeValue {
             Self::Ns(set) => set.iter().map(Number::stored_size).sum(),
             Self::Bs(set) => set.iter().map(Vec::len).sum(),
             Self::L(list) => 3 + list.iter().map(|v| 1 + v.size()).sum::<usize>(),
-            Self::M(map) => {
-                3 + map
-                    .iter()
-                    .map(|(k, v)| 1 + k.len() + v.size())
-                    .sum::<usize>()
-            }
+            Self::M(map) => 3 + map.iter().map(|(k, v)| 1 + k.len() + v.size()).sum::<usize>(),
         }
     }
 
@@ -77,9 +72,7 @@ impl AttributeValue {
 
 /// The size of a whole item: every attribute's name and value.
 pub fn item_size(item: &Item) -> usize {
-    item.iter()
-        .map(|(name, value)| name.len() + value.size())
-        .sum()
+    item.iter().map(|(name, value)| name.len() + value.size()).sum()
 }
 
 /// Checks DynamoDB applies to every value it is about to store, beyond what parsing checks.
@@ -105,9 +98,7 @@ fn check_map_keys(value: &AttributeValue) -> crate::error::Result<()> {
         AttributeValue::M(map) => {
             for (key, inner) in map {
                 if key.is_empty() {
-                    return Err(crate::error::DynamoError::validation(
-                        "Empty attribute name",
-                    ));
+                    return Err(crate::error::DynamoError::validation("Empty attribute name"));
                 }
                 check_map_keys(inner)?;
             }

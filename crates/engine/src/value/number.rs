@@ -22,9 +22,7 @@ pub struct Number {
 /// Real DynamoDB's wording, as dynoxide captured it in 2026; DynamoDB Local says
 /// "A value provided cannot be converted into a number".
 fn not_a_number(text: &str) -> DynamoError {
-    DynamoError::validation(format!(
-        "The parameter cannot be converted to a numeric value: {text}"
-    ))
+    DynamoError::validation(format!("The parameter cannot be converted to a numeric value: {text}"))
 }
 
 impl Number {
@@ -37,11 +35,7 @@ impl Number {
 
     /// The zero.
     pub fn zero() -> Self {
-        Self {
-            negative: false,
-            digits: "".into(),
-            exp: 0,
-        }
+        Self { negative: false, digits: "".into(), exp: 0 }
     }
 
     fn parse_unchecked(text: &str) -> Result<Self> {
@@ -79,11 +73,7 @@ impl Number {
             // like `1e126` (dynoxide's capture of the real service).
             let fraction_len = point_at.map_or(0, |p| all_digits.len() - p) as i64;
             let as_if_one = exp10.saturating_sub(fraction_len).saturating_add(1);
-            let probe = Self {
-                negative: false,
-                digits: "1".into(),
-                exp: as_if_one.clamp(-(1 << 30), 1 << 30) as i32,
-            };
+            let probe = Self { negative: false, digits: "1".into(), exp: as_if_one.clamp(-(1 << 30), 1 << 30) as i32 };
             probe.check_limits()?;
             return Ok(Self::zero());
         }
@@ -91,14 +81,8 @@ impl Number {
         let significant = &all_digits[leading..all_digits.len() - trailing];
         exp10 = exp10.saturating_add(integer_len - leading as i64);
         let exp = exp10.clamp(i64::from(i32::MIN / 2), i64::from(i32::MAX / 2)) as i32;
-        let digits = String::from_utf8_lossy(significant)
-            .into_owned()
-            .into_boxed_str();
-        Ok(Self {
-            negative,
-            digits,
-            exp,
-        })
+        let digits = String::from_utf8_lossy(significant).into_owned().into_boxed_str();
+        Ok(Self { negative, digits, exp })
     }
 
     fn check_limits(&self) -> Result<()> {
@@ -107,9 +91,7 @@ impl Number {
         }
         if self.digits.len() > MAX_DIGITS {
             // Real DynamoDB's wording; DynamoDB Local says "DynamoDB only supports precision up to 38 digits".
-            return Err(DynamoError::validation(
-                "Attempting to store more than 38 significant digits in a Number",
-            ));
+            return Err(DynamoError::validation("Attempting to store more than 38 significant digits in a Number"));
         }
         if i64::from(self.exp) > MAX_EXP {
             return Err(DynamoError::validation(
@@ -231,10 +213,7 @@ impl Ord for Number {
         if a != b || a == 0 {
             return a.cmp(&b);
         }
-        let magnitude = self
-            .exp
-            .cmp(&other.exp)
-            .then_with(|| self.digits.as_bytes().cmp(other.digits.as_bytes()));
+        let magnitude = self.exp.cmp(&other.exp).then_with(|| self.digits.as_bytes().cmp(other.digits.as_bytes()));
         if a < 0 {
             magnitude.reverse()
         } else {
@@ -278,29 +257,13 @@ mod tests {
     #[test]
     fn rejects_what_dynamodb_rejects() {
         let message = |text: &str| Number::parse(text).unwrap_err().message;
-        for text in [
-            "abc",
-            "",
-            "1e",
-            " 1",
-            "1.2.3",
-            "NaN",
-            "1e99999999999999999999",
-            "+e2",
-            ".",
-        ] {
-            assert_eq!(
-                message(text),
-                format!("The parameter cannot be converted to a numeric value: {text}")
-            );
+        for text in ["abc", "", "1e", " 1", "1.2.3", "NaN", "1e99999999999999999999", "+e2", "."] {
+            assert_eq!(message(text), format!("The parameter cannot be converted to a numeric value: {text}"));
         }
         assert!(message("0e126").starts_with("Number overflow."));
         assert!(message("0.0e-130").starts_with("Number underflow."));
         assert_eq!(Number::parse("0e125").unwrap().to_string(), "0");
-        assert_eq!(
-            message(&"1".repeat(39)),
-            "Attempting to store more than 38 significant digits in a Number"
-        );
+        assert_eq!(message(&"1".repeat(39)), "Attempting to store more than 38 significant digits in a Number");
         assert!(message("1E+126").starts_with("Number overflow."));
         assert!(message("1E-131").starts_with("Number underflow."));
         assert!(Number::parse("9.9999999999999999999999999999999999999E+125").is_ok());
@@ -338,10 +301,8 @@ mod tests {
 
     #[test]
     fn orders_numerically() {
-        let mut values: Vec<Number> = ["10", "-1", "2", "0", "-10", "0.5", "1e2", "-0.5"]
-            .iter()
-            .map(|t| n(t))
-            .collect();
+        let mut values: Vec<Number> =
+            ["10", "-1", "2", "0", "-10", "0.5", "1e2", "-0.5"].iter().map(|t| n(t)).collect();
         values.sort();
         let shown: Vec<String> = values.iter().map(ToString::to_string).collect();
         assert_eq!(shown, ["-10", "-1", "-0.5", "0", "0.5", "2", "10", "100"]);
@@ -352,9 +313,7 @@ mod tests {
     fn adds_exactly() {
         assert_eq!(n("0.1").add(&n("0.2")).unwrap().to_string(), "0.3");
         assert_eq!(n("5").sub(&n("7.5")).unwrap().to_string(), "-2.5");
-        assert!(n("9.9999999999999999999999999999999999999E+125")
-            .add(&n("1E+125"))
-            .is_err());
+        assert!(n("9.9999999999999999999999999999999999999E+125").add(&n("1E+125")).is_err());
         assert_eq!(n("1e30").sub(&n("1e30")).unwrap().to_string(), "0");
     }
 }

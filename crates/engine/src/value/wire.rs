@@ -156,9 +156,7 @@ fn parse_number<E: de::Error>(text: &str) -> Result<Number, E> {
 }
 
 fn decode_base64<E: de::Error>(text: &str) -> Result<Vec<u8>, E> {
-    BASE64
-        .decode(text)
-        .map_err(|_| E::custom("Base64 encoded binary value is not valid"))
+    BASE64.decode(text).map_err(|_| E::custom("Base64 encoded binary value is not valid"))
 }
 
 /// Sets may not be empty or hold one value twice (`1` and `1.0` are the same number).
@@ -171,33 +169,19 @@ fn check_set<E: de::Error>(value: &AttributeValue) -> Result<(), E> {
         _ => return Ok(()),
     };
     if len == 0 {
-        return Err(invalid(&format!(
-            "{INVALID}An {kind} set  may not be empty"
-        )));
+        return Err(invalid(&format!("{INVALID}An {kind} set  may not be empty")));
     }
     let duplicate = match value {
         AttributeValue::Ss(set) => reading_order(set).map(|members| {
-            let quoted: Vec<String> = members
-                .iter()
-                .map(|m| serde_json::to_string(m).unwrap_or_default())
-                .collect();
-            format!(
-                "{INVALID}Input collection [{}] contains duplicates.",
-                quoted.join(", ")
-            )
+            let quoted: Vec<String> = members.iter().map(|m| serde_json::to_string(m).unwrap_or_default()).collect();
+            format!("{INVALID}Input collection [{}] contains duplicates.", quoted.join(", "))
         }),
         AttributeValue::Ns(set) => {
             reading_order(set).map(|_| format!("{INVALID}Input collection contains duplicates."))
         }
         AttributeValue::Bs(set) => reading_order(set).map(|members| {
-            let quoted: Vec<String> = members
-                .iter()
-                .map(|m| format!("\"{}\"", BASE64.encode(m)))
-                .collect();
-            format!(
-                "{INVALID}Input collection [{}]of type BS contains duplicates.",
-                quoted.join(",")
-            )
+            let quoted: Vec<String> = members.iter().map(|m| format!("\"{}\"", BASE64.encode(m))).collect();
+            format!("{INVALID}Input collection [{}]of type BS contains duplicates.", quoted.join(","))
         }),
         _ => None,
     };
@@ -227,13 +211,9 @@ mod tests {
     use super::*;
 
     fn error(json: &str) -> String {
-        let e = serde_json::from_str::<AttributeValue>(json)
-            .unwrap_err()
-            .to_string();
+        let e = serde_json::from_str::<AttributeValue>(json).unwrap_err().to_string();
         let e = e.split(" at line").next().unwrap();
-        e.trim_start_matches(VALIDATION_MARK)
-            .trim_start_matches(ENVELOPED_MARK)
-            .to_string()
+        e.trim_start_matches(VALIDATION_MARK).trim_start_matches(ENVELOPED_MARK).to_string()
     }
 
     #[test]
@@ -258,10 +238,7 @@ mod tests {
     #[test]
     fn normalises_numbers() {
         let value: AttributeValue = serde_json::from_str(r#"{"NS":["01.50","1e3"]}"#).unwrap();
-        assert_eq!(
-            serde_json::to_string(&value).unwrap(),
-            r#"{"NS":["1.5","1000"]}"#
-        );
+        assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"NS":["1.5","1000"]}"#);
     }
 
     #[test]
@@ -278,14 +255,8 @@ mod tests {
             error(r#"{"NULL":false}"#),
             "One or more parameter values were invalid: Null attribute value types must have the value of true"
         );
-        assert_eq!(
-            error(r#"{"SS":[]}"#),
-            "One or more parameter values were invalid: An string set  may not be empty"
-        );
-        assert_eq!(
-            error(r#"{"NS":[]}"#),
-            "One or more parameter values were invalid: An number set  may not be empty"
-        );
+        assert_eq!(error(r#"{"SS":[]}"#), "One or more parameter values were invalid: An string set  may not be empty");
+        assert_eq!(error(r#"{"NS":[]}"#), "One or more parameter values were invalid: An number set  may not be empty");
         assert_eq!(
             error(r#"{"SS":["b","a","b","C"]}"#),
             r#"One or more parameter values were invalid: Input collection ["a", "b", "b", "C"] contains duplicates."#
@@ -298,9 +269,6 @@ mod tests {
             error(r#"{"BS":["YQ==","YQ=="]}"#),
             r#"One or more parameter values were invalid: Input collection ["YQ==","YQ=="]of type BS contains duplicates."#
         );
-        assert_eq!(
-            error(r#"{"N":"abc"}"#),
-            "The parameter cannot be converted to a numeric value: abc"
-        );
+        assert_eq!(error(r#"{"N":"abc"}"#), "The parameter cannot be converted to a numeric value: abc");
     }
 }

@@ -1,0 +1,124 @@
+//! TransactGetItems: up to 100 reads as one consistent snapshot, at twice the strong read cost.
+
+use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::expression::projection::project;
+use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::{ItemJson, PrimaryKey};
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
+use crate::value::Item;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Get {
+    pub table_name: Option<String>,
+    pub key: Option<Item>,
+    pub projection_expression: Option<String>,
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactGetItem {
+    pub get: Option<Get>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactGetItemsInput {
+    pub transact_items: Option<Vec<TransactGetItem>>,
+    pub return_consumed_capacity: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ItemResponse<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<ItemJson<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactGetItemsOutput<'a> {
+    pub responses: Vec<ItemResponse<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetItemsOutput<'_>> {
+    let mut v = Violations::new();
+    v.required("transactItems", input.transact_items.as_ref());
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.finish()?;
+    let items = input.transact_items.unwrap_or_default();
+    if items.is_empty() {
+        return Err(DynamoError::validation(
+            "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    if items.len() > 100 {
+        return Err(DynamoError::validation(
+            "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100.",
+        ));
+    }
+    let mut plans = Vec::with_capacity(items.len());
+    let mut seen: HashSet<(String, PrimaryKey)> = HashSet::new();
+    for item in &items {
+        let Some(get) = &item.get else {
+            return Err(DynamoError::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null"));
+        };
+        let mut v = Violations::new();
+        v.table_name("tableName", get.table_name.as_ref());
+        v.required("key", get.key.as_ref());
+        v.finish()?;
+        let params = ExpressionParams {
+            names: get.expression_attribute_names.as_ref(),
+            values: None,
+            expressions: vec![(ExprKind::Projection, get.projection_expression.as_deref())],
+        };
+        params.check_maps()?;
+        let mut placeholders = params.placeholders();
+        let projection = match &get.projection_expression {
+            Some(text) => Some(placeholders.projection(text)?),
+            None => None,
+        };
+        placeholders.check_unused()?;
+        let table_name = get.table_name.clone().unwrap_or_default();
+        let table = engine.table(&table_name)?;
+        let key = table.definition.key_schema.key_of_request(get.key.as_ref().unwrap_or(&Item::new()))?;
+        if !seen.insert((table_name.clone(), key.clone())) {
+            return Err(DynamoError::validation("Transaction request cannot include multiple operations on one item"));
+        }
+        plans.push((table_name, table, key, projection));
+    }
+    let mut responses = Vec::with_capacity(plans.len());
+    let mut units: BTreeMap<String, Units> = BTreeMap::new();
+    for (table_name, table, key, projection) in plans {
+        let stored = table.storage.get(&key);
+        // Twice a strong read of the item; a missing item still costs the minimum, doubled.
+        let read = Units::read(stored.map_or(0, |s| s.size), true);
+        let slot = units.entry(table_name).or_default();
+        *slot = *slot + read + read;
+        responses.push(ItemResponse {
+            item: stored.map(|s| match &projection {
+                Some(paths) => ItemJson::Item(project(&s.item, paths)),
+                None => s.to_json(),
+            }),
+        });
+    }
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let consumed_capacity = (report != Report::None).then(|| {
+        units
+            .iter()
+            .filter_map(|(table, u)| {
+                let mut c = Consumption::table_only(*u).report(report, table)?;
+                c.set_figure("ReadCapacityUnits");
+                Some(c)
+            })
+            .collect()
+    });
+    Ok(TransactGetItemsOutput { responses, consumed_capacity })
+}

@@ -1,0 +1,370 @@
+//! TransactWriteItems: up to 100 Put / Update / Delete / ConditionCheck actions, all or nothing,
+//! with ClientRequestToken idempotency for ten minutes.
+
+use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
+use crate::engine::Engine;
+use crate::error::{DynamoError, ErrorKind, Result};
+use crate::expression::ast::{Action, Step};
+use crate::expression::eval::evaluate;
+use crate::expression::update::apply;
+use crate::expression::{Condition, ExprKind, ExpressionParams};
+use crate::table::PrimaryKey;
+use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES_ON_FAILURE};
+use crate::value::{check_item_values, item_size, item_to_json, AttributeValue, Item};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// The fields every action may carry.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactAction {
+    pub table_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<Item>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update_expression: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition_expression: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression_attribute_names: Option<HashMap<String, String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub return_values_on_condition_check_failure: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactWriteItem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition_check: Option<TransactAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub put: Option<TransactAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delete: Option<TransactAction>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update: Option<TransactAction>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactWriteItemsInput {
+    pub transact_items: Option<Vec<TransactWriteItem>>,
+    pub client_request_token: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+    pub return_item_collection_metrics: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TransactWriteItemsOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+}
+
+/// A transaction remembered for its token: what was asked, when, and what it cost.
+#[derive(Debug, Clone)]
+pub struct Completed {
+    fingerprint: String,
+    at_millis: u64,
+    /// Per table, what a replay reports: reads of the items it wrote.
+    replay_units: BTreeMap<String, Units>,
+}
+
+const MAX_ACTIONS: usize = 100;
+const MAX_PAYLOAD_BYTES: usize = 4 * 1024 * 1024;
+const TOKEN_WINDOW_MILLIS: u64 = 10 * 60 * 1000;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Check,
+    Put,
+    Delete,
+    Update,
+}
+
+/// One action, validated and resolved, ready to check and apply.
+struct Planned {
+    kind: Kind,
+    table: String,
+    key: PrimaryKey,
+    key_item: Item,
+    item: Option<Item>,
+    actions: Vec<Action>,
+    condition: Option<Condition>,
+    return_old_on_failure: bool,
+}
+
+fn plan(engine: &Engine, kind: Kind, action: &TransactAction) -> Result<Planned> {
+    let mut v = Violations::new();
+    v.table_name("tableName", action.table_name.as_ref());
+    v.one_of(
+        "returnValuesOnConditionCheckFailure",
+        action.return_values_on_condition_check_failure.as_ref(),
+        &RETURN_VALUES_ON_FAILURE,
+    );
+    match kind {
+        Kind::Put => v.required("item", action.item.as_ref()),
+        _ => v.required("key", action.key.as_ref()),
+    }
+    if kind == Kind::Update {
+        v.required("updateExpression", action.update_expression.as_ref());
+    }
+    if kind == Kind::Check {
+        v.required("conditionExpression", action.condition_expression.as_ref());
+    }
+    v.finish()?;
+    let mut expressions = Vec::new();
+    if kind == Kind::Update {
+        expressions.push((ExprKind::Update, action.update_expression.as_deref()));
+    }
+    expressions.push((ExprKind::Condition, action.condition_expression.as_deref()));
+    let params = ExpressionParams {
+        names: action.expression_attribute_names.as_ref(),
+        values: action.expression_attribute_values.as_ref(),
+        expressions,
+    };
+    params.check_maps()?;
+    let mut placeholders = params.placeholders();
+    let actions = match (&action.update_expression, kind) {
+        (Some(text), Kind::Update) => placeholders.update(text)?,
+        _ => Vec::new(),
+    };
+    let condition = match &action.condition_expression {
+        Some(text) => Some(placeholders.condition(ExprKind::Condition, text)?),
+        None => None,
+    };
+    placeholders.check_unused()?;
+    let table_name = action.table_name.clone().unwrap_or_default();
+    let table = engine.table(&table_name)?;
+    let schema = &table.definition.key_schema;
+    let (key, key_item, item) = if kind == Kind::Put {
+        let item = action.item.clone().unwrap_or_default();
+        check_item_values(&item)?;
+        if item_size(&item) > super::MAX_ITEM_BYTES {
+            return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
+        }
+        let key = schema.key_of_item(&item)?;
+        (key, schema.key_item(&item), Some(item))
+    } else {
+        let key_item = action.key.clone().unwrap_or_default();
+        (schema.key_of_request(&key_item)?, key_item, None)
+    };
+    if let Some(Step::Attr(name)) = actions
+        .iter()
+        .filter_map(|a| action_path(a).first())
+        .find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n)))
+    {
+        return Err(DynamoError::validation(format!(
+            "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
+        )));
+    }
+    Ok(Planned {
+        kind,
+        table: table_name,
+        key,
+        key_item,
+        item,
+        actions,
+        condition,
+        return_old_on_failure: action.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+    })
+}
+
+fn action_path(action: &Action) -> &Vec<Step> {
+    match action {
+        Action::Set(p, _) | Action::Remove(p) | Action::Add(p, _) | Action::Delete(p, _) => p,
+    }
+}
+
+pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {
+    let items = input.transact_items.clone().unwrap_or_default();
+    let mut v = Violations::new();
+    v.required("transactItems", input.transact_items.as_ref());
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.one_of(
+        "returnItemCollectionMetrics",
+        input.return_item_collection_metrics.as_ref(),
+        &RETURN_ITEM_COLLECTION_METRICS,
+    );
+    if let Some(token) = &input.client_request_token {
+        v.length("clientRequestToken", &format!("'{token}'"), token.chars().count(), 1, 36);
+    }
+    v.finish()?;
+    if items.is_empty() {
+        return Err(DynamoError::validation(
+            "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    if items.len() > MAX_ACTIONS {
+        // Real DynamoDB's wording, as moto records it.
+        return Err(DynamoError::validation(
+            "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100.",
+        ));
+    }
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
+    let fingerprint = serde_json::to_value(&items).map(|v| v.to_string()).unwrap_or_default();
+    let now = engine.now_millis();
+    engine.transaction_tokens.retain(|_, done| now.saturating_sub(done.at_millis) < TOKEN_WINDOW_MILLIS);
+    if let Some(token) = &input.client_request_token {
+        if let Some(done) = engine.transaction_tokens.get(token) {
+            if done.fingerprint != fingerprint {
+                return Err(DynamoError::new(ErrorKind::IdempotentParameterMismatch, ""));
+            }
+            // A replay writes nothing and reports read units (API reference, ClientRequestToken).
+            let replay = done.replay_units.clone();
+            return Ok(TransactWriteItemsOutput {
+                consumed_capacity: capacity_report(&replay, report, "ReadCapacityUnits"),
+            });
+        }
+    }
+
+    let mut planned = Vec::with_capacity(items.len());
+    let mut payload = 0usize;
+    for item in &items {
+        let choices = [
+            (Kind::Check, &item.condition_check),
+            (Kind::Put, &item.put),
+            (Kind::Delete, &item.delete),
+            (Kind::Update, &item.update),
+        ];
+        let mut chosen = choices.iter().filter_map(|(kind, action)| action.as_ref().map(|a| (*kind, a)));
+        let (kind, action) = match (chosen.next(), chosen.next()) {
+            (Some(one), None) => one,
+            (None, _) => {
+                return Err(DynamoError::validation(
+                    "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request",
+                ))
+            }
+            (Some(_), Some(_)) => {
+                return Err(DynamoError::validation(
+                    "TransactItems can only contain one of Check, Put, Update or Delete",
+                ))
+            }
+        };
+        let step = plan(engine, kind, action)?;
+        payload += step.item.as_ref().map_or_else(|| item_size(&step.key_item), item_size);
+        planned.push(step);
+    }
+    let mut seen: HashSet<(String, PrimaryKey)> = HashSet::new();
+    for step in &planned {
+        if !seen.insert((step.table.clone(), step.key.clone())) {
+            return Err(DynamoError::validation("Transaction request cannot include multiple operations on one item"));
+        }
+    }
+    if payload > MAX_PAYLOAD_BYTES {
+        return Err(DynamoError::validation(format!(
+            "Transaction payload size cannot exceed 4MB. Payload Size: {payload}"
+        )));
+    }
+
+    // Check every condition and compute every new image against the state before the transaction.
+    let mut reasons = Vec::with_capacity(planned.len());
+    let mut images: Vec<Option<Option<Item>>> = Vec::with_capacity(planned.len());
+    let mut failed = false;
+    for step in &planned {
+        let table = engine.table(&step.table)?;
+        let old = table.storage.get(&step.key).map(|s| &s.item);
+        let empty = Item::new();
+        let holds = step.condition.as_ref().is_none_or(|c| evaluate(c, old.unwrap_or(&empty)));
+        if !holds {
+            failed = true;
+            let mut reason = json!({"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"});
+            if let (true, Some(old)) = (step.return_old_on_failure, old) {
+                reason["Item"] = item_to_json(old);
+            }
+            reasons.push(reason);
+            images.push(None);
+            continue;
+        }
+        let image = match step.kind {
+            Kind::Check => Ok(None),
+            Kind::Put => Ok(Some(step.item.clone())),
+            Kind::Delete => Ok(Some(None)),
+            Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions).map(|i| Some(Some(i))),
+        };
+        match image {
+            Ok(image) => {
+                reasons.push(json!({"Code": "None"}));
+                images.push(image);
+            }
+            Err(e) => {
+                failed = true;
+                reasons.push(json!({"Code": "ValidationError", "Message": e.message}));
+                images.push(None);
+            }
+        }
+    }
+    if failed {
+        let codes: Vec<&str> = reasons.iter().map(|r| r["Code"].as_str().unwrap_or("None")).collect();
+        let mut error = DynamoError::new(
+            ErrorKind::TransactionCanceled,
+            format!(
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                codes.join(", ")
+            ),
+        );
+        error.cancellation_reasons = Some(reasons);
+        return Err(error);
+    }
+
+    // All or nothing: every check passed, so every write happens.
+    let mut write_units: BTreeMap<String, Units> = BTreeMap::new();
+    let mut replay_units: BTreeMap<String, Units> = BTreeMap::new();
+    for (step, image) in planned.into_iter().zip(images) {
+        let table = engine.table_mut(&step.table)?;
+        let (units, replay) = match image.flatten() {
+            None if step.kind == Kind::Check => {
+                // A condition check is charged as a write of the item it read (real DynamoDB, per
+                // the conformance suite; DynamoDB Local charges it as a read).
+                let size = table.storage.get(&step.key).map_or(0, |s| s.size);
+                (Units::write(size), Units::read(size, true))
+            }
+            new => {
+                let new_size = new.as_ref().map_or(0, item_size);
+                let written = table.write(step.key, new);
+                let larger = new_size.max(written.old.as_ref().map_or(0, |o| o.size));
+                // Twice the table units. Index writes inside a transaction are charged once, as AWS's own
+                // cost calculator states it verified (fact sheet §2.3 [T5]); DynamoDB Local doubles them.
+                (written.consumption.table, Units::read(larger, true))
+            }
+        };
+        let slot = write_units.entry(step.table.clone()).or_default();
+        *slot = *slot + units + units;
+        let slot = replay_units.entry(step.table).or_default();
+        *slot = *slot + replay + replay;
+    }
+    if let Some(token) = input.client_request_token {
+        engine.transaction_tokens.insert(token, Completed { fingerprint, at_millis: now, replay_units });
+    }
+    Ok(TransactWriteItemsOutput { consumed_capacity: capacity_report(&write_units, report, "WriteCapacityUnits") })
+}
+
+fn new_image(base: &Item, actions: &[Action]) -> Result<Item> {
+    let item = apply(base, actions)?;
+    check_item_values(&item)?;
+    if item_size(&item) > super::MAX_ITEM_BYTES {
+        return Err(DynamoError::validation("Item size to update has exceeded the maximum allowed size"));
+    }
+    Ok(item)
+}
+
+/// The per-table capacity list; transactions also fill the read or write figure.
+fn capacity_report(units: &BTreeMap<String, Units>, report: Report, figure: &str) -> Option<Vec<ConsumedCapacity>> {
+    if report == Report::None {
+        return None;
+    }
+    Some(
+        units
+            .iter()
+            .filter_map(|(table, u)| {
+                let mut c = Consumption::table_only(*u).report(report, table)?;
+                c.set_figure(figure);
+                Some(c)
+            })
+            .collect(),
+    )
+}
