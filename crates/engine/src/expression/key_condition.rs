@@ -3,8 +3,8 @@
 
 use super::ast::{CmpOp, Condition, Operand, Step};
 use crate::error::{DynamoError, Result};
-use crate::table::KeySchema;
-use crate::value::{AttributeValue, KeyValue};
+use crate::table::KeyAttribute;
+use crate::value::{AttributeValue, KeyValue, ScalarType};
 use std::ops::Bound;
 
 /// A condition on the sort key.
@@ -19,11 +19,30 @@ pub enum SortCondition {
     BeginsWith(KeyValue),
 }
 
-/// What a Query reads: one partition, optionally a sort-key range.
+/// What a Query reads: one partition (a value per HASH attribute) and conditions on the first
+/// RANGE attributes, all equalities but possibly the last.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyConditions {
-    pub partition: KeyValue,
-    pub sort: Option<SortCondition>,
+    pub partition: Vec<KeyValue>,
+    pub sort: Vec<SortCondition>,
+}
+
+impl KeyConditions {
+    /// True if an entry's RANGE values satisfy every sort condition.
+    pub fn range_matches(&self, range: &[KeyValue]) -> bool {
+        self.sort.iter().zip(range).all(|(condition, value)| condition.matches(value)) && range.len() >= self.sort.len()
+    }
+
+    /// The RANGE values fixed by equality, a prefix of every match.
+    pub fn equal_prefix(&self) -> Vec<KeyValue> {
+        self.sort
+            .iter()
+            .map_while(|c| match c {
+                SortCondition::Eq(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// One `attribute op value(s)` clause of a key condition.
@@ -107,8 +126,10 @@ fn flip(op: CmpOp) -> CmpOp {
     }
 }
 
-/// Checks a key condition against a key schema and extracts what to read.
-pub fn analyse(condition: &Condition, schema: &KeySchema) -> Result<KeyConditions> {
+/// Checks a key condition against a table's or an index's key attributes and extracts what to
+/// read. A key with more than one attribute of a kind follows the multi-attribute rules: every
+/// HASH attribute by equality, RANGE attributes left to right, only the last by a range operator.
+pub fn analyse(condition: &Condition, hash: &[KeyAttribute], range: &[KeyAttribute]) -> Result<KeyConditions> {
     let mut clauses = Vec::new();
     flatten(condition, &mut clauses)?;
     for (i, clause) in clauses.iter().enumerate() {
@@ -116,63 +137,91 @@ pub fn analyse(condition: &Condition, schema: &KeySchema) -> Result<KeyCondition
             return Err(DynamoError::validation("KeyConditionExpressions must only contain one condition per key"));
         }
     }
-    let defined = 1 + usize::from(schema.range.is_some());
+    let defined = hash.len() + range.len();
     if clauses.len() > defined {
         return Err(DynamoError::validation(format!(
             "The number of query conditions ({}) exceeds the number of key attributes defined in the schema ({defined})",
             clauses.len()
         )));
     }
-    let hash_name = &schema.hash.name;
-    let Some(hash_clause) = clauses.iter().find(|c| &c.attribute == hash_name) else {
-        return Err(DynamoError::validation(format!("Query condition missed key schema element: {hash_name}")));
-    };
-    if hash_clause.op != ClauseOp::Cmp(CmpOp::Eq) {
-        return Err(DynamoError::validation("Query key condition not supported"));
+    let clause_for = |name: &str| clauses.iter().find(|c| c.attribute == name);
+    let is_equality = |name: &str| clause_for(name).is_some_and(|c| c.op == ClauseOp::Cmp(CmpOp::Eq));
+    let multi = hash.len() > 1 || range.len() > 1;
+    if multi {
+        let missing: Vec<&str> = hash.iter().filter(|a| !is_equality(&a.name)).map(|a| a.name.as_str()).collect();
+        if !missing.is_empty() {
+            return Err(DynamoError::validation(format!(
+                "HASH key attributes {} must have equality conditions specified in the query",
+                missing.join(", ")
+            )));
+        }
+    } else if let Some(attribute) = hash.first() {
+        match clause_for(&attribute.name) {
+            Some(c) if c.op == ClauseOp::Cmp(CmpOp::Eq) => {}
+            Some(_) => return Err(DynamoError::validation("Query key condition not supported")),
+            None => {
+                return Err(DynamoError::validation(format!(
+                    "Query condition missed key schema element: {}",
+                    attribute.name
+                )))
+            }
+        }
     }
-    let range_name = schema.range.as_ref().map(|r| r.name.as_str());
-    if let Some(stray) = clauses.iter().find(|c| &c.attribute != hash_name && Some(c.attribute.as_str()) != range_name)
-    {
-        let _ = stray;
-        return Err(DynamoError::validation(format!(
-            "Query condition missed key schema element: {}",
-            range_name.unwrap_or_default()
-        )));
+    let is_key = |name: &str| hash.iter().chain(range).any(|a| a.name == name);
+    if clauses.iter().any(|c| !is_key(&c.attribute)) {
+        let unmatched = range.iter().find(|a| clause_for(&a.name).is_none()).map_or("", |a| a.name.as_str());
+        return Err(DynamoError::validation(format!("Query condition missed key schema element: {unmatched}")));
+    }
+    // RANGE attributes with a condition must be a prefix, all equalities but the last.
+    let last_constrained = range.iter().rposition(|a| clause_for(&a.name).is_some());
+    if let Some(last) = last_constrained {
+        let lacking: Vec<&str> =
+            range[..last].iter().filter(|a| !is_equality(&a.name)).map(|a| a.name.as_str()).collect();
+        if !lacking.is_empty() {
+            return Err(DynamoError::validation(format!(
+                "RANGE key attributes {} must have equality conditions specified in the query because a condition is present on key attribute {}",
+                lacking.join(", "),
+                range[last].name
+            )));
+        }
     }
     let type_mismatch = || {
         DynamoError::validation(
             "One or more parameter values were invalid: Condition parameter type does not match schema type",
         )
     };
-    let key_value = |value: &AttributeValue, kind: crate::value::ScalarType| {
+    let key_value = |value: &AttributeValue, kind: ScalarType| {
         KeyValue::from_attribute(value).filter(|k| k.scalar_type() == kind).ok_or_else(type_mismatch)
     };
-    let partition = key_value(&hash_clause.values[0], schema.hash.kind)?;
-    let sort = match (clauses.iter().find(|c| Some(c.attribute.as_str()) == range_name), &schema.range) {
-        (Some(clause), Some(range)) => {
-            let values: Vec<KeyValue> =
-                clause.values.iter().map(|v| key_value(v, range.kind)).collect::<Result<_>>()?;
-            let first = values[0].clone();
-            Some(match clause.op {
-                ClauseOp::Cmp(CmpOp::Eq) => SortCondition::Eq(first),
-                ClauseOp::Cmp(CmpOp::Lt) => SortCondition::Lt(first),
-                ClauseOp::Cmp(CmpOp::Le) => SortCondition::Le(first),
-                ClauseOp::Cmp(CmpOp::Gt) => SortCondition::Gt(first),
-                ClauseOp::Cmp(CmpOp::Ge) => SortCondition::Ge(first),
-                ClauseOp::Cmp(CmpOp::Ne) => return Err(invalid_operator("<>")),
-                ClauseOp::Between => SortCondition::Between(first, values[1].clone()),
-                ClauseOp::BeginsWith => {
-                    if range.kind == crate::value::ScalarType::N {
-                        return Err(DynamoError::validation(
-                            "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
-                        ));
-                    }
-                    SortCondition::BeginsWith(first)
+    let mut partition = Vec::with_capacity(hash.len());
+    for attribute in hash {
+        let clause = clause_for(&attribute.name).ok_or_else(type_mismatch)?;
+        partition.push(key_value(&clause.values[0], attribute.kind)?);
+    }
+    let mut sort = Vec::new();
+    for attribute in &range[..last_constrained.map_or(0, |l| l + 1)] {
+        let Some(clause) = clause_for(&attribute.name) else { break };
+        let values: Vec<KeyValue> =
+            clause.values.iter().map(|v| key_value(v, attribute.kind)).collect::<Result<_>>()?;
+        let first = values[0].clone();
+        sort.push(match clause.op {
+            ClauseOp::Cmp(CmpOp::Eq) => SortCondition::Eq(first),
+            ClauseOp::Cmp(CmpOp::Lt) => SortCondition::Lt(first),
+            ClauseOp::Cmp(CmpOp::Le) => SortCondition::Le(first),
+            ClauseOp::Cmp(CmpOp::Gt) => SortCondition::Gt(first),
+            ClauseOp::Cmp(CmpOp::Ge) => SortCondition::Ge(first),
+            ClauseOp::Cmp(CmpOp::Ne) => return Err(invalid_operator("<>")),
+            ClauseOp::Between => SortCondition::Between(first, values[1].clone()),
+            ClauseOp::BeginsWith => {
+                if attribute.kind == ScalarType::N {
+                    return Err(DynamoError::validation(
+                        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
+                    ));
                 }
-            })
-        }
-        _ => None,
-    };
+                SortCondition::BeginsWith(first)
+            }
+        });
+    }
     Ok(KeyConditions { partition, sort })
 }
 

@@ -98,7 +98,9 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
                     if item_size(&item) > MAX_ITEM_BYTES {
                         return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
                     }
-                    (schema.key_of_item(&item)?, Some(item))
+                    let key = schema.key_of_item(&item)?;
+                    table.check_index_keys(&item, false)?;
+                    (key, Some(item))
                 }
                 (None, Some(delete)) => (schema.key_of_request(delete.key.as_ref().unwrap_or(&Item::new()))?, None),
                 // DynamoDB Local answers a request with neither or both actions with this text.

@@ -1,9 +1,10 @@
 //! CreateTable.
 
+use super::index_definitions::{self, IndexInput};
 use super::TableDescription;
 use crate::engine::Engine;
 use crate::error::{DynamoError, ErrorKind, Result};
-use crate::table::{BillingMode, KeyAttribute, KeySchema, Storage, Table, TableDefinition};
+use crate::table::{BillingMode, KeyAttribute, KeySchema, Table, TableDefinition};
 use crate::validate::Violations;
 use crate::value::ScalarType;
 use serde::{Deserialize, Serialize};
@@ -15,14 +16,14 @@ pub struct AttributeDefinitionInput {
     pub attribute_type: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct KeySchemaElementInput {
     pub attribute_name: Option<String>,
     pub key_type: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ProvisionedThroughputInput {
     pub read_capacity_units: Option<i64>,
@@ -37,8 +38,8 @@ pub struct CreateTableInput {
     pub key_schema: Option<Vec<KeySchemaElementInput>>,
     pub billing_mode: Option<String>,
     pub provisioned_throughput: Option<ProvisionedThroughputInput>,
-    pub global_secondary_indexes: Option<serde_json::Value>,
-    pub local_secondary_indexes: Option<serde_json::Value>,
+    pub global_secondary_indexes: Option<Vec<IndexInput>>,
+    pub local_secondary_indexes: Option<Vec<IndexInput>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,13 +80,18 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     }
     v.one_of("billingMode", input.billing_mode.as_ref(), &["PROVISIONED", "PAY_PER_REQUEST"]);
     check_throughput(&mut v, "provisionedThroughput", input.provisioned_throughput.as_ref());
+    index_definitions::check_shapes(
+        &mut v,
+        "globalSecondaryIndexes",
+        input.global_secondary_indexes.as_deref().unwrap_or_default(),
+    );
+    index_definitions::check_shapes(
+        &mut v,
+        "localSecondaryIndexes",
+        input.local_secondary_indexes.as_deref().unwrap_or_default(),
+    );
     v.finish()?;
 
-    if input.global_secondary_indexes.is_some() || input.local_secondary_indexes.is_some() {
-        return Err(DynamoError::validation(
-            "Dynalab does not support secondary indexes yet: create the table without GlobalSecondaryIndexes and LocalSecondaryIndexes",
-        ));
-    }
     let billing = billing_mode(input.billing_mode.as_deref(), input.provisioned_throughput.as_ref())?;
     let definitions: Vec<KeyAttribute> = input
         .attribute_definitions
@@ -97,6 +103,18 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         })
         .collect();
     let key_schema = key_schema(input.key_schema.as_deref().unwrap_or_default(), &definitions)?;
+    let provisioned = match billing {
+        BillingMode::Provisioned { read, write } => Some((read, write)),
+        BillingMode::PayPerRequest => None,
+    };
+    let indexes = index_definitions::parse(
+        input.global_secondary_indexes.as_deref().unwrap_or_default(),
+        input.local_secondary_indexes.as_deref().unwrap_or_default(),
+        &key_schema,
+        &definitions,
+        provisioned,
+    )?;
+    index_definitions::check_definitions_used(&definitions, &key_schema, &indexes)?;
     let name = input.table_name.unwrap_or_default();
     if engine.tables.contains_key(&name) {
         return Err(DynamoError::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
@@ -114,7 +132,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         last_decrease_millis: None,
         decreases_today: 0,
     };
-    let table = Table { definition, storage: Storage::default() };
+    let table = Table::new(definition, indexes);
     let description = TableDescription::of(&table, "CREATING");
     engine.tables.insert(name, table);
     Ok(CreateTableOutput { table_description: description })
@@ -185,11 +203,6 @@ fn key_schema(elements: &[KeySchemaElementInput], definitions: &[KeyAttribute]) 
             missing.join(", "),
             defined.join(", ")
         )));
-    }
-    if definitions.len() != elements.len() {
-        return Err(DynamoError::validation(
-            "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions",
-        ));
     }
     let hash = lookup(first)
         .ok_or_else(|| DynamoError::validation("Invalid KeySchema: Some index key attribute have no definition"))?;

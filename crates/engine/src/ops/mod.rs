@@ -8,6 +8,8 @@ pub mod delete_item;
 pub mod delete_table;
 pub mod describe_table;
 pub mod get_item;
+mod index_definitions;
+mod index_read;
 pub mod list_tables;
 pub mod put_item;
 pub mod query;

@@ -86,6 +86,7 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_item(&item)?;
+    table.check_index_keys(&item, false)?;
     let old = table.storage.get(&key);
     check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
     let written = table.write(key, Some(item));

@@ -1,14 +1,15 @@
 //! Query: one partition, a sort-key range, in order or reversed, paged.
 
-use super::read_page::{read_page, PageSpec};
+use super::index_read::Target;
+use super::read_page::{read_page, Candidate, Page, PageSpec};
 use super::refuse_legacy;
-use crate::capacity::{ConsumedCapacity, Consumption, Report};
+use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::{Condition, Operand, Step};
 use crate::expression::key_condition::analyse;
 use crate::expression::{ExprKind, ExpressionParams};
-use crate::table::{ItemJson, KeySchema};
+use crate::table::{ItemJson, KeyAttribute, KeySchema, StoredItem, Table};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Item, KeyValue};
 use serde::{Deserialize, Serialize};
@@ -93,11 +94,11 @@ pub fn start_key(
     })
 }
 
-/// A filter may not name a key attribute in a Query.
-fn check_filter_keys(filter: &Condition, schema: &KeySchema) -> Result<()> {
+/// A filter may not name a key attribute of what a Query reads.
+fn check_filter_keys(filter: &Condition, key_names: &[&str]) -> Result<()> {
     let mut named = Vec::new();
     collect_paths(filter, &mut named);
-    match named.iter().find(|name| schema.is_key_attribute(name)) {
+    match named.iter().find(|name| key_names.contains(&name.as_str())) {
         Some(name) => Err(DynamoError::validation(format!(
             "Filter Expression can only contain non-primary key attributes: Primary key attribute: {name}"
         ))),
@@ -200,23 +201,98 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
 
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
-    if let Some(index) = &input.index_name {
-        return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
-    }
-    let schema = &table.definition.key_schema;
-    let keys = analyse(&key_condition, schema)?;
-    if let Some(filter) = &filter {
-        check_filter_keys(filter, schema)?;
-    }
-    let start = start_key(schema, input.exclusive_start_key.as_ref(), false)?;
+    let consistent = input.consistent_read.unwrap_or(false);
+    let target =
+        Target::new(table, input.index_name.as_deref(), input.select.as_deref(), projection.as_deref(), consistent)?;
+    let spec = PageSpec {
+        limit: input.limit.map(|l| l as usize),
+        filter: filter.as_ref(),
+        projection: projection.as_deref(),
+        count_only: input.select.as_deref() == Some("COUNT"),
+        consistent,
+        last_key_names: target.last_key_names(),
+    };
     let forward = input.scan_index_forward.unwrap_or(true);
-    let (mut lower, mut upper) = match &keys.sort {
+    let page = match target.index {
+        None => {
+            query_table(table, &key_condition, filter.as_ref(), input.exclusive_start_key.as_ref(), forward, &spec)?
+        }
+        Some(index) => {
+            let definition = &index.definition;
+            let keys = analyse(&key_condition, &definition.hash, &definition.range)?;
+            if let Some(filter) = &filter {
+                let names: Vec<&str> = definition.key_attributes().map(|a| a.name.as_str()).collect();
+                check_filter_keys(filter, &names)?;
+            }
+            let start = target.index_start(input.exclusive_start_key.as_ref())?;
+            if let Some((hash, (range, _))) = &start {
+                if *hash != keys.partition || !keys.range_matches(range) {
+                    return Err(DynamoError::validation(
+                        "The provided starting key does not match the range key predicate",
+                    ));
+                }
+            }
+            match index.collection(&keys.partition) {
+                None => read_page(std::iter::empty(), &spec),
+                Some(collection) => {
+                    let prefix = keys.equal_prefix();
+                    // The smallest possible table key: every entry with this prefix sorts after it.
+                    let lowest = (prefix.clone(), (KeyValue::S(String::new()), None));
+                    let matching = collection
+                        .range((Bound::Included(lowest), Bound::Unbounded))
+                        .take_while(|(k, _)| k.0.starts_with(&prefix))
+                        .filter(|(k, _)| keys.range_matches(&k.0));
+                    let after = start.as_ref().map(|(_, position)| position);
+                    if forward {
+                        let rest = matching.filter(|(k, _)| after.is_none_or(|p| *k > p));
+                        read_page(rest.map(|(k, entry)| target.candidate(entry, k)), &spec)
+                    } else {
+                        let mut all: Vec<_> = matching.filter(|(k, _)| after.is_none_or(|p| *k < p)).collect();
+                        all.reverse();
+                        read_page(all.into_iter().map(|(k, entry)| target.candidate(entry, k)), &spec)
+                    }
+                }
+            }
+        }
+    };
+    let consumed_capacity =
+        target.consumption(&page).report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
+    Ok(ReadOutput {
+        items: (!spec.count_only).then_some(page.items),
+        count: page.count,
+        scanned_count: page.scanned_count,
+        last_evaluated_key: page.last_evaluated_key,
+        consumed_capacity,
+    })
+}
+
+/// A Query on the table itself: one item collection, a sort-key range, in either direction.
+fn query_table<'t>(
+    table: &'t Table,
+    key_condition: &Condition,
+    filter: Option<&Condition>,
+    exclusive_start_key: Option<&Item>,
+    forward: bool,
+    spec: &PageSpec<'_>,
+) -> Result<Page<'t>> {
+    let schema = &table.definition.key_schema;
+    let range: Vec<KeyAttribute> = schema.range.iter().cloned().collect();
+    let keys = analyse(key_condition, std::slice::from_ref(&schema.hash), &range)?;
+    if let Some(filter) = filter {
+        let names = table.key_names();
+        check_filter_keys(filter, &names)?;
+    }
+    let partition =
+        keys.partition.first().cloned().ok_or_else(|| DynamoError::validation("Query key condition not supported"))?;
+    let sort_condition = keys.sort.first();
+    let start = start_key(schema, exclusive_start_key, false)?;
+    let (mut lower, mut upper) = match sort_condition {
         Some(sort) => sort.bounds(),
         None => (Bound::Unbounded, Bound::Unbounded),
     };
-    if let Some((partition, sort)) = start {
-        let in_range = partition == keys.partition
-            && keys.sort.as_ref().is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k)));
+    if let Some((start_partition, sort)) = start {
+        let in_range =
+            start_partition == partition && sort_condition.is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k)));
         if !in_range {
             return Err(DynamoError::validation("The provided starting key does not match the range key predicate"));
         }
@@ -226,40 +302,18 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
             upper = Bound::Excluded(sort);
         }
     }
-    let spec = PageSpec {
-        limit: input.limit.map(|l| l as usize),
-        filter: filter.as_ref(),
-        projection: projection.as_deref(),
-        count_only: input.select.as_deref() == Some("COUNT"),
-        consistent: input.consistent_read.unwrap_or(false),
-        key_schema: schema,
-    };
-    let sort_condition = keys.sort.as_ref();
-    let page = match table.storage.collection(&keys.partition) {
-        None => read_page(std::iter::empty(), &spec),
-        Some(collection) if range_is_empty(&lower, &upper) => {
-            let _ = collection;
-            read_page(std::iter::empty(), &spec)
-        }
-        Some(collection) => {
-            let range = collection.range((lower, upper));
-            let keep = move |(k, _): &(&Option<KeyValue>, _)| {
-                sort_condition.is_none_or(|s| k.as_ref().is_some_and(|k| s.matches(k)))
-            };
-            if forward {
-                read_page(range.filter(keep).map(|(_, s)| s), &spec)
-            } else {
-                read_page(range.rev().filter(keep).map(|(_, s)| s), &spec)
-            }
-        }
-    };
-    Ok(ReadOutput {
-        items: (!spec.count_only).then_some(page.items),
-        count: page.count,
-        scanned_count: page.scanned_count,
-        last_evaluated_key: page.last_evaluated_key,
-        consumed_capacity: Consumption::table_only(page.units)
-            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+    let Some(collection) = table.storage.collection(&partition) else { return Ok(read_page(std::iter::empty(), spec)) };
+    if range_is_empty(&lower, &upper) {
+        return Ok(read_page(std::iter::empty(), spec));
+    }
+    let in_range = collection.range((lower, upper));
+    let keep =
+        move |(k, _): &(&Option<KeyValue>, _)| sort_condition.is_none_or(|s| k.as_ref().is_some_and(|k| s.matches(k)));
+    let candidate = |(_, entry): (_, &'t StoredItem)| Candidate { entry, fetched: None };
+    Ok(if forward {
+        read_page(in_range.filter(keep).map(candidate), spec)
+    } else {
+        read_page(in_range.rev().filter(keep).map(candidate), spec)
     })
 }
 

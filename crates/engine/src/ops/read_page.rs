@@ -5,10 +5,18 @@ use crate::capacity::Units;
 use crate::expression::eval::evaluate;
 use crate::expression::projection::project;
 use crate::expression::{Condition, DocPath};
-use crate::table::{ItemJson, KeySchema, StoredItem};
+use crate::table::{ItemJson, StoredItem};
 use crate::value::Item;
 
 const PAGE_BYTES: usize = 1024 * 1024;
+
+/// One item a page reads: the table item or index entry, and on an LSI read that needs
+/// attributes the index does not hold, the table item fetched for it.
+#[derive(Clone, Copy)]
+pub struct Candidate<'s> {
+    pub entry: &'s StoredItem,
+    pub fetched: Option<&'s StoredItem>,
+}
 
 /// How to read a page.
 pub struct PageSpec<'a> {
@@ -17,7 +25,8 @@ pub struct PageSpec<'a> {
     pub projection: Option<&'a [DocPath]>,
     pub count_only: bool,
     pub consistent: bool,
-    pub key_schema: &'a KeySchema,
+    /// The attributes LastEvaluatedKey carries: the table key, plus the index key on an index.
+    pub last_key_names: Vec<String>,
 }
 
 /// What a page returned.
@@ -26,32 +35,50 @@ pub struct Page<'s> {
     pub count: usize,
     pub scanned_count: usize,
     pub last_evaluated_key: Option<Item>,
+    /// Units read from what was scanned (the table, or the index).
     pub units: Units,
+    /// Units of table items fetched for an LSI read, if any were.
+    pub fetched_units: Option<Units>,
 }
 
-/// Reads one page from `items`, which yields candidates in result order.
-pub fn read_page<'s>(items: impl Iterator<Item = &'s StoredItem>, spec: &PageSpec<'_>) -> Page<'s> {
-    let mut page = Page { items: Vec::new(), count: 0, scanned_count: 0, last_evaluated_key: None, units: Units(0) };
+/// Reads one page from `candidates`, which come in result order.
+pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &PageSpec<'_>) -> Page<'s> {
+    let mut page = Page {
+        items: Vec::new(),
+        count: 0,
+        scanned_count: 0,
+        last_evaluated_key: None,
+        units: Units(0),
+        fetched_units: None,
+    };
     let mut bytes = 0usize;
-    for stored in items {
+    let mut fetched_bytes: Option<usize> = None;
+    for candidate in candidates {
         page.scanned_count += 1;
-        bytes += stored.size;
-        if spec.filter.is_none_or(|f| evaluate(f, &stored.item)) {
+        bytes += candidate.entry.size;
+        if let Some(fetched) = candidate.fetched {
+            *fetched_bytes.get_or_insert(0) += fetched.size;
+        }
+        let shown = candidate.fetched.unwrap_or(candidate.entry);
+        if spec.filter.is_none_or(|f| evaluate(f, &shown.item)) {
             page.count += 1;
             if !spec.count_only {
                 page.items.push(match spec.projection {
-                    Some(paths) => ItemJson::Item(project(&stored.item, paths)),
-                    None => stored.to_json(),
+                    Some(paths) => ItemJson::Item(project(&shown.item, paths)),
+                    None => shown.to_json(),
                 });
             }
         }
         let limit_hit = spec.limit.is_some_and(|l| page.scanned_count >= l);
         if limit_hit || bytes >= PAGE_BYTES {
-            page.last_evaluated_key = Some(spec.key_schema.key_item(&stored.item));
+            let item = &candidate.entry.item;
+            page.last_evaluated_key =
+                Some(spec.last_key_names.iter().filter_map(|n| item.get(n).map(|v| (n.clone(), v.clone()))).collect());
             break;
         }
     }
     // All items read are summed, then rounded once.
     page.units = Units::read(bytes, spec.consistent);
+    page.fetched_units = fetched_bytes.map(|b| Units::read(b, spec.consistent));
     page
 }

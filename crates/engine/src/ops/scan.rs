@@ -1,15 +1,17 @@
 //! Scan: every partition in stable-hash order, optionally one segment of a parallel scan.
 
+use super::index_read::Target;
 use super::query::{check_select, start_key, ReadOutput};
-use super::read_page::{read_page, PageSpec};
+use super::read_page::{read_page, Candidate, PageSpec};
 use super::refuse_legacy;
-use crate::capacity::{Consumption, Report};
+use crate::capacity::Report;
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::index::IndexSlot;
 use crate::table::PartitionSlot;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
-use crate::value::{AttributeValue, Item};
+use crate::value::{AttributeValue, Item, KeyValue};
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -116,47 +118,72 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
 
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
-    if let Some(index) = &input.index_name {
-        return Err(DynamoError::validation(format!("The table does not have the specified index: {index}")));
-    }
-    let schema = &table.definition.key_schema;
-    let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
-    let first_slot = match (&start, segments) {
-        (Some((partition, _)), _) => Some(PartitionSlot::of(partition)),
-        (None, Some((segment, total))) => {
-            Some(PartitionSlot { hash: segment_start(segment, total), key: crate::value::KeyValue::S(String::new()) })
-        }
-        (None, None) => None,
-    };
-    let resume_after = start.clone();
-    let items = table
-        .storage
-        .partitions_from(first_slot.as_ref())
-        .take_while(move |(slot, _)| segments.is_none_or(|(segment, total)| segment_of(slot.hash, total) == segment))
-        .flat_map(move |(slot, collection)| {
-            let skip_through =
-                resume_after.as_ref().filter(|(partition, _)| *partition == slot.key).map(|(_, sort)| sort.clone());
-            collection
-                .iter()
-                .filter(move |(sort, _)| skip_through.as_ref().is_none_or(|after| *sort > after))
-                .map(|(_, stored)| stored)
-        });
+    let consistent = input.consistent_read.unwrap_or(false);
+    let target =
+        Target::new(table, input.index_name.as_deref(), input.select.as_deref(), projection.as_deref(), consistent)?;
     let spec = PageSpec {
         limit: input.limit.map(|l| l as usize),
         filter: filter.as_ref(),
         projection: projection.as_deref(),
         count_only: input.select.as_deref() == Some("COUNT"),
-        consistent: input.consistent_read.unwrap_or(false),
-        key_schema: schema,
+        consistent,
+        last_key_names: target.last_key_names(),
     };
-    let page = read_page(items, &spec);
+    let in_segment = move |hash: u64| segments.is_none_or(|(segment, total)| segment_of(hash, total) == segment);
+    let first_hash = segments.map(|(segment, total)| segment_start(segment, total));
+    let page = match target.index {
+        None => {
+            let schema = &table.definition.key_schema;
+            let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
+            let first_slot = match (&start, first_hash) {
+                (Some((partition, _)), _) => Some(PartitionSlot::of(partition)),
+                (None, Some(hash)) => Some(PartitionSlot { hash, key: KeyValue::S(String::new()) }),
+                (None, None) => None,
+            };
+            let items = table
+                .storage
+                .partitions_from(first_slot.as_ref())
+                .take_while(move |(slot, _)| in_segment(slot.hash))
+                .flat_map(move |(slot, collection)| {
+                    let skip_through =
+                        start.as_ref().filter(|(partition, _)| *partition == slot.key).map(|(_, sort)| sort.clone());
+                    collection
+                        .iter()
+                        .filter(move |(sort, _)| skip_through.as_ref().is_none_or(|after| *sort > after))
+                        .map(|(_, entry)| Candidate { entry, fetched: None })
+                });
+            read_page(items, &spec)
+        }
+        Some(index) => {
+            let start = target.index_start(input.exclusive_start_key.as_ref())?;
+            let first_slot = match (&start, first_hash) {
+                (Some((hash, _)), _) => Some(IndexSlot::of(hash)),
+                (None, Some(hash)) => Some(IndexSlot { hash, key: Vec::new() }),
+                (None, None) => None,
+            };
+            let target = &target;
+            let items = index
+                .partitions_from(first_slot.as_ref())
+                .take_while(move |(slot, _)| in_segment(slot.hash))
+                .flat_map(move |(slot, collection)| {
+                    let skip_through =
+                        start.as_ref().filter(|(hash, _)| *hash == slot.key).map(|(_, position)| position.clone());
+                    collection
+                        .iter()
+                        .filter(move |(k, _)| skip_through.as_ref().is_none_or(|after| *k > after))
+                        .map(move |(k, entry)| target.candidate(entry, k))
+                });
+            read_page(items, &spec)
+        }
+    };
+    let consumed_capacity =
+        target.consumption(&page).report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
     Ok(ReadOutput {
         items: (!spec.count_only).then_some(page.items),
         count: page.count,
         scanned_count: page.scanned_count,
         last_evaluated_key: page.last_evaluated_key,
-        consumed_capacity: Consumption::table_only(page.units)
-            .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+        consumed_capacity,
     })
 }
 

@@ -1,6 +1,6 @@
 //! `TableDescription`, shared by CreateTable, DescribeTable, UpdateTable and DeleteTable.
 
-use crate::table::{BillingMode, Table};
+use crate::table::{BillingMode, Index, IndexKind, Projection, Table};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -52,7 +52,78 @@ pub struct TableDescription {
     pub table_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub billing_mode_summary: Option<BillingModeSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_secondary_indexes: Option<Vec<IndexDescription>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_secondary_indexes: Option<Vec<IndexDescription>>,
     pub deletion_protection_enabled: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ProjectionDescription {
+    pub projection_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub non_key_attributes: Option<Vec<String>>,
+}
+
+/// One index as DescribeTable shows it; LSIs have no status or throughput.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct IndexDescription {
+    pub index_name: String,
+    pub key_schema: Vec<KeySchemaElement>,
+    pub projection: ProjectionDescription,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_status: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned_throughput: Option<ProvisionedThroughputDescription>,
+    pub index_size_bytes: u64,
+    pub item_count: u64,
+    pub index_arn: String,
+}
+
+fn describe_index(index: &Index, table_arn: &str) -> IndexDescription {
+    let d = &index.definition;
+    let key_schema = d
+        .hash
+        .iter()
+        .map(|a| KeySchemaElement { attribute_name: a.name.clone(), key_type: "HASH" })
+        .chain(d.range.iter().map(|a| KeySchemaElement { attribute_name: a.name.clone(), key_type: "RANGE" }))
+        .collect();
+    let global = d.kind == IndexKind::Global;
+    IndexDescription {
+        index_name: d.name.clone(),
+        key_schema,
+        projection: ProjectionDescription {
+            projection_type: d.projection.type_name(),
+            non_key_attributes: match &d.projection {
+                Projection::Include(names) => Some(names.clone()),
+                _ => None,
+            },
+        },
+        index_status: global.then_some("ACTIVE"),
+        provisioned_throughput: global.then(|| {
+            let (read, write) = d.throughput.unwrap_or((0, 0));
+            ProvisionedThroughputDescription {
+                last_increase_date_time: None,
+                last_decrease_date_time: None,
+                number_of_decreases_today: 0,
+                read_capacity_units: read,
+                write_capacity_units: write,
+            }
+        }),
+        index_size_bytes: index.total_bytes() as u64,
+        item_count: index.item_count() as u64,
+        index_arn: format!("{table_arn}/index/{}", d.name),
+    }
+}
+
+fn indexes(table: &Table, kind: IndexKind) -> Option<Vec<IndexDescription>> {
+    let arn = table.definition.arn();
+    let list: Vec<IndexDescription> =
+        table.indexes.iter().filter(|i| i.definition.kind == kind).map(|i| describe_index(i, &arn)).collect();
+    (!list.is_empty()).then_some(list)
 }
 
 /// Epoch seconds with milliseconds, as DynamoDB's JSON carries timestamps.
@@ -101,6 +172,8 @@ impl TableDescription {
             table_arn: d.arn(),
             table_id: d.table_id.clone(),
             billing_mode_summary: summary,
+            local_secondary_indexes: indexes(table, IndexKind::Local),
+            global_secondary_indexes: indexes(table, IndexKind::Global),
             deletion_protection_enabled: false,
         }
     }

@@ -148,6 +148,7 @@ fn plan(engine: &Engine, kind: Kind, action: &TransactAction) -> Result<Planned>
             return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
         }
         let key = schema.key_of_item(&item)?;
+        table.check_index_keys(&item, false)?;
         (key, schema.key_item(&item), Some(item))
     } else {
         let key_item = action.key.clone().unwrap_or_default();
@@ -284,7 +285,9 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
             Kind::Check => Ok(None),
             Kind::Put => Ok(Some(step.item.clone())),
             Kind::Delete => Ok(Some(None)),
-            Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions).map(|i| Some(Some(i))),
+            Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions)
+                .and_then(|i| table.check_index_keys(&i, true).map(|()| i))
+                .map(|i| Some(Some(i))),
         };
         match image {
             Ok(image) => {

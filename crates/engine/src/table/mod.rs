@@ -1,19 +1,24 @@
-//! Tables: definition plus storage, and the one write path every operation goes through.
+//! Tables: definition, storage and secondary indexes, and the one write path every operation
+//! goes through.
 
+pub mod index;
 pub mod schema;
 pub mod storage;
 
+pub use index::{Index, IndexDefinition, IndexKind, Projection};
 pub use schema::{BillingMode, KeyAttribute, KeySchema, PrimaryKey, TableDefinition};
 pub use storage::{ItemJson, PartitionSlot, Storage, StoredItem};
 
 use crate::capacity::{Consumption, Units};
-use crate::value::{item_size, Item};
+use crate::error::{DynamoError, Result};
+use crate::value::{item_size, AttributeValue, Item};
 
-/// A table with its items.
+/// A table with its items and indexes.
 #[derive(Debug, Clone)]
 pub struct Table {
     pub definition: TableDefinition,
     pub storage: Storage,
+    pub indexes: Vec<Index>,
 }
 
 /// What one item write did: the item it replaced and the units it consumed.
@@ -24,16 +29,82 @@ pub struct Written {
 }
 
 impl Table {
-    /// Stores `new` at `key` (or removes the item when `new` is `None`). Every write, single or
-    /// in a batch or transaction, goes through here, so capacity is counted in one place: the
-    /// larger of the old and new item in 1 KB units, one unit for removing nothing.
+    pub fn new(definition: TableDefinition, indexes: Vec<IndexDefinition>) -> Self {
+        Self { definition, storage: Storage::default(), indexes: indexes.into_iter().map(Index::new).collect() }
+    }
+
+    /// The table key's attribute names.
+    pub fn key_names(&self) -> Vec<&str> {
+        let schema = &self.definition.key_schema;
+        std::iter::once(schema.hash.name.as_str()).chain(schema.range.as_ref().map(|r| r.name.as_str())).collect()
+    }
+
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.definition.name == name)
+    }
+
+    /// Stores `new` at `key` (or removes the item when `new` is `None`), keeping every index in
+    /// step. Every write, single or in a batch or transaction, goes through here, so capacity is
+    /// counted in one place: the larger of the old and new item in 1 KB units on the table (one
+    /// unit for removing nothing), and each index's own writes (see `Index::apply`).
     pub fn write(&mut self, key: PrimaryKey, new: Option<Item>) -> Written {
         let new_size = new.as_ref().map_or(0, item_size);
+        let mut consumption = Consumption::default();
+        if !self.indexes.is_empty() {
+            let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
+            let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
+            let old = self.storage.get(&key).map(|s| &s.item);
+            for index in &mut self.indexes {
+                let units = index.apply(&key, old, new.as_ref(), &key_names);
+                if units > Units(0) {
+                    let name = index.definition.name.clone();
+                    match index.definition.kind {
+                        IndexKind::Global => consumption.global_indexes.insert(name, units),
+                        IndexKind::Local => consumption.local_indexes.insert(name, units),
+                    };
+                }
+            }
+        }
         let old = match new {
             Some(item) => self.storage.put(key, item),
             None => self.storage.delete(&key),
         };
-        let units = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
-        Written { old, consumption: Consumption::table_only(units) }
+        consumption.table = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
+        Written { old, consumption }
+    }
+
+    /// Index key attributes of an item about to be written must have their index's types and
+    /// may not be empty (real DynamoDB's wording; DynamoDB Local omits the names and types).
+    pub fn check_index_keys(&self, item: &Item, via_update: bool) -> Result<()> {
+        for index in &self.indexes {
+            for attribute in index.definition.key_attributes() {
+                let Some(value) = item.get(&attribute.name) else { continue };
+                let is_key_type = matches!(value, AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_));
+                if !is_key_type || value.type_name() != attribute.kind.name() {
+                    return Err(DynamoError::validation(format!(
+                        "One or more parameter values were invalid: Type mismatch for Index Key {} Expected: {} Actual: {} IndexName: {}",
+                        attribute.name,
+                        attribute.kind.name(),
+                        value.type_name(),
+                        index.definition.name
+                    )));
+                }
+                let empty = matches!(value, AttributeValue::S(s) if s.is_empty())
+                    || matches!(value, AttributeValue::B(b) if b.is_empty());
+                if empty {
+                    return Err(DynamoError::validation(if via_update {
+                        "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty string value.".to_string()
+                    } else {
+                        format!(
+                            "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty {} value. IndexName: {}, IndexKey: {}",
+                            if attribute.kind.name() == "B" { "binary" } else { "string" },
+                            index.definition.name,
+                            attribute.name
+                        )
+                    }));
+                }
+            }
+        }
+        Ok(())
     }
 }

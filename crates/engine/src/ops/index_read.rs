@@ -1,0 +1,116 @@
+//! What Query and Scan share when they read a secondary index: choosing it, the checks that
+//! depend on it, its ExclusiveStartKey, fetching from the table for an LSI, and its capacity.
+
+use super::read_page::{Candidate, Page};
+use crate::capacity::{Consumption, Units};
+use crate::error::{DynamoError, Result};
+use crate::expression::ast::Step;
+use crate::expression::DocPath;
+use crate::table::index::EntryKey;
+use crate::table::{Index, IndexKind, StoredItem, Table};
+use crate::value::{Item, KeyValue};
+
+/// A read of a table or of one of its indexes.
+pub struct Target<'t> {
+    pub table: &'t Table,
+    pub index: Option<&'t Index>,
+    /// On an LSI: the attributes asked for are not all in the index, so each item is fetched.
+    pub fetch_from_table: bool,
+}
+
+impl<'t> Target<'t> {
+    /// Resolves `IndexName` and applies the checks that depend on the index.
+    pub fn new(
+        table: &'t Table,
+        index_name: Option<&str>,
+        select: Option<&str>,
+        projection: Option<&[DocPath]>,
+        consistent: bool,
+    ) -> Result<Self> {
+        let Some(name) = index_name else { return Ok(Self { table, index: None, fetch_from_table: false }) };
+        let index = table
+            .index(name)
+            .ok_or_else(|| DynamoError::validation(format!("The table does not have the specified index: {name}")))?;
+        let definition = &index.definition;
+        let key_names = table.key_names();
+        let all_projected = matches!(definition.projection, crate::table::Projection::All);
+        if definition.kind == IndexKind::Global {
+            if consistent {
+                return Err(DynamoError::validation("Consistent reads are not supported on global secondary indexes"));
+            }
+            if select == Some("ALL_ATTRIBUTES") && !all_projected {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index {name} because its projection type is not ALL"
+                )));
+            }
+        }
+        let wants_more = match (select, projection) {
+            (Some("ALL_ATTRIBUTES"), _) => !all_projected,
+            (_, Some(paths)) => paths.iter().any(|p| match p.first() {
+                Some(Step::Attr(attr)) => !definition.projects(attr, &key_names),
+                _ => false,
+            }),
+            _ => false,
+        };
+        Ok(Self { table, index: Some(index), fetch_from_table: definition.kind == IndexKind::Local && wants_more })
+    }
+
+    /// The attributes of LastEvaluatedKey: the table key, then the index key.
+    pub fn last_key_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.table.key_names().into_iter().map(String::from).collect();
+        if let Some(index) = self.index {
+            for attribute in index.definition.key_attributes() {
+                if !names.contains(&attribute.name) {
+                    names.push(attribute.name.clone());
+                }
+            }
+        }
+        names
+    }
+
+    /// An index ExclusiveStartKey: exactly the table key and the index key, as an entry position.
+    pub fn index_start(&self, start: Option<&Item>) -> Result<Option<(Vec<KeyValue>, EntryKey)>> {
+        const INVALID: &str = "The provided starting key is invalid";
+        let (Some(index), Some(start)) = (self.index, start) else { return Ok(None) };
+        let names = self.last_key_names();
+        if start.len() != names.len() || names.iter().any(|n| !start.contains_key(n)) {
+            return Err(DynamoError::validation(INVALID));
+        }
+        let table_key: Item = self
+            .table
+            .key_names()
+            .iter()
+            .filter_map(|n| start.get_key_value(*n))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let primary = self
+            .table
+            .definition
+            .key_schema
+            .key_of_request(&table_key)
+            .map_err(|_| DynamoError::validation(INVALID))?;
+        let (hash, range) = index.definition.key_of(start).ok_or_else(|| DynamoError::validation(INVALID))?;
+        Ok(Some((hash, (range, primary))))
+    }
+
+    /// The candidate for one index entry, with the table item when it must be fetched.
+    pub fn candidate<'s>(&self, entry: &'s StoredItem, key: &EntryKey) -> Candidate<'s>
+    where
+        't: 's,
+    {
+        let fetched = if self.fetch_from_table { self.table.storage.get(&key.1) } else { None };
+        Candidate { entry, fetched }
+    }
+
+    /// Where a page's units are charged: the table, or the index (plus the table for LSI fetches).
+    pub fn consumption(&self, page: &Page<'_>) -> Consumption {
+        let Some(index) = self.index else { return Consumption::table_only(page.units) };
+        let mut consumption = Consumption { table: page.fetched_units.unwrap_or(Units(0)), ..Consumption::default() };
+        let name = index.definition.name.clone();
+        match index.definition.kind {
+            IndexKind::Global => consumption.global_indexes.insert(name, page.units),
+            IndexKind::Local => consumption.local_indexes.insert(name, page.units),
+        };
+        consumption
+    }
+}
