@@ -153,8 +153,9 @@ fn error_outcome(kind: &str, message: &str, body: &Value) -> Value {
 }
 
 /// Fields that differ by time or identity, never by semantics.
-const VOLATILE: [&str; 6] = [
+const VOLATILE: [&str; 7] = [
     "TableId",
+    "IndexArn",
     "CreationDateTime",
     "TableArn",
     "LastUpdateToPayPerRequestDateTime",
@@ -188,8 +189,11 @@ pub fn normalize(value: &Value, unordered: bool) -> Value {
                 }
                 let mut inner = normalize(inner, unordered);
                 // Sets have no order, nor does the per-table capacity list of a batch.
-                let sort =
-                    matches!(key.as_str(), "SS" | "NS" | "BS" | "ConsumedCapacity") || (unordered && key == "Items");
+                // Sets have no order, nor do a batch's per-table capacities or a table's index list.
+                let sort = matches!(
+                    key.as_str(),
+                    "SS" | "NS" | "BS" | "ConsumedCapacity" | "GlobalSecondaryIndexes" | "LocalSecondaryIndexes"
+                ) || (unordered && key == "Items");
                 if let (true, Value::Array(items)) = (sort, &mut inner) {
                     items.sort_by_key(std::string::ToString::to_string);
                 }

@@ -103,8 +103,8 @@ fn describe_index(index: &Index, table_arn: &str) -> IndexDescription {
             },
         },
         index_status: global.then_some("ACTIVE"),
-        provisioned_throughput: global.then(|| {
-            let (read, write) = d.throughput.unwrap_or((0, 0));
+        // On-demand tables' GSIs carry no throughput (as DynamoDB Local shows them).
+        provisioned_throughput: d.throughput.filter(|_| global).map(|(read, write)| {
             ProvisionedThroughputDescription {
                 last_increase_date_time: None,
                 last_decrease_date_time: None,
