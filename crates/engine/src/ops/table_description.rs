@@ -104,14 +104,12 @@ fn describe_index(index: &Index, table_arn: &str) -> IndexDescription {
         },
         index_status: global.then_some("ACTIVE"),
         // On-demand tables' GSIs carry no throughput (as DynamoDB Local shows them).
-        provisioned_throughput: d.throughput.filter(|_| global).map(|(read, write)| {
-            ProvisionedThroughputDescription {
-                last_increase_date_time: None,
-                last_decrease_date_time: None,
-                number_of_decreases_today: 0,
-                read_capacity_units: read,
-                write_capacity_units: write,
-            }
+        provisioned_throughput: d.throughput.filter(|_| global).map(|(read, write)| ProvisionedThroughputDescription {
+            last_increase_date_time: None,
+            last_decrease_date_time: None,
+            number_of_decreases_today: 0,
+            read_capacity_units: read,
+            write_capacity_units: write,
         }),
         index_size_bytes: index.total_bytes() as u64,
         item_count: index.item_count() as u64,

@@ -216,7 +216,8 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
                 return Err(DynamoError::new(ErrorKind::IdempotentParameterMismatch, ""));
             }
             // A replay writes nothing and reports read units (API reference, ClientRequestToken).
-            let replay = done.replay_units.clone();
+            let replay: BTreeMap<String, Consumption> =
+                done.replay_units.iter().map(|(t, u)| (t.clone(), Consumption::table_only(*u))).collect();
             return Ok(TransactWriteItemsOutput {
                 consumed_capacity: capacity_report(&replay, report, "ReadCapacityUnits"),
             });
@@ -315,35 +316,35 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
     }
 
     // All or nothing: every check passed, so every write happens.
-    let mut write_units: BTreeMap<String, Units> = BTreeMap::new();
+    let mut consumed: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut replay_units: BTreeMap<String, Units> = BTreeMap::new();
     for (step, image) in planned.into_iter().zip(images) {
         let table = engine.table_mut(&step.table)?;
-        let (units, replay) = match image.flatten() {
+        let (mut consumption, replay) = match image.flatten() {
             None if step.kind == Kind::Check => {
                 // A condition check is charged as a write of the item it read (real DynamoDB, per
                 // the conformance suite; DynamoDB Local charges it as a read).
                 let size = table.storage.get(&step.key).map_or(0, |s| s.size);
-                (Units::write(size), Units::read(size, true))
+                (Consumption::table_only(Units::write(size)), Units::read(size, true))
             }
             new => {
                 let new_size = new.as_ref().map_or(0, item_size);
                 let written = table.write(step.key, new);
                 let larger = new_size.max(written.old.as_ref().map_or(0, |o| o.size));
-                // Twice the table units. Index writes inside a transaction are charged once, as AWS's own
-                // cost calculator states it verified (fact sheet §2.3 [T5]); DynamoDB Local doubles them.
-                (written.consumption.table, Units::read(larger, true))
+                (written.consumption, Units::read(larger, true))
             }
         };
-        let slot = write_units.entry(step.table.clone()).or_default();
-        *slot = *slot + units + units;
+        // Twice the table units. Index writes inside a transaction are charged once, as AWS's own
+        // cost calculator states it verified (fact sheet §2.3 [T5]); DynamoDB Local doubles them.
+        consumption.table = consumption.table + consumption.table;
+        consumed.entry(step.table.clone()).or_default().add(&consumption);
         let slot = replay_units.entry(step.table).or_default();
         *slot = *slot + replay + replay;
     }
     if let Some(token) = input.client_request_token {
         engine.transaction_tokens.insert(token, Completed { fingerprint, at_millis: now, replay_units });
     }
-    Ok(TransactWriteItemsOutput { consumed_capacity: capacity_report(&write_units, report, "WriteCapacityUnits") })
+    Ok(TransactWriteItemsOutput { consumed_capacity: capacity_report(&consumed, report, "WriteCapacityUnits") })
 }
 
 fn new_image(base: &Item, actions: &[Action]) -> Result<Item> {
@@ -356,15 +357,19 @@ fn new_image(base: &Item, actions: &[Action]) -> Result<Item> {
 }
 
 /// The per-table capacity list; transactions also fill the read or write figure.
-fn capacity_report(units: &BTreeMap<String, Units>, report: Report, figure: &str) -> Option<Vec<ConsumedCapacity>> {
+fn capacity_report(
+    consumed: &BTreeMap<String, Consumption>,
+    report: Report,
+    figure: &str,
+) -> Option<Vec<ConsumedCapacity>> {
     if report == Report::None {
         return None;
     }
     Some(
-        units
+        consumed
             .iter()
-            .filter_map(|(table, u)| {
-                let mut c = Consumption::table_only(*u).report(report, table)?;
+            .filter_map(|(table, c)| {
+                let mut c = c.report(report, table)?;
                 c.set_figure(figure);
                 Some(c)
             })
