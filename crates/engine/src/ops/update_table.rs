@@ -1,10 +1,13 @@
-//! UpdateTable: billing mode and provisioned throughput (indexes arrive with the index issue).
+//! UpdateTable: billing mode, provisioned throughput, and creating or deleting one GSI per call
+//! (a new index is filled from the table's items at once).
 
-use super::create_table::{check_throughput, ProvisionedThroughputInput};
+use super::create_table::{check_throughput, AttributeDefinitionInput, ProvisionedThroughputInput};
+use super::index_definitions::{self, IndexInput};
 use super::TableDescription;
 use crate::engine::Engine;
-use crate::error::{DynamoError, Result};
-use crate::table::BillingMode;
+use crate::error::{DynamoError, ErrorKind, Result};
+use crate::table::{BillingMode, Index, IndexKind, KeyAttribute, Table};
+use crate::value::ScalarType;
 use crate::validate::Violations;
 use serde::{Deserialize, Serialize};
 
@@ -14,8 +17,22 @@ pub struct UpdateTableInput {
     pub table_name: Option<String>,
     pub billing_mode: Option<String>,
     pub provisioned_throughput: Option<ProvisionedThroughputInput>,
-    pub global_secondary_index_updates: Option<serde_json::Value>,
-    pub attribute_definitions: Option<serde_json::Value>,
+    pub global_secondary_index_updates: Option<Vec<GsiUpdate>>,
+    pub attribute_definitions: Option<Vec<AttributeDefinitionInput>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct IndexNameInput {
+    pub index_name: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GsiUpdate {
+    pub create: Option<IndexInput>,
+    pub delete: Option<IndexNameInput>,
+    pub update: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Serialize)]
@@ -30,12 +47,15 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     v.one_of("billingMode", input.billing_mode.as_ref(), &["PROVISIONED", "PAY_PER_REQUEST"]);
     check_throughput(&mut v, "provisionedThroughput", input.provisioned_throughput.as_ref());
     v.finish()?;
-    if input.global_secondary_index_updates.is_some() {
-        return Err(DynamoError::validation("Dynalab does not support secondary indexes yet"));
-    }
     let now = engine.now_millis();
     let name = input.table_name.unwrap_or_default();
     let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    if let Some(updates) = &input.global_secondary_index_updates {
+        update_indexes(table, updates, input.attribute_definitions.as_deref().unwrap_or_default())?;
+        if input.billing_mode.is_none() && input.provisioned_throughput.is_none() {
+            return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
+        }
+    }
     let current = table.definition.billing;
     let wanted_mode = input.billing_mode.as_deref();
     let next = match (wanted_mode, &input.provisioned_throughput, current) {
@@ -82,4 +102,79 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     }
     table.definition.billing = next;
     Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") })
+}
+
+/// Creates or deletes one GSI. A new index is filled from every item at once, so it is ACTIVE
+/// when the call returns (DynamoDB backfills in the background; a lab has no reason to wait).
+fn update_indexes(table: &mut Table, updates: &[GsiUpdate], new_definitions: &[AttributeDefinitionInput]) -> Result<()> {
+    if updates.len() != 1 {
+        return Err(DynamoError::new(
+            ErrorKind::LimitExceeded,
+            "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table",
+        ));
+    }
+    let update = &updates[0];
+    match (&update.create, &update.delete, &update.update) {
+        (Some(create), None, None) => {
+            let mut definitions = table.definition.attribute_definitions.clone();
+            for d in new_definitions {
+                let (Some(name), Some(kind)) = (&d.attribute_name, d.attribute_type.as_deref().and_then(ScalarType::parse)) else {
+                    continue;
+                };
+                if !definitions.iter().any(|existing| &existing.name == name) {
+                    definitions.push(KeyAttribute { name: name.clone(), kind });
+                }
+            }
+            let provisioned = match table.definition.billing {
+                BillingMode::Provisioned { read, write } => Some((read, write)),
+                BillingMode::PayPerRequest => None,
+            };
+            let mut parsed = index_definitions::parse(
+                std::slice::from_ref(create),
+                &[],
+                &table.definition.key_schema,
+                &definitions,
+                provisioned,
+            )?;
+            let definition = parsed.pop().ok_or_else(|| DynamoError::validation("Invalid GlobalSecondaryIndexUpdates"))?;
+            if table.index(&definition.name).is_some() {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: Index with name {} already exists",
+                    definition.name
+                )));
+            }
+            if table.indexes.iter().filter(|i| i.definition.kind == IndexKind::Global).count() >= 20 {
+                return Err(DynamoError::validation("GlobalSecondaryIndex count exceeds the per-table limit"));
+            }
+            let mut index = Index::new(definition);
+            let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
+            let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
+            for (key, stored) in table.storage.items() {
+                index.apply(&key, None, Some(&stored.item), &key_names);
+            }
+            table.definition.attribute_definitions = definitions;
+            table.indexes.push(index);
+            Ok(())
+        }
+        (None, Some(delete), None) => {
+            let name = delete.index_name.clone().unwrap_or_default();
+            let position = table
+                .indexes
+                .iter()
+                .position(|i| i.definition.name == name && i.definition.kind == IndexKind::Global)
+                .ok_or_else(|| DynamoError::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Index: {name}")))?;
+            table.indexes.remove(position);
+            // Attribute definitions no index or key uses any more go with the index, as on DynamoDB.
+            let mut used: Vec<String> = table.key_names().into_iter().map(String::from).collect();
+            for index in &table.indexes {
+                used.extend(index.definition.key_attributes().map(|a| a.name.clone()));
+            }
+            table.definition.attribute_definitions.retain(|d| used.contains(&d.name));
+            Ok(())
+        }
+        (None, None, Some(_)) => Ok(()),
+        _ => Err(DynamoError::validation(
+            "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified",
+        )),
+    }
 }

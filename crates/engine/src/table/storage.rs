@@ -123,6 +123,13 @@ impl Storage {
         Some(old)
     }
 
+    /// Every item with its key, in scan order.
+    pub fn items(&self) -> impl Iterator<Item = (PrimaryKey, &StoredItem)> {
+        self.partitions
+            .iter()
+            .flat_map(|(slot, collection)| collection.iter().map(move |(sort, s)| ((slot.key.clone(), sort.clone()), s)))
+    }
+
     /// The item collection of one partition key.
     pub fn collection(&self, partition: &KeyValue) -> Option<&Collection> {
         self.partitions.get(&PartitionSlot::of(partition))
