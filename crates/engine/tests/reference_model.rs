@@ -65,6 +65,8 @@ enum Op {
     Get { pk: usize, sk: i64, consistent: bool },
     Query { pk: usize, low: Option<i64>, high: Option<i64>, forward: bool, limit: Option<usize>, min_n: Option<i64> },
     Scan { limit: Option<usize>, min_n: Option<i64> },
+    /// Puts (some only if absent) and deletes of distinct items, all or nothing.
+    Transact { writes: Vec<(usize, i64, Option<i64>, bool, bool)> },
 }
 
 const PARTITIONS: [&str; 4] = ["alpha", "bravo", "charlie", "delta"];
@@ -82,6 +84,8 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (pk, proptest::option::of(-20i64..200), proptest::option::of(-20i64..200), any::<bool>(), proptest::option::of(1usize..8), proptest::option::of(-50i64..3000))
             .prop_map(|(pk, low, high, forward, limit, min_n)| Op::Query { pk, low, high, forward, limit, min_n }),
         1 => (proptest::option::of(1usize..10), proptest::option::of(-50i64..3000)).prop_map(|(limit, min_n)| Op::Scan { limit, min_n }),
+        2 => proptest::collection::vec((0..PARTITIONS.len(), -20i64..40, proptest::option::of(-5i64..5), any::<bool>(), any::<bool>()), 1..5)
+            .prop_map(|writes| Op::Transact { writes }),
     ]
 }
 
@@ -96,6 +100,25 @@ fn key(pk: usize, sk: i64) -> Value {
 
 fn units(value: &Value) -> f64 {
     value["ConsumedCapacity"]["CapacityUnits"].as_f64().unwrap_or(-1.0)
+}
+
+fn table_units(value: &Value) -> f64 {
+    value["ConsumedCapacity"]["Table"]["CapacityUnits"].as_f64().unwrap_or(-1.0)
+}
+
+fn index_units(value: &Value) -> f64 {
+    value["ConsumedCapacity"]["GlobalSecondaryIndexes"]["byN"]["CapacityUnits"].as_f64().unwrap_or(0.0)
+}
+
+/// The GSI on `n` (keys only, entries far under 1 KB): added or removed → 1 write, moved → 2,
+/// unchanged → 0 (fact sheet §2.3).
+fn index_write_units(old_n: Option<i64>, new_n: Option<i64>) -> f64 {
+    match (old_n, new_n) {
+        (None, None) => 0.0,
+        (Some(a), Some(b)) if a == b => 0.0,
+        (Some(_), Some(_)) => 2.0,
+        _ => 1.0,
+    }
 }
 
 fn write_units(bytes: usize) -> f64 {
@@ -116,8 +139,9 @@ impl Harness {
         let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
         let create = json!({
             "TableName": "model",
-            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"}],
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"}, {"AttributeName": "n", "AttributeType": "N"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "byN", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "n", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}],
             "BillingMode": "PAY_PER_REQUEST"
         });
         engine.execute_value("CreateTable", &create).expect("table");
@@ -136,7 +160,7 @@ impl Harness {
         match op.clone() {
             Op::Put { pk, sk, n, text_len, only_if_absent } => {
                 let item = ModelItem { pk: PARTITIONS[pk].into(), sk, n, text_len };
-                let mut request = json!({"TableName": "model", "Item": item.json(), "ReturnConsumedCapacity": "TOTAL"});
+                let mut request = json!({"TableName": "model", "Item": item.json(), "ReturnConsumedCapacity": "INDEXES"});
                 if only_if_absent {
                     request["ConditionExpression"] = json!("attribute_not_exists(pk)");
                 }
@@ -147,7 +171,9 @@ impl Harness {
                     return Ok(());
                 }
                 let old_size = existing.map_or(0, |i| self.model[i].size());
-                prop_assert_eq!(units(&got.map_err(TestCaseError::fail)?), write_units(old_size.max(item.size())));
+                let got = got.map_err(TestCaseError::fail)?;
+                prop_assert_eq!(table_units(&got), write_units(old_size.max(item.size())));
+                prop_assert_eq!(index_units(&got), index_write_units(existing.and_then(|i| self.model[i].n), n));
                 match existing {
                     Some(i) => self.model[i] = item,
                     None => self.model.push(item),
@@ -155,7 +181,7 @@ impl Harness {
             }
             Op::Add { pk, sk, by } => {
                 let request = json!({"TableName": "model", "Key": key(pk, sk), "UpdateExpression": "ADD n :by",
-                    "ExpressionAttributeValues": {":by": {"N": by.to_string()}}, "ReturnValues": "ALL_NEW", "ReturnConsumedCapacity": "TOTAL"});
+                    "ExpressionAttributeValues": {":by": {"N": by.to_string()}}, "ReturnValues": "ALL_NEW", "ReturnConsumedCapacity": "INDEXES"});
                 let got = self.call("UpdateItem", request).map_err(TestCaseError::fail)?;
                 let existing = self.find(pk, sk);
                 let old_size = existing.map_or(0, |i| self.model[i].size());
@@ -164,9 +190,11 @@ impl Harness {
                     self.model.len() - 1
                 });
                 let item = &mut self.model[index];
+                let old_n = item.n;
                 item.n = Some(item.n.unwrap_or(0) + by);
                 prop_assert_eq!(&got["Attributes"], &item.json());
-                prop_assert_eq!(units(&got), write_units(old_size.max(item.size())));
+                prop_assert_eq!(table_units(&got), write_units(old_size.max(item.size())));
+                prop_assert_eq!(index_units(&got), index_write_units(old_n, item.n));
             }
             Op::RemoveText { pk, sk } => {
                 let request = json!({"TableName": "model", "Key": key(pk, sk), "UpdateExpression": "REMOVE #t",
@@ -215,6 +243,76 @@ impl Harness {
             }
             Op::Query { pk, low, high, forward, limit, min_n } => self.query(pk, low, high, forward, limit, min_n)?,
             Op::Scan { limit, min_n } => self.scan(limit, min_n)?,
+            Op::Transact { writes } => self.transact(&writes)?,
+        }
+        self.check_index()
+    }
+
+    fn transact(&mut self, writes: &[(usize, i64, Option<i64>, bool, bool)]) -> Result<(), TestCaseError> {
+        let mut seen = Vec::new();
+        let writes: Vec<_> = writes.iter().filter(|(pk, sk, ..)| {
+            let fresh = !seen.contains(&(*pk, *sk));
+            seen.push((*pk, *sk));
+            fresh
+        }).cloned().collect();
+        let items: Vec<Value> = writes
+            .iter()
+            .map(|(pk, sk, n, delete, only_if_absent)| {
+                if *delete {
+                    json!({"Delete": {"TableName": "model", "Key": key(*pk, *sk)}})
+                } else {
+                    let item = ModelItem { pk: PARTITIONS[*pk].into(), sk: *sk, n: *n, text_len: None };
+                    let mut put = json!({"TableName": "model", "Item": item.json()});
+                    if *only_if_absent {
+                        put["ConditionExpression"] = json!("attribute_not_exists(pk)");
+                    }
+                    json!({"Put": put})
+                }
+            })
+            .collect();
+        let got = self.call("TransactWriteItems", json!({"TransactItems": items}));
+        let blocked = writes.iter().any(|(pk, sk, _, delete, only_if_absent)| !delete && *only_if_absent && self.find(*pk, *sk).is_some());
+        if blocked {
+            // A cancelled transaction leaves no trace: the model does not change, and neither may the engine.
+            prop_assert_eq!(got, Err("TransactionCanceledException".to_string()));
+            return Ok(());
+        }
+        got.map_err(TestCaseError::fail)?;
+        for (pk, sk, n, delete, _) in writes {
+            let existing = self.find(pk, sk);
+            match (delete, existing) {
+                (true, Some(i)) => {
+                    self.model.remove(i);
+                }
+                (true, None) => {}
+                (false, Some(i)) => self.model[i] = ModelItem { pk: PARTITIONS[pk].into(), sk, n, text_len: None },
+                (false, None) => self.model.push(ModelItem { pk: PARTITIONS[pk].into(), sk, n, text_len: None }),
+            }
+        }
+        Ok(())
+    }
+
+    /// The GSI holds exactly the items that have `n`, keys only, ordered by `n` then the table key.
+    fn check_index(&mut self) -> Result<(), TestCaseError> {
+        for (p, partition) in PARTITIONS.iter().enumerate() {
+            let mut expected: Vec<&ModelItem> = self.model.iter().filter(|i| i.pk == *partition && i.n.is_some()).collect();
+            expected.sort_by_key(|i| (i.n, i.sk));
+            let want: Vec<Value> = expected
+                .iter()
+                .map(|i| json!({"pk": {"S": i.pk}, "sk": {"N": i.sk.to_string()}, "n": {"N": i.n.unwrap_or(0).to_string()}}))
+                .collect();
+            let mut got = Vec::new();
+            let mut request = json!({"TableName": "model", "IndexName": "byN", "KeyConditionExpression": "pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": PARTITIONS[p]}}, "Limit": 3});
+            for _ in 0..=want.len() {
+                let page = self.call("Query", request.clone()).map_err(TestCaseError::fail)?;
+                got.extend(page["Items"].as_array().cloned().unwrap_or_default());
+                match page.get("LastEvaluatedKey") {
+                    Some(last) => request["ExclusiveStartKey"] = last.clone(),
+                    None => break,
+                }
+            }
+            prop_assert_eq!(&got, &want, "index byN, partition {}", partition);
         }
         Ok(())
     }
