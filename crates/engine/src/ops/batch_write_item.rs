@@ -87,13 +87,13 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
 
     let mut planned = Vec::new();
     let mut seen: HashSet<(String, PrimaryKey)> = HashSet::new();
-    for (table_name, requests) in &request_items {
-        let table = engine.table(table_name)?;
+    for (table_name, requests) in request_items {
+        let table = engine.table(&table_name)?;
         let schema = &table.definition.key_schema;
         for request in requests {
-            let (key, item) = match (&request.put_request, &request.delete_request) {
+            let (key, item) = match (request.put_request, request.delete_request) {
                 (Some(put), None) => {
-                    let item = put.item.clone().unwrap_or_default();
+                    let item = put.item.unwrap_or_default();
                     check_item_values(&item)?;
                     if item_size(&item) > MAX_ITEM_BYTES {
                         return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));

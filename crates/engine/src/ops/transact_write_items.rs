@@ -98,7 +98,7 @@ struct Planned {
     return_old_on_failure: bool,
 }
 
-fn plan(engine: &Engine, kind: Kind, action: &TransactAction) -> Result<Planned> {
+fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> {
     let mut v = Violations::new();
     v.table_name("tableName", action.table_name.as_ref());
     v.one_of(
@@ -138,11 +138,12 @@ fn plan(engine: &Engine, kind: Kind, action: &TransactAction) -> Result<Planned>
         None => None,
     };
     placeholders.check_unused()?;
+    let return_old_on_failure = action.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     let table_name = action.table_name.clone().unwrap_or_default();
     let table = engine.table(&table_name)?;
     let schema = &table.definition.key_schema;
     let (key, key_item, item) = if kind == Kind::Put {
-        let item = action.item.clone().unwrap_or_default();
+        let item = action.item.unwrap_or_default();
         check_item_values(&item)?;
         if item_size(&item) > super::MAX_ITEM_BYTES {
             return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
@@ -151,7 +152,7 @@ fn plan(engine: &Engine, kind: Kind, action: &TransactAction) -> Result<Planned>
         table.check_index_keys(&item, false)?;
         (key, schema.key_item(&item), Some(item))
     } else {
-        let key_item = action.key.clone().unwrap_or_default();
+        let key_item = action.key.unwrap_or_default();
         (schema.key_of_request(&key_item)?, key_item, None)
     };
     if let Some(Step::Attr(name)) = actions
@@ -171,7 +172,7 @@ fn plan(engine: &Engine, kind: Kind, action: &TransactAction) -> Result<Planned>
         item,
         actions,
         condition,
-        return_old_on_failure: action.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD"),
+        return_old_on_failure,
     })
 }
 
@@ -181,8 +182,7 @@ fn action_path(action: &Action) -> &Vec<Step> {
     }
 }
 
-pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {
-    let items = input.transact_items.clone().unwrap_or_default();
+pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {
     let mut v = Violations::new();
     v.required("transactItems", input.transact_items.as_ref());
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
@@ -195,6 +195,7 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
         v.length("clientRequestToken", &format!("'{token}'"), token.chars().count(), 1, 36);
     }
     v.finish()?;
+    let items = input.transact_items.take().unwrap_or_default();
     if items.is_empty() {
         return Err(DynamoError::validation(
             "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
@@ -207,7 +208,11 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
         ));
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
-    let fingerprint = serde_json::to_value(&items).map(|v| v.to_string()).unwrap_or_default();
+    // Only a request with a token is remembered, so only then is its fingerprint worth computing.
+    let fingerprint = match &input.client_request_token {
+        Some(_) => serde_json::to_value(&items).map(|v| v.to_string()).unwrap_or_default(),
+        None => String::new(),
+    };
     let now = engine.now_millis();
     engine.transaction_tokens.retain(|_, done| now.saturating_sub(done.at_millis) < TOKEN_WINDOW_MILLIS);
     if let Some(token) = &input.client_request_token {
@@ -226,14 +231,14 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
 
     let mut planned = Vec::with_capacity(items.len());
     let mut payload = 0usize;
-    for item in &items {
+    for item in items {
         let choices = [
-            (Kind::Check, &item.condition_check),
-            (Kind::Put, &item.put),
-            (Kind::Delete, &item.delete),
-            (Kind::Update, &item.update),
+            (Kind::Check, item.condition_check),
+            (Kind::Put, item.put),
+            (Kind::Delete, item.delete),
+            (Kind::Update, item.update),
         ];
-        let mut chosen = choices.iter().filter_map(|(kind, action)| action.as_ref().map(|a| (*kind, a)));
+        let mut chosen = choices.into_iter().filter_map(|(kind, action)| action.map(|a| (kind, a)));
         let (kind, action) = match (chosen.next(), chosen.next()) {
             (Some(one), None) => one,
             (None, _) => {
@@ -267,7 +272,7 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
     let mut reasons = Vec::with_capacity(planned.len());
     let mut images: Vec<Option<Option<Item>>> = Vec::with_capacity(planned.len());
     let mut failed = false;
-    for step in &planned {
+    for step in &mut planned {
         let table = engine.table(&step.table)?;
         let old = table.storage.get(&step.key).map(|s| &s.item);
         let empty = Item::new();
@@ -284,7 +289,7 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
         }
         let image = match step.kind {
             Kind::Check => Ok(None),
-            Kind::Put => Ok(Some(step.item.clone())),
+            Kind::Put => Ok(Some(step.item.take())),
             Kind::Delete => Ok(Some(None)),
             Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions)
                 .and_then(|i| table.check_index_keys(&i, true).map(|()| i))

@@ -5,6 +5,7 @@ use super::schema::PrimaryKey;
 use crate::value::{item_size, Item, KeyValue};
 use serde::Serialize;
 use serde_json::value::RawValue;
+use std::sync::OnceLock;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
@@ -21,25 +22,28 @@ impl PartitionSlot {
     }
 }
 
-/// An item, its size in bytes and its DynamoDB JSON, computed once when written: reads copy the
-/// JSON into responses instead of cloning and serialising the item each time.
+/// An item, its size in bytes (computed when written) and its DynamoDB JSON (computed on the
+/// first read): reads copy the JSON into responses instead of cloning and serialising the item.
 #[derive(Debug, Clone)]
 pub struct StoredItem {
     pub item: Item,
     pub size: usize,
-    json: Option<Box<RawValue>>,
+    json: OnceLock<Option<Box<RawValue>>>,
 }
 
 impl StoredItem {
     pub fn new(item: Item) -> Self {
         let size = item_size(&item);
-        let json = serde_json::value::to_raw_value(&item).ok();
-        Self { item, size, json }
+        Self { item, size, json: OnceLock::new() }
+    }
+
+    fn raw(&self) -> Option<&RawValue> {
+        self.json.get_or_init(|| serde_json::value::to_raw_value(&self.item).ok()).as_deref()
     }
 
     /// The item as a response member, without copying the item itself.
     pub fn to_json(&self) -> ItemJson<'_> {
-        match &self.json {
+        match self.raw() {
             Some(raw) => ItemJson::Stored(raw),
             None => ItemJson::Item(self.item.clone()),
         }
@@ -47,7 +51,7 @@ impl StoredItem {
 
     /// The item as a response member, taking ownership (for items just removed or replaced).
     pub fn into_json(self) -> ItemJson<'static> {
-        match self.json {
+        match self.json.into_inner().flatten() {
             Some(raw) => ItemJson::Raw(raw),
             None => ItemJson::Item(self.item),
         }
