@@ -166,7 +166,8 @@ fn bench(c: &mut Criterion) {
     let (a, b) = (page["Count"].as_u64().unwrap_or(0), their_page["Count"].as_u64().unwrap_or(0));
     assert!(a.abs_diff(b) <= 1 && a > 100, "both cut the Scan page near 1 MB: {a} vs {b}");
 
-    let ours: serde_json::Value = serde_json::from_str(&peers.dynalab.execute("Query", &gsi_queries[0]).expect("gsi query")).expect("json");
+    let ours: serde_json::Value =
+        serde_json::from_str(&peers.dynalab.execute("Query", &gsi_queries[0]).expect("gsi query")).expect("json");
     let theirs = peers.dynoxide.query(serde_json::from_str(&gsi_queries[0]).expect("request")).expect("gsi query");
     assert_eq!(ours["Count"], json!(100));
     assert_eq!(serde_json::to_value(&theirs).expect("json")["Count"], json!(100));
@@ -201,7 +202,13 @@ fn bench(c: &mut Criterion) {
     let scans = [scan.clone(), scan];
     pair!("Scan 1 MB page", scans, "Scan", scan, actions::scan::ScanRequest);
     pair!("PutItem on a table with 3 GSIs", indexed_puts, "PutItem", put_item, actions::put_item::PutItemRequest);
-    pair!("BatchWriteItem of 25 puts", batches, "BatchWriteItem", batch_write_item, actions::batch_write_item::BatchWriteItemRequest);
+    pair!(
+        "BatchWriteItem of 25 puts",
+        batches,
+        "BatchWriteItem",
+        batch_write_item,
+        actions::batch_write_item::BatchWriteItemRequest
+    );
     pair!(
         "TransactWriteItems of 10 actions",
         transactions,

@@ -14,13 +14,28 @@ use std::sync::Arc;
 pub struct Engine {
     pub(crate) tables: BTreeMap<String, Table>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// The LSI item-collection limit; 10 GB, lowered only to try the limit on a lab-sized table.
+    pub(crate) item_collection_limit: u64,
     /// TransactWriteItems runs remembered by ClientRequestToken, for ten minutes.
     pub(crate) transaction_tokens: HashMap<String, ops::transact_write_items::Completed>,
 }
 
 impl Engine {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
-        Self { tables: BTreeMap::new(), clock, transaction_tokens: HashMap::new() }
+        Self {
+            tables: BTreeMap::new(),
+            clock,
+            item_collection_limit: crate::table::ITEM_COLLECTION_LIMIT_BYTES,
+            transaction_tokens: HashMap::new(),
+        }
+    }
+
+    /// Lowers the 10 GB item-collection limit of LSI tables, so a lab can show
+    /// `ItemCollectionSizeLimitExceededException` without writing 10 GB.
+    #[must_use]
+    pub fn with_item_collection_limit(mut self, bytes: u64) -> Self {
+        self.item_collection_limit = bytes;
+        self
     }
 
     /// Runs one DynamoDB operation (`"PutItem"`, `"Query"`, …) on a request body in DynamoDB JSON,

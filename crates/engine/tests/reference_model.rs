@@ -58,15 +58,48 @@ fn number_size(value: i64) -> usize {
 
 #[derive(Debug, Clone)]
 enum Op {
-    Put { pk: usize, sk: i64, n: Option<i64>, text_len: Option<usize>, only_if_absent: bool },
-    Add { pk: usize, sk: i64, by: i64 },
-    RemoveText { pk: usize, sk: i64 },
-    Delete { pk: usize, sk: i64, only_if_n_below: Option<i64> },
-    Get { pk: usize, sk: i64, consistent: bool },
-    Query { pk: usize, low: Option<i64>, high: Option<i64>, forward: bool, limit: Option<usize>, min_n: Option<i64> },
-    Scan { limit: Option<usize>, min_n: Option<i64> },
+    Put {
+        pk: usize,
+        sk: i64,
+        n: Option<i64>,
+        text_len: Option<usize>,
+        only_if_absent: bool,
+    },
+    Add {
+        pk: usize,
+        sk: i64,
+        by: i64,
+    },
+    RemoveText {
+        pk: usize,
+        sk: i64,
+    },
+    Delete {
+        pk: usize,
+        sk: i64,
+        only_if_n_below: Option<i64>,
+    },
+    Get {
+        pk: usize,
+        sk: i64,
+        consistent: bool,
+    },
+    Query {
+        pk: usize,
+        low: Option<i64>,
+        high: Option<i64>,
+        forward: bool,
+        limit: Option<usize>,
+        min_n: Option<i64>,
+    },
+    Scan {
+        limit: Option<usize>,
+        min_n: Option<i64>,
+    },
     /// Puts (some only if absent) and deletes of distinct items, all or nothing.
-    Transact { writes: Vec<(usize, i64, Option<i64>, bool, bool)> },
+    Transact {
+        writes: Vec<(usize, i64, Option<i64>, bool, bool)>,
+    },
 }
 
 const PARTITIONS: [&str; 4] = ["alpha", "bravo", "charlie", "delta"];
@@ -160,7 +193,8 @@ impl Harness {
         match op.clone() {
             Op::Put { pk, sk, n, text_len, only_if_absent } => {
                 let item = ModelItem { pk: PARTITIONS[pk].into(), sk, n, text_len };
-                let mut request = json!({"TableName": "model", "Item": item.json(), "ReturnConsumedCapacity": "INDEXES"});
+                let mut request =
+                    json!({"TableName": "model", "Item": item.json(), "ReturnConsumedCapacity": "INDEXES"});
                 if only_if_absent {
                     request["ConditionExpression"] = json!("attribute_not_exists(pk)");
                 }
@@ -250,11 +284,15 @@ impl Harness {
 
     fn transact(&mut self, writes: &[(usize, i64, Option<i64>, bool, bool)]) -> Result<(), TestCaseError> {
         let mut seen = Vec::new();
-        let writes: Vec<_> = writes.iter().filter(|(pk, sk, ..)| {
-            let fresh = !seen.contains(&(*pk, *sk));
-            seen.push((*pk, *sk));
-            fresh
-        }).cloned().collect();
+        let writes: Vec<_> = writes
+            .iter()
+            .filter(|(pk, sk, ..)| {
+                let fresh = !seen.contains(&(*pk, *sk));
+                seen.push((*pk, *sk));
+                fresh
+            })
+            .cloned()
+            .collect();
         let items: Vec<Value> = writes
             .iter()
             .map(|(pk, sk, n, delete, only_if_absent)| {
@@ -271,7 +309,9 @@ impl Harness {
             })
             .collect();
         let got = self.call("TransactWriteItems", json!({"TransactItems": items}));
-        let blocked = writes.iter().any(|(pk, sk, _, delete, only_if_absent)| !delete && *only_if_absent && self.find(*pk, *sk).is_some());
+        let blocked = writes
+            .iter()
+            .any(|(pk, sk, _, delete, only_if_absent)| !delete && *only_if_absent && self.find(*pk, *sk).is_some());
         if blocked {
             // A cancelled transaction leaves no trace: the model does not change, and neither may the engine.
             prop_assert_eq!(got, Err("TransactionCanceledException".to_string()));
@@ -295,7 +335,8 @@ impl Harness {
     /// The GSI holds exactly the items that have `n`, keys only, ordered by `n` then the table key.
     fn check_index(&mut self) -> Result<(), TestCaseError> {
         for (p, partition) in PARTITIONS.iter().enumerate() {
-            let mut expected: Vec<&ModelItem> = self.model.iter().filter(|i| i.pk == *partition && i.n.is_some()).collect();
+            let mut expected: Vec<&ModelItem> =
+                self.model.iter().filter(|i| i.pk == *partition && i.n.is_some()).collect();
             expected.sort_by_key(|i| (i.n, i.sk));
             let want: Vec<Value> = expected
                 .iter()

@@ -5,7 +5,7 @@ use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::expression::{ExprKind, ExpressionParams};
-use crate::table::{ItemJson, StoredItem};
+use crate::table::{ItemCollectionMetrics, ItemJson, StoredItem};
 use crate::validate::{
     Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
 };
@@ -36,6 +36,8 @@ pub struct DeleteItemOutput {
     pub attributes: Option<ItemJson<'static>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
 pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutput> {
@@ -82,6 +84,8 @@ pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutp
     let key = table.definition.key_schema.key_of_request(&input.key.unwrap_or_default())?;
     let old = table.storage.get(&key);
     check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
+    let partition = key.0.clone();
+    let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let written = table.write(key, None);
     let old = written.old;
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
@@ -90,5 +94,6 @@ pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutp
         consumed_capacity: written
             .consumption
             .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+        item_collection_metrics: if wants_metrics { table.collection_metrics(&partition) } else { None },
     })
 }

@@ -5,7 +5,7 @@ use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::{ExprKind, ExpressionParams};
-use crate::table::{ItemJson, StoredItem};
+use crate::table::{ItemCollectionMetrics, ItemJson, StoredItem};
 use crate::validate::{
     Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
 };
@@ -36,6 +36,8 @@ pub struct PutItemOutput {
     pub attributes: Option<ItemJson<'static>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
 pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
@@ -84,18 +86,23 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
     }
 
     let table_name = input.table_name.unwrap_or_default();
+    let limit = engine.item_collection_limit;
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_item(&item)?;
     table.check_index_keys(&item, false)?;
     let old = table.storage.get(&key);
     check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
+    table.check_collection_limit(&key, Some(&item), limit)?;
+    let partition = key.0.clone();
     let written = table.write(key, Some(item));
     let old = written.old;
+    let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
     Ok(PutItemOutput {
         attributes: old.filter(|_| want_old).map(StoredItem::into_json),
         consumed_capacity: written
             .consumption
             .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+        item_collection_metrics: if wants_metrics { table.collection_metrics(&partition) } else { None },
     })
 }

@@ -164,16 +164,7 @@ fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> 
             "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
         )));
     }
-    Ok(Planned {
-        kind,
-        table: table_name,
-        key,
-        key_item,
-        item,
-        actions,
-        condition,
-        return_old_on_failure,
-    })
+    Ok(Planned { kind, table: table_name, key, key_item, item, actions, condition, return_old_on_failure })
 }
 
 fn action_path(action: &Action) -> &Vec<Step> {

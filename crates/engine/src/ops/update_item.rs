@@ -8,6 +8,7 @@ use crate::expression::ast::{Action, Step};
 use crate::expression::projection::project;
 use crate::expression::update::apply;
 use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::ItemCollectionMetrics;
 use crate::validate::{
     Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
 };
@@ -40,6 +41,8 @@ pub struct UpdateItemOutput {
     pub attributes: Option<Item>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
 pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutput> {
@@ -93,6 +96,7 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     placeholders.check_unused()?;
 
     let table_name = input.table_name.unwrap_or_default();
+    let limit = engine.item_collection_limit;
     let table = engine.table_mut(&table_name)?;
     let schema = &table.definition.key_schema;
     let key_item = input.key.unwrap_or_default();
@@ -115,6 +119,9 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     if new_size > MAX_ITEM_BYTES {
         return Err(DynamoError::validation("Item size to update has exceeded the maximum allowed size"));
     }
+    table.check_collection_limit(&key, Some(&new_item), limit)?;
+    let partition = key.0.clone();
+    let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let written = table.write(key, Some(new_item.clone()));
     let old = written.old;
     let attributes = match input.return_values.as_deref() {
@@ -129,6 +136,7 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
         consumed_capacity: written
             .consumption
             .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+        item_collection_metrics: if wants_metrics { table.collection_metrics(&partition) } else { None },
     })
 }
 

@@ -7,8 +7,8 @@ use super::TableDescription;
 use crate::engine::Engine;
 use crate::error::{DynamoError, ErrorKind, Result};
 use crate::table::{BillingMode, Index, IndexKind, KeyAttribute, Table};
-use crate::value::ScalarType;
 use crate::validate::Violations;
+use crate::value::ScalarType;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Deserialize)]
@@ -106,7 +106,11 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
 
 /// Creates or deletes one GSI. A new index is filled from every item at once, so it is ACTIVE
 /// when the call returns (DynamoDB backfills in the background; a lab has no reason to wait).
-fn update_indexes(table: &mut Table, updates: &[GsiUpdate], new_definitions: &[AttributeDefinitionInput]) -> Result<()> {
+fn update_indexes(
+    table: &mut Table,
+    updates: &[GsiUpdate],
+    new_definitions: &[AttributeDefinitionInput],
+) -> Result<()> {
     if updates.len() != 1 {
         return Err(DynamoError::new(
             ErrorKind::LimitExceeded,

@@ -28,6 +28,18 @@ pub struct Written {
     pub consumption: Consumption,
 }
 
+/// An item collection's size for `ReturnItemCollectionMetrics=SIZE` (tables with LSIs only).
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ItemCollectionMetrics {
+    pub item_collection_key: Item,
+    #[serde(rename = "SizeEstimateRangeGB")]
+    pub size_estimate_range_gb: [f64; 2],
+}
+
+/// The item-collection limit of tables with local secondary indexes: 10 GB (fact sheet §4).
+pub const ITEM_COLLECTION_LIMIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
+
 impl Table {
     pub fn new(definition: TableDefinition, indexes: Vec<IndexDefinition>) -> Self {
         Self { definition, storage: Storage::default(), indexes: indexes.into_iter().map(Index::new).collect() }
@@ -71,6 +83,62 @@ impl Table {
         };
         consumption.table = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
         Written { old, consumption }
+    }
+
+    pub fn has_local_indexes(&self) -> bool {
+        self.indexes.iter().any(|i| i.definition.kind == IndexKind::Local)
+    }
+
+    /// Bytes of one item collection: its items and their LSI entries.
+    pub fn collection_bytes(&self, partition: &crate::value::KeyValue) -> u64 {
+        let items: usize = self.storage.collection(partition).map_or(0, |c| c.values().map(|s| s.size).sum());
+        let entries: usize = self
+            .indexes
+            .iter()
+            .filter(|i| i.definition.kind == IndexKind::Local)
+            .filter_map(|i| i.collection(std::slice::from_ref(partition)))
+            .map(|c| c.values().map(|s| s.size).sum::<usize>())
+            .sum();
+        (items + entries) as u64
+    }
+
+    /// The metrics DynamoDB returns for a write to an item collection, on tables with LSIs. The
+    /// range brackets the size in whole GB, as the service's estimate does ([0.0, 1.0] when small).
+    pub fn collection_metrics(&self, partition: &crate::value::KeyValue) -> Option<ItemCollectionMetrics> {
+        if !self.has_local_indexes() {
+            return None;
+        }
+        let gb = (self.collection_bytes(partition) as f64 / (1024.0 * 1024.0 * 1024.0)).floor();
+        let key = self.definition.key_schema.hash.name.clone();
+        Some(ItemCollectionMetrics {
+            item_collection_key: Item::from([(key, partition.to_attribute())]),
+            size_estimate_range_gb: [gb, gb + 1.0],
+        })
+    }
+
+    /// Refuses a write that would take an item collection of an LSI table past `limit` bytes.
+    pub fn check_collection_limit(&self, key: &PrimaryKey, new: Option<&Item>, limit: u64) -> Result<()> {
+        if !self.has_local_indexes() {
+            return Ok(());
+        }
+        let old = self.storage.get(key).map_or(0, |s| s.size) as u64;
+        let added = new.map_or(0, |item| {
+            let key_names = self.key_names();
+            let entries: usize = self
+                .indexes
+                .iter()
+                .filter(|i| i.definition.kind == IndexKind::Local && i.definition.key_of(item).is_some())
+                .map(|i| item_size(&i.definition.entry(item, &key_names)))
+                .sum();
+            item_size(item) + entries
+        }) as u64;
+        if self.collection_bytes(&key.0).saturating_sub(old) + added > limit {
+            return Err(DynamoError::new(
+                crate::error::ErrorKind::ItemCollectionSizeLimitExceeded,
+                "Collection size exceeded.",
+            ));
+        }
+        Ok(())
     }
 
     /// Index key attributes of an item about to be written must have their index's types and

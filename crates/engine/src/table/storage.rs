@@ -5,9 +5,9 @@ use super::schema::PrimaryKey;
 use crate::value::{item_size, Item, KeyValue};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use std::sync::OnceLock;
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::sync::OnceLock;
 
 /// Where a partition sits in scan order: its key's stable hash, then the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -129,9 +129,9 @@ impl Storage {
 
     /// Every item with its key, in scan order.
     pub fn items(&self) -> impl Iterator<Item = (PrimaryKey, &StoredItem)> {
-        self.partitions
-            .iter()
-            .flat_map(|(slot, collection)| collection.iter().map(move |(sort, s)| ((slot.key.clone(), sort.clone()), s)))
+        self.partitions.iter().flat_map(|(slot, collection)| {
+            collection.iter().map(move |(sort, s)| ((slot.key.clone(), sort.clone()), s))
+        })
     }
 
     /// The item collection of one partition key.
