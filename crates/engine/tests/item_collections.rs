@@ -80,3 +80,33 @@ fn an_item_collection_stops_at_its_limit_and_others_do_not() {
     smaller["body"] = json!({"S": "short"});
     assert!(e.execute_value("PutItem", &json!({"TableName": "threads", "Item": smaller})).is_ok());
 }
+
+#[test]
+fn batches_and_transactions_report_each_collection_written() {
+    let mut e = engine_with_limit(10 * 1024 * 1024 * 1024);
+    let mut other = post(5);
+    other["forum"] = json!({"S": "go"});
+    let batch = json!({"RequestItems": {
+            "threads": [{"PutRequest": {"Item": post(1)}}, {"PutRequest": {"Item": post(2)}}, {"PutRequest": {"Item": other}}],
+            "plain": [{"PutRequest": {"Item": {"id": {"S": "a"}}}}]},
+        "ReturnItemCollectionMetrics": "SIZE"});
+    let written = e.execute_value("BatchWriteItem", &batch).expect("batch");
+    assert_eq!(
+        written["ItemCollectionMetrics"],
+        json!({"threads": [
+            {"ItemCollectionKey": {"forum": {"S": "rust"}}, "SizeEstimateRangeGB": [0.0, 1.0]},
+            {"ItemCollectionKey": {"forum": {"S": "go"}}, "SizeEstimateRangeGB": [0.0, 1.0]}]})
+    );
+    let transaction = json!({"TransactItems": [{"Put": {"TableName": "threads", "Item": post(3)}},
+            {"ConditionCheck": {"TableName": "plain", "Key": {"id": {"S": "a"}}, "ConditionExpression": "attribute_exists(id)"}}],
+        "ReturnItemCollectionMetrics": "SIZE"});
+    let done = e.execute_value("TransactWriteItems", &transaction).expect("transaction");
+    assert_eq!(
+        done["ItemCollectionMetrics"],
+        json!({"threads": [{"ItemCollectionKey": {"forum": {"S": "rust"}}, "SizeEstimateRangeGB": [0.0, 1.0]}]})
+    );
+    let quiet = e
+        .execute_value("BatchWriteItem", &json!({"RequestItems": {"threads": [{"PutRequest": {"Item": post(4)}}]}}))
+        .expect("batch");
+    assert!(quiet.get("ItemCollectionMetrics").is_none());
+}

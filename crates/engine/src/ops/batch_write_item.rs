@@ -5,9 +5,9 @@ use super::MAX_ITEM_BYTES;
 use crate::capacity::{ConsumedCapacity, Consumption, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
-use crate::table::PrimaryKey;
+use crate::table::{ItemCollectionMetrics, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS};
-use crate::value::{check_item_values, item_size, Item};
+use crate::value::{check_item_values, item_size, Item, KeyValue};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 
@@ -45,6 +45,8 @@ pub struct BatchWriteItemOutput {
     pub unprocessed_items: BTreeMap<String, Vec<()>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub item_collection_metrics: BTreeMap<String, Vec<ItemCollectionMetrics>>,
 }
 
 const MAX_REQUESTS: usize = 25;
@@ -119,16 +121,26 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
 
     // Every request is valid: write them all, counting units per table.
     let mut consumed: BTreeMap<String, Consumption> = BTreeMap::new();
+    let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
+    let mut touched: BTreeMap<String, Vec<KeyValue>> = BTreeMap::new();
     for write in planned {
         let table = engine.table_mut(&write.table)?;
+        let partition = write.key.0.clone();
         let written = table.write(write.key, write.item);
-        let total = consumed.entry(write.table).or_default();
+        let total = consumed.entry(write.table.clone()).or_default();
         total.add(&written.consumption);
+        let partitions = touched.entry(write.table).or_default();
+        if !partitions.contains(&partition) {
+            partitions.push(partition);
+        }
     }
+    let item_collection_metrics =
+        if wants_metrics { super::item_collection_metrics(engine, &touched) } else { BTreeMap::new() };
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     let capacity: Vec<ConsumedCapacity> = consumed.iter().filter_map(|(table, c)| c.report(report, table)).collect();
     Ok(BatchWriteItemOutput {
         unprocessed_items: BTreeMap::new(),
         consumed_capacity: (report != Report::None).then_some(capacity),
+        item_collection_metrics,
     })
 }

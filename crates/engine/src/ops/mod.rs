@@ -76,5 +76,20 @@ fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Resul
     Ok(())
 }
 
+/// `ItemCollectionMetrics` of a batch or transaction: per table with LSIs, each collection written.
+fn item_collection_metrics(
+    engine: &crate::engine::Engine,
+    touched: &std::collections::BTreeMap<String, Vec<crate::value::KeyValue>>,
+) -> std::collections::BTreeMap<String, Vec<crate::table::ItemCollectionMetrics>> {
+    touched
+        .iter()
+        .filter_map(|(name, partitions)| {
+            let table = engine.tables.get(name)?;
+            let metrics: Vec<_> = partitions.iter().filter_map(|p| table.collection_metrics(p)).collect();
+            (!metrics.is_empty()).then(|| (name.clone(), metrics))
+        })
+        .collect()
+}
+
 /// The 400 KB item limit, names included.
 const MAX_ITEM_BYTES: usize = 409_600;

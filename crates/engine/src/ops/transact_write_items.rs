@@ -8,9 +8,9 @@ use crate::expression::ast::{Action, Step};
 use crate::expression::eval::evaluate;
 use crate::expression::update::apply;
 use crate::expression::{Condition, ExprKind, ExpressionParams};
-use crate::table::PrimaryKey;
+use crate::table::{ItemCollectionMetrics, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES_ON_FAILURE};
-use crate::value::{check_item_values, item_size, item_to_json, AttributeValue, Item};
+use crate::value::{check_item_values, item_size, item_to_json, AttributeValue, Item, KeyValue};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -63,6 +63,8 @@ pub struct TransactWriteItemsInput {
 pub struct TransactWriteItemsOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<Vec<ConsumedCapacity>>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub item_collection_metrics: BTreeMap<String, Vec<ItemCollectionMetrics>>,
 }
 
 /// A transaction remembered for its token: what was asked, when, and what it cost.
@@ -216,6 +218,7 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
                 done.replay_units.iter().map(|(t, u)| (t.clone(), Consumption::table_only(*u))).collect();
             return Ok(TransactWriteItemsOutput {
                 consumed_capacity: capacity_report(&replay, report, "ReadCapacityUnits"),
+                item_collection_metrics: BTreeMap::new(),
             });
         }
     }
@@ -314,7 +317,14 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
     // All or nothing: every check passed, so every write happens.
     let mut consumed: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut replay_units: BTreeMap<String, Units> = BTreeMap::new();
+    let mut touched: BTreeMap<String, Vec<KeyValue>> = BTreeMap::new();
     for (step, image) in planned.into_iter().zip(images) {
+        if step.kind != Kind::Check {
+            let partitions = touched.entry(step.table.clone()).or_default();
+            if !partitions.contains(&step.key.0) {
+                partitions.push(step.key.0.clone());
+            }
+        }
         let table = engine.table_mut(&step.table)?;
         let (mut consumption, replay) = match image.flatten() {
             None if step.kind == Kind::Check => {
@@ -340,7 +350,15 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
     if let Some(token) = input.client_request_token {
         engine.transaction_tokens.insert(token, Completed { fingerprint, at_millis: now, replay_units });
     }
-    Ok(TransactWriteItemsOutput { consumed_capacity: capacity_report(&consumed, report, "WriteCapacityUnits") })
+    let item_collection_metrics = if input.return_item_collection_metrics.as_deref() == Some("SIZE") {
+        super::item_collection_metrics(engine, &touched)
+    } else {
+        BTreeMap::new()
+    };
+    Ok(TransactWriteItemsOutput {
+        consumed_capacity: capacity_report(&consumed, report, "WriteCapacityUnits"),
+        item_collection_metrics,
+    })
 }
 
 fn new_image(base: &Item, actions: &[Action]) -> Result<Item> {
