@@ -6,9 +6,10 @@ use dynalab_engine::{Engine, FixedClock};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 
-const OPERATIONS: [&str; 12] = [
+const OPERATIONS: [&str; 16] = [
     "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateTable", "PutItem", "GetItem",
-    "UpdateItem", "DeleteItem", "Query", "Scan", "Nope",
+    "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "TransactWriteItems",
+    "TransactGetItems", "Nope",
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -16,8 +17,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(body) = std::str::from_utf8(body) else { return };
     let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
     let setup = [
-        ("CreateTable", r#"{"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"BillingMode":"PAY_PER_REQUEST"}"#),
-        ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"n":{"N":"5"},"l":{"L":[{"S":"x"}]},"m":{"M":{"k":{"SS":["a","b"]}}}}}"#),
+        ("CreateTable", r#"{"TableName":"t","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"},{"AttributeName":"n","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"gsi","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["l"]}}],"LocalSecondaryIndexes":[{"IndexName":"lsi","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"n","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}],"BillingMode":"PAY_PER_REQUEST"}"#),
+        ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"n":{"N":"5"},"g":{"S":"G"},"l":{"L":[{"S":"x"}]},"m":{"M":{"k":{"SS":["a","b"]}}}}}"#),
         ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"a"},"sk":{"N":"2"},"b":{"B":"AQID"}}}"#),
         ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"b"},"sk":{"N":"-1"}}}"#),
     ];
