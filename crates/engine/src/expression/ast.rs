@@ -155,3 +155,12 @@ pub enum Action {
     Add(DocPath, AttributeValue),
     Delete(DocPath, AttributeValue),
 }
+
+impl Action {
+    /// The document path the action changes.
+    pub fn path(&self) -> &DocPath {
+        match self {
+            Self::Set(p, _) | Self::Remove(p) | Self::Add(p, _) | Self::Delete(p, _) => p,
+        }
+    }
+}

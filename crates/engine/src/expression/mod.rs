@@ -78,6 +78,18 @@ impl ExpressionParams<'_> {
     }
 }
 
+#[allow(clippy::implicit_hasher)]
+/// A read's only expression, `ProjectionExpression`, with its names: checked, parsed, and every
+/// name used (GetItem, and each table of BatchGetItem and TransactGetItems).
+pub fn projection_only(names: Option<&HashMap<String, String>>, text: Option<&str>) -> Result<Option<Vec<DocPath>>> {
+    let params = ExpressionParams { names, values: None, expressions: vec![(ExprKind::Projection, text)] };
+    params.check_maps()?;
+    let mut placeholders = params.placeholders();
+    let projection = text.map(|t| placeholders.projection(t)).transpose()?;
+    placeholders.check_unused()?;
+    Ok(projection)
+}
+
 fn sorted<V>(map: &HashMap<String, V>) -> Vec<(&String, &V)> {
     let mut entries: Vec<(&String, &V)> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));

@@ -5,7 +5,7 @@ use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::projection::project;
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::projection_only;
 use crate::table::{ItemJson, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
 use crate::value::Item;
@@ -77,18 +77,8 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
                 "Dynalab does not support the legacy parameter AttributesToGet yet; use the expression parameters",
             ));
         }
-        let params = ExpressionParams {
-            names: request.expression_attribute_names.as_ref(),
-            values: None,
-            expressions: vec![(ExprKind::Projection, request.projection_expression.as_deref())],
-        };
-        params.check_maps()?;
-        let mut placeholders = params.placeholders();
-        let projection = match &request.projection_expression {
-            Some(text) => Some(placeholders.projection(text)?),
-            None => None,
-        };
-        placeholders.check_unused()?;
+        let projection =
+            projection_only(request.expression_attribute_names.as_ref(), request.projection_expression.as_deref())?;
         let table = engine.table(table_name)?;
         let mut seen: HashSet<PrimaryKey> = HashSet::new();
         let mut keys = Vec::new();

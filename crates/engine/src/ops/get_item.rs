@@ -5,7 +5,7 @@ use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::expression::projection::project;
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::projection_only;
 use crate::table::ItemJson;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
 use crate::value::Item;
@@ -46,18 +46,8 @@ pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
             ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
         ],
     )?;
-    let params = ExpressionParams {
-        names: input.expression_attribute_names.as_ref(),
-        values: None,
-        expressions: vec![(ExprKind::Projection, input.projection_expression.as_deref())],
-    };
-    params.check_maps()?;
-    let mut placeholders = params.placeholders();
-    let projection = match &input.projection_expression {
-        Some(text) => Some(placeholders.projection(text)?),
-        None => None,
-    };
-    placeholders.check_unused()?;
+    let projection =
+        projection_only(input.expression_attribute_names.as_ref(), input.projection_expression.as_deref())?;
 
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;

@@ -171,7 +171,7 @@ fn one(
         _ => Projection::All,
     };
     let throughput = match (kind, &input.provisioned_throughput, provisioned) {
-        (IndexKind::Local, _, _) => None,
+        (IndexKind::Local, _, _) | (IndexKind::Global, None, None) => None,
         (IndexKind::Global, Some(t), _) => {
             Some((t.read_capacity_units.unwrap_or(1).max(1) as u64, t.write_capacity_units.unwrap_or(1).max(1) as u64))
         }
@@ -180,7 +180,6 @@ fn one(
                 "One or more parameter values were invalid: ProvisionedThroughput is not specified for index: {name}"
             )))
         }
-        (IndexKind::Global, None, None) => None,
     };
     Ok(IndexDefinition {
         name,

@@ -91,5 +91,16 @@ fn item_collection_metrics(
         .collect()
 }
 
+/// An update may not touch a key attribute of the table.
+fn refuse_key_updates(actions: &[crate::expression::Action], schema: &crate::table::KeySchema) -> Result<()> {
+    use crate::expression::ast::Step;
+    match actions.iter().filter_map(|a| a.path().first()).find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n))) {
+        Some(Step::Attr(name)) => Err(DynamoError::validation(format!(
+            "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The 400 KB item limit, names included.
 const MAX_ITEM_BYTES: usize = 409_600;

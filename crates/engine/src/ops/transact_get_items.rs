@@ -4,7 +4,7 @@ use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::projection::project;
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::projection_only;
 use crate::table::{ItemJson, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
 use crate::value::Item;
@@ -74,18 +74,8 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
         v.table_name("tableName", get.table_name.as_ref());
         v.required("key", get.key.as_ref());
         v.finish()?;
-        let params = ExpressionParams {
-            names: get.expression_attribute_names.as_ref(),
-            values: None,
-            expressions: vec![(ExprKind::Projection, get.projection_expression.as_deref())],
-        };
-        params.check_maps()?;
-        let mut placeholders = params.placeholders();
-        let projection = match &get.projection_expression {
-            Some(text) => Some(placeholders.projection(text)?),
-            None => None,
-        };
-        placeholders.check_unused()?;
+        let projection =
+            projection_only(get.expression_attribute_names.as_ref(), get.projection_expression.as_deref())?;
         let table_name = get.table_name.clone().unwrap_or_default();
         let table = engine.table(&table_name)?;
         let key = table.definition.key_schema.key_of_request(get.key.as_ref().unwrap_or(&Item::new()))?;

@@ -4,7 +4,7 @@
 use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::{DynamoError, ErrorKind, Result};
-use crate::expression::ast::{Action, Step};
+use crate::expression::ast::Action;
 use crate::expression::eval::evaluate;
 use crate::expression::update::apply;
 use crate::expression::{Condition, ExprKind, ExpressionParams};
@@ -157,22 +157,8 @@ fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> 
         let key_item = action.key.unwrap_or_default();
         (schema.key_of_request(&key_item)?, key_item, None)
     };
-    if let Some(Step::Attr(name)) = actions
-        .iter()
-        .filter_map(|a| action_path(a).first())
-        .find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n)))
-    {
-        return Err(DynamoError::validation(format!(
-            "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
-        )));
-    }
+    super::refuse_key_updates(&actions, schema)?;
     Ok(Planned { kind, table: table_name, key, key_item, item, actions, condition, return_old_on_failure })
-}
-
-fn action_path(action: &Action) -> &Vec<Step> {
-    match action {
-        Action::Set(p, _) | Action::Remove(p) | Action::Add(p, _) | Action::Delete(p, _) => p,
-    }
 }
 
 pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {

@@ -101,14 +101,8 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     let schema = &table.definition.key_schema;
     let key_item = input.key.unwrap_or_default();
     let key = schema.key_of_request(&key_item)?;
-    let paths: Vec<Vec<Step>> = actions.iter().map(|a| action_path(a).clone()).collect();
-    if let Some(Step::Attr(name)) =
-        paths.iter().filter_map(|p| p.first()).find(|s| matches!(s, Step::Attr(n) if schema.is_key_attribute(n)))
-    {
-        return Err(DynamoError::validation(format!(
-            "One or more parameter values were invalid: Cannot update attribute {name}. This attribute is part of the key"
-        )));
-    }
+    let paths: Vec<Vec<Step>> = actions.iter().map(|a| a.path().clone()).collect();
+    super::refuse_key_updates(&actions, schema)?;
     let old = table.storage.get(&key);
     check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
     let base = old.map_or(key_item, |s| s.item.clone());
@@ -140,13 +134,7 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     })
 }
 
-fn action_path(action: &Action) -> &Vec<Step> {
-    match action {
-        Action::Set(p, _) | Action::Remove(p) | Action::Add(p, _) | Action::Delete(p, _) => p,
-    }
-}
-
 /// Paths whose new values UPDATED_NEW returns: everything but what was removed.
 fn updated_paths(actions: &[Action]) -> Vec<Vec<Step>> {
-    actions.iter().filter(|a| !matches!(a, Action::Remove(_))).map(|a| action_path(a).clone()).collect()
+    actions.iter().filter(|a| !matches!(a, Action::Remove(_))).map(|a| a.path().clone()).collect()
 }
