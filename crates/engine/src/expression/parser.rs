@@ -120,7 +120,8 @@ impl<'a> Parser<'a> {
         SyntaxError(format!("Syntax error; token: \"{}\", near: \"{near}\"", token.tok.text()))
     }
 
-    fn expect(&mut self, tok: &Tok) -> Parsed<()> {
+    /// Consumes `tok` or fails with a syntax error there.
+    fn eat(&mut self, tok: &Tok) -> Parsed<()> {
         if self.peek() == tok {
             self.pos += 1;
             Ok(())
@@ -185,7 +186,7 @@ impl<'a> Parser<'a> {
         if self.peek() == &Tok::LParen {
             self.pos += 1;
             let (inner, inner_bare) = self.or()?;
-            self.expect(&Tok::RParen)?;
+            self.eat(&Tok::RParen)?;
             if inner_bare {
                 self.redundant_parens = true;
             }
@@ -216,13 +217,13 @@ impl<'a> Parser<'a> {
             }
             t if t.is_keyword("IN") => {
                 self.pos += 1;
-                self.expect(&Tok::LParen)?;
+                self.eat(&Tok::LParen)?;
                 let mut list = vec![self.operand()?];
                 while self.peek() == &Tok::Comma {
                     self.pos += 1;
                     list.push(self.operand()?);
                 }
-                self.expect(&Tok::RParen)?;
+                self.eat(&Tok::RParen)?;
                 RawCondition::In(left, list)
             }
             _ => match left {
@@ -248,7 +249,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     args.push(self.operand()?);
                 }
-                self.expect(&Tok::RParen)?;
+                self.eat(&Tok::RParen)?;
                 self.depth -= 1;
                 Ok(RawOperand::Call { name, args })
             }
@@ -271,7 +272,7 @@ impl<'a> Parser<'a> {
                     };
                     let index = digits.parse::<usize>().map_err(|_| self.syntax_error())?;
                     self.pos += 1;
-                    self.expect(&Tok::RBracket)?;
+                    self.eat(&Tok::RBracket)?;
                     steps.push(RawStep::Index(index));
                 }
                 _ => return Ok(steps),
@@ -293,7 +294,7 @@ impl<'a> Parser<'a> {
         let path = self.path()?;
         match section {
             Section::Set => {
-                self.expect(&Tok::Eq)?;
+                self.eat(&Tok::Eq)?;
                 Ok(RawAction::Set(path, self.set_value()?))
             }
             Section::Remove => Ok(RawAction::Remove(path)),
@@ -329,7 +330,7 @@ impl<'a> Parser<'a> {
             _ => left,
         };
         if wrapped {
-            self.expect(&Tok::RParen)?;
+            self.eat(&Tok::RParen)?;
         }
         Ok(value)
     }
