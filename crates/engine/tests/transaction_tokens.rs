@@ -8,13 +8,18 @@ use std::sync::Arc;
 fn a_token_is_remembered_for_ten_minutes_of_the_injected_clock() {
     let clock = Arc::new(FixedClock::at(1_000_000));
     let mut e = Engine::new(clock.clone());
-    e.execute_value("CreateTable", &json!({"TableName": "counters", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
-        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}))
-        .expect("table");
+    e.execute_value(
+        "CreateTable",
+        &json!({"TableName": "counters", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}),
+    )
+    .expect("table");
     let bump = json!({"TransactItems": [{"Update": {"TableName": "counters", "Key": {"id": {"S": "c"}},
         "UpdateExpression": "ADD n :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}}], "ClientRequestToken": "bump-1"});
     let count = |e: &mut Engine| {
-        e.execute_value("GetItem", &json!({"TableName": "counters", "Key": {"id": {"S": "c"}}})).expect("get")["Item"]["n"]["N"].clone()
+        e.execute_value("GetItem", &json!({"TableName": "counters", "Key": {"id": {"S": "c"}}})).expect("get")["Item"]
+            ["n"]["N"]
+            .clone()
     };
     e.execute_value("TransactWriteItems", &bump).expect("first");
     clock.advance(9 * 60 * 1000);
