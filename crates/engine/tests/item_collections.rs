@@ -110,3 +110,33 @@ fn batches_and_transactions_report_each_collection_written() {
         .expect("batch");
     assert!(quiet.get("ItemCollectionMetrics").is_none());
 }
+
+#[test]
+fn on_lsi_tables_the_400_kb_limit_counts_the_index_entries() {
+    let mut e = Engine::new(Arc::new(FixedClock::at(0)));
+    let create = json!({
+        "TableName": "docs",
+        "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "b", "AttributeType": "S"},
+            {"AttributeName": "c", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "b", "KeyType": "RANGE"}],
+        "LocalSecondaryIndexes": [{"IndexName": "byC", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"},
+            {"AttributeName": "c", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["body"]}}],
+        "BillingMode": "PAY_PER_REQUEST"
+    });
+    e.execute_value("CreateTable", &create).expect("table");
+    let item = |with_c: bool| {
+        let mut item = json!({"a": {"S": "x"}, "b": {"S": "1"}, "body": {"S": "z".repeat(250_000)}});
+        if with_c {
+            item["c"] = json!({"S": "k"});
+        }
+        json!({"TableName": "docs", "Item": item})
+    };
+    // Not in the index: 250 KB stands alone. In the index: the entry repeats the body, 500 KB in all.
+    assert!(e.execute_value("PutItem", &item(false)).is_ok());
+    let error = e.execute_value("PutItem", &item(true)).expect_err("over 400 KB with its LSI entry");
+    assert_eq!(error.message, "Item size has exceeded the maximum allowed size");
+    let update = json!({"TableName": "docs", "Key": {"a": {"S": "x"}, "b": {"S": "1"}}, "UpdateExpression": "SET c = :k",
+        "ExpressionAttributeValues": {":k": {"S": "k"}}});
+    let error = e.execute_value("UpdateItem", &update).expect_err("the update would index the body");
+    assert_eq!(error.message, "Item size to update has exceeded the maximum allowed size");
+}

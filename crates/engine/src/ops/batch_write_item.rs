@@ -101,7 +101,7 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
                         return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
                     }
                     let key = schema.key_of_item(&item)?;
-                    table.check_index_keys(&item, false)?;
+                    table.check_item_for_indexes(&item, false)?;
                     (key, Some(item))
                 }
                 (None, Some(delete)) => (schema.key_of_request(delete.key.as_ref().unwrap_or(&Item::new()))?, None),

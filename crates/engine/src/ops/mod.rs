@@ -102,5 +102,4 @@ fn refuse_key_updates(actions: &[crate::expression::Action], schema: &crate::tab
     }
 }
 
-/// The 400 KB item limit, names included.
-const MAX_ITEM_BYTES: usize = 409_600;
+use crate::table::MAX_ITEM_BYTES;

@@ -89,7 +89,7 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
     let limit = engine.item_collection_limit;
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_item(&item)?;
-    table.check_index_keys(&item, false)?;
+    table.check_item_for_indexes(&item, false)?;
     let old = table.storage.get(&key);
     check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
     table.check_collection_limit(&key, Some(&item), limit)?;

@@ -151,7 +151,7 @@ fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> 
             return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
         }
         let key = schema.key_of_item(&item)?;
-        table.check_index_keys(&item, false)?;
+        table.check_item_for_indexes(&item, false)?;
         (key, schema.key_item(&item), Some(item))
     } else {
         let key_item = action.key.unwrap_or_default();
@@ -272,7 +272,7 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
             Kind::Put => Ok(Some(step.item.take())),
             Kind::Delete => Ok(Some(None)),
             Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions)
-                .and_then(|i| table.check_index_keys(&i, true).map(|()| i))
+                .and_then(|i| table.check_item_for_indexes(&i, true).map(|()| i))
                 .map(|i| Some(Some(i))),
         };
         match image {

@@ -108,7 +108,7 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
     let base = old.map_or(key_item, |s| s.item.clone());
     let new_item = apply(&base, &actions)?;
     check_item_values(&new_item)?;
-    table.check_index_keys(&new_item, true)?;
+    table.check_item_for_indexes(&new_item, true)?;
     let new_size = item_size(&new_item);
     if new_size > MAX_ITEM_BYTES {
         return Err(DynamoError::validation("Item size to update has exceeded the maximum allowed size"));

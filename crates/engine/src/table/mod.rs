@@ -37,6 +37,9 @@ pub struct ItemCollectionMetrics {
     pub size_estimate_range_gb: [f64; 2],
 }
 
+/// The 400 KB item limit, names included; on LSI tables it covers the LSI entries too (fact sheet §1).
+pub const MAX_ITEM_BYTES: usize = 409_600;
+
 /// The item-collection limit of tables with local secondary indexes: 10 GB (fact sheet §4).
 pub const ITEM_COLLECTION_LIMIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
@@ -141,9 +144,31 @@ impl Table {
         Ok(())
     }
 
-    /// Index key attributes of an item about to be written must have their index's types and
-    /// may not be empty (real DynamoDB's wording; DynamoDB Local omits the names and types).
-    pub fn check_index_keys(&self, item: &Item, via_update: bool) -> Result<()> {
+    /// What the indexes require of an item about to be written: index key attributes of their
+    /// index's type and not empty (real DynamoDB's wording; DynamoDB Local omits the names and
+    /// types), and on LSI tables the 400 KB limit counted over the item and its LSI entries.
+    pub fn check_item_for_indexes(&self, item: &Item, via_update: bool) -> Result<()> {
+        self.check_index_key_values(item, via_update)?;
+        if self.has_local_indexes() {
+            let key_names = self.key_names();
+            let entries: usize = self
+                .indexes
+                .iter()
+                .filter(|i| i.definition.kind == IndexKind::Local && i.definition.key_of(item).is_some())
+                .map(|i| item_size(&i.definition.entry(item, &key_names)))
+                .sum();
+            if item_size(item) + entries > MAX_ITEM_BYTES {
+                return Err(DynamoError::validation(if via_update {
+                    "Item size to update has exceeded the maximum allowed size"
+                } else {
+                    "Item size has exceeded the maximum allowed size"
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_index_key_values(&self, item: &Item, via_update: bool) -> Result<()> {
         for index in &self.indexes {
             for attribute in index.definition.key_attributes() {
                 let Some(value) = item.get(&attribute.name) else { continue };
