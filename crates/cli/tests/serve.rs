@@ -1,0 +1,58 @@
+//! `dynalab serve` as a user runs it: prints where it listens, answers DynamoDB requests, and
+//! stops cleanly on SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn post(port: u16, target: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.{target}\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read");
+    response
+}
+
+#[test]
+fn serves_on_loopback_and_stops_on_sigterm() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("dynalab starts");
+    let mut ready = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut ready).expect("ready line");
+    let address = ready.trim().rsplit("http://").next().expect("address").to_string();
+    assert!(address.starts_with("127.0.0.1:"), "binds loopback by default: {ready}");
+    let port: u16 = address.rsplit(':').next().and_then(|p| p.parse().ok()).expect("port");
+
+    let created = post(
+        port,
+        "CreateTable",
+        r#"{"TableName":"things","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+    );
+    assert!(created.starts_with("HTTP/1.1 200"), "{created}");
+    let listed = post(port, "ListTables", "{}");
+    assert!(listed.contains(r#"{"TableNames":["things"]}"#), "{listed}");
+    assert!(listed.to_ascii_lowercase().contains("x-amz-crc32:"), "{listed}");
+
+    let stopped = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(stopped.success());
+    let status = child.wait().expect("exit");
+    assert!(status.success(), "exits cleanly on SIGTERM: {status}");
+}
+
+#[test]
+fn explains_every_flag() {
+    let help = Command::new(env!("CARGO_BIN_EXE_dynalab")).args(["serve", "--help"]).output().expect("help");
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in ["--host", "--port"] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+}

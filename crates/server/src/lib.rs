@@ -1,0 +1,173 @@
+//! DynamoDB's JSON 1.0 protocol over HTTP: `POST /` with `X-Amz-Target: DynamoDB_20120810.<Operation>`,
+//! answered by the engine, with the headers SDKs check (`x-amz-crc32`, `x-amzn-RequestId`).
+#![forbid(unsafe_code)]
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Router;
+use dynalab_engine::{DynamoError, Engine, ErrorKind};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
+
+/// The largest request body accepted: DynamoDB's own request limit is 16 MB.
+pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+
+/// What every request shares: the engine (one lock makes every operation atomic and every
+/// transaction isolated) and a counter for request ids.
+#[derive(Clone)]
+pub struct AppState {
+    engine: Arc<Mutex<Engine>>,
+    requests: Arc<AtomicU64>,
+}
+
+impl AppState {
+    pub fn new(engine: Engine) -> Self {
+        Self { engine: Arc::new(Mutex::new(engine)), requests: Arc::new(AtomicU64::new(0)) }
+    }
+}
+
+/// The endpoint: DynamoDB's protocol on `POST /`, a health answer on `GET /`, CORS for browsers.
+pub fn app(state: AppState) -> Router {
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::any())
+        .allow_methods(AllowMethods::list([Method::GET, Method::POST, Method::OPTIONS]))
+        .allow_headers(AllowHeaders::any())
+        .expose_headers([HeaderName::from_static("x-amz-crc32"), HeaderName::from_static("x-amzn-requestid")]);
+    Router::new()
+        .route("/", post(dynamodb).get(health))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(cors)
+        .with_state(state)
+}
+
+async fn health() -> &'static str {
+    "healthy: dynalab"
+}
+
+async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let id = state.requests.fetch_add(1, Ordering::Relaxed);
+    let request_id = format!("{id:08X}DYNALAB{:020X}", u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let Some(operation) = target.strip_prefix(TARGET_PREFIX) else {
+        return respond(&request_id, Err(DynamoError::new(ErrorKind::UnknownOperation, "")));
+    };
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return respond(&request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));
+    };
+    let outcome = match state.engine.lock() {
+        Ok(mut engine) => engine.execute(operation, text),
+        Err(_) => Err(DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure")),
+    };
+    respond(&request_id, outcome)
+}
+
+/// A response as DynamoDB sends it: JSON 1.0 body, its CRC32, the request id.
+fn respond(request_id: &str, outcome: Result<String, DynamoError>) -> Response {
+    let (status, body) = match outcome {
+        Ok(body) => (StatusCode::OK, body),
+        Err(error) => (
+            StatusCode::from_u16(error.kind.http_status()).unwrap_or(StatusCode::BAD_REQUEST),
+            error.to_json().to_string(),
+        ),
+    };
+    let crc = crc32fast::hash(body.as_bytes());
+    let mut response = (status, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-amz-json-1.0"));
+    headers.insert("x-amz-crc32", HeaderValue::from(crc));
+    if let Ok(value) = HeaderValue::from_str(request_id) {
+        headers.insert("x-amzn-requestid", value);
+    }
+    response
+}
+
+/// Serves `app` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+    use dynalab_engine::FixedClock;
+    use tower::ServiceExt;
+
+    fn state() -> AppState {
+        AppState::new(Engine::new(Arc::new(FixedClock::at(0))))
+    }
+
+    async fn call(app: Router, target: Option<&str>, body: &str) -> (StatusCode, HeaderMap, serde_json::Value) {
+        let mut request = Request::post("/").header("content-type", "application/x-amz-json-1.0");
+        if let Some(target) = target {
+            request = request.header("x-amz-target", target);
+        }
+        let response =
+            app.oneshot(request.body(Body::from(body.to_string())).expect("request")).await.expect("response");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        (status, headers, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    }
+
+    #[tokio::test]
+    async fn dispatches_on_the_target_and_signs_the_body_with_crc32() {
+        let app = app(state());
+        let (status, headers, body) = call(app.clone(), Some("DynamoDB_20120810.ListTables"), "{}").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, serde_json::json!({"TableNames": []}));
+        assert_eq!(headers["content-type"], "application/x-amz-json-1.0");
+        assert_eq!(headers["x-amz-crc32"].to_str().expect("crc"), crc32fast::hash(br#"{"TableNames":[]}"#).to_string());
+        assert!(headers.contains_key("x-amzn-requestid"));
+    }
+
+    #[tokio::test]
+    async fn errors_have_dynamodb_shape_and_status() {
+        let app = app(state());
+        let (status, _, body) = call(app.clone(), Some("DynamoDB_20120810.GetItem"), "{not json").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["__type"], "com.amazon.coral.service#SerializationException");
+        let (status, _, body) =
+            call(app.clone(), Some("DynamoDB_20120810.DescribeTable"), r#"{"TableName":"nope"}"#).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            body,
+            serde_json::json!({"__type": "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
+                "message": "Requested resource not found: Table: nope not found"})
+        );
+        let (_, _, body) = call(app.clone(), Some("DynamoDB_20120810.Nope"), "{}").await;
+        assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
+        let (_, _, body) = call(app, None, "{}").await;
+        assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
+    }
+
+    #[tokio::test]
+    async fn answers_health_checks_and_cors_preflights() {
+        let app = app(state());
+        let response =
+            app.clone().oneshot(Request::get("/").body(Body::empty()).expect("request")).await.expect("response");
+        assert_eq!(response.status(), StatusCode::OK);
+        let preflight = Request::builder()
+            .method(Method::OPTIONS)
+            .uri("/")
+            .header("origin", "http://localhost:8080")
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "x-amz-target,content-type,authorization")
+            .body(Body::empty())
+            .expect("request");
+        let response = app.oneshot(preflight).await.expect("response");
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    }
+}

@@ -1,0 +1,111 @@
+"""A boto3 user's session against `dynalab serve`: waiters, batch writer, paginators, a GSI,
+typed exceptions. Usage: boto3_scenario.py http://127.0.0.1:PORT"""
+
+import sys
+
+import boto3
+from boto3.dynamodb.conditions import Key
+from botocore.config import Config
+
+endpoint = sys.argv[1]
+session = boto3.session.Session(aws_access_key_id="lab", aws_secret_access_key="lab", region_name="us-east-1")
+config = Config(retries={"max_attempts": 1})
+client = session.client("dynamodb", endpoint_url=endpoint, config=config)
+resource = session.resource("dynamodb", endpoint_url=endpoint, config=config)
+
+passed = 0
+failed = 0
+
+
+def check(name, condition):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAILED: {name}")
+
+
+client.create_table(
+    TableName="orders",
+    AttributeDefinitions=[
+        {"AttributeName": "pk", "AttributeType": "S"},
+        {"AttributeName": "sk", "AttributeType": "N"},
+        {"AttributeName": "status", "AttributeType": "S"},
+    ],
+    KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+    GlobalSecondaryIndexes=[
+        {
+            "IndexName": "byStatus",
+            "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"},
+        }
+    ],
+    BillingMode="PAY_PER_REQUEST",
+)
+client.get_waiter("table_exists").wait(TableName="orders", WaiterConfig={"Delay": 1, "MaxAttempts": 5})
+table = resource.Table("orders")
+check("table is active", table.table_status == "ACTIVE")
+
+with table.batch_writer() as batch:
+    for i in range(60):
+        batch.put_item(Item={"pk": "USER#ada", "sk": i, "status": "OPEN" if i % 3 == 0 else "SHIPPED", "total": i * 2})
+
+pages = list(client.get_paginator("query").paginate(
+    TableName="orders",
+    KeyConditionExpression="pk = :p",
+    ExpressionAttributeValues={":p": {"S": "USER#ada"}},
+    PaginationConfig={"PageSize": 7},
+))
+items = [item for page in pages for item in page["Items"]]
+check("paginator reads every item", len(items) == 60)
+check("paginator pages by Limit", len(pages) == 9)
+check("items in sort-key order", [int(i["sk"]["N"]) for i in items] == list(range(60)))
+
+newest = table.query(KeyConditionExpression=Key("pk").eq("USER#ada"), ScanIndexForward=False, Limit=3)
+check("newest first", [int(i["sk"]) for i in newest["Items"]] == [59, 58, 57])
+
+open_orders = table.query(IndexName="byStatus", KeyConditionExpression=Key("status").eq("OPEN"))
+check("sparse GSI query", open_orders["Count"] == 20)
+
+try:
+    table.put_item(Item={"pk": "USER#ada", "sk": 1}, ConditionExpression="attribute_not_exists(pk)")
+    check("conditional put fails", False)
+except client.exceptions.ConditionalCheckFailedException as error:
+    check("conditional put fails as the typed exception", error.response["Error"]["Message"] == "The conditional request failed")
+
+updated = table.update_item(
+    Key={"pk": "USER#ada", "sk": 1},
+    UpdateExpression="SET #s = :c ADD #t :one",
+    ExpressionAttributeNames={"#s": "status", "#t": "total"},
+    ExpressionAttributeValues={":c": "CLOSED", ":one": 1},
+    ReturnValues="UPDATED_NEW",
+)
+check("update returns the new values", updated["Attributes"] == {"status": "CLOSED", "total": 3})
+
+try:
+    client.transact_write_items(TransactItems=[
+        {"Put": {"TableName": "orders", "Item": {"pk": {"S": "USER#grace"}, "sk": {"N": "1"}}}},
+        {"ConditionCheck": {"TableName": "orders", "Key": {"pk": {"S": "USER#ada"}, "sk": {"N": "2"}},
+                            "ConditionExpression": "attribute_not_exists(pk)"}},
+    ])
+    check("transaction is cancelled", False)
+except client.exceptions.TransactionCanceledException as error:
+    codes = [r["Code"] for r in error.response["CancellationReasons"]]
+    check("cancellation reasons in action order", codes == ["None", "ConditionalCheckFailed"])
+check("a cancelled transaction wrote nothing", "Item" not in table.get_item(Key={"pk": "USER#grace", "sk": 1}))
+
+got = client.batch_get_item(RequestItems={"orders": {"Keys": [{"pk": {"S": "USER#ada"}, "sk": {"N": str(i)}} for i in range(5)]}})
+check("batch get", len(got["Responses"]["orders"]) == 5 and got["UnprocessedKeys"] == {})
+
+try:
+    client.describe_table(TableName="nope")
+    check("missing table", False)
+except client.exceptions.ResourceNotFoundException:
+    check("missing table is ResourceNotFoundException", True)
+
+client.delete_table(TableName="orders")
+check("table deleted", client.list_tables()["TableNames"] == [])
+
+print(f"boto3: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
