@@ -17,6 +17,10 @@ pub enum ErrorKind {
     ItemCollectionSizeLimitExceeded,
     LimitExceeded,
     InternalServerError,
+    /// No SigV4 `Authorization` header (the HTTP endpoint's check).
+    MissingAuthenticationToken,
+    /// An `Authorization` header missing parts of SigV4 (the HTTP endpoint's check).
+    IncompleteSignature,
 }
 
 impl ErrorKind {
@@ -34,6 +38,8 @@ impl ErrorKind {
             Self::ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceededException",
             Self::LimitExceeded => "LimitExceededException",
             Self::InternalServerError => "InternalServerError",
+            Self::MissingAuthenticationToken => "MissingAuthenticationTokenException",
+            Self::IncompleteSignature => "IncompleteSignatureException",
         }
     }
 
@@ -41,7 +47,10 @@ impl ErrorKind {
     pub fn wire_type(self) -> String {
         let namespace = match self {
             Self::Validation => "com.amazon.coral.validate",
-            Self::Serialization | Self::UnknownOperation => "com.amazon.coral.service",
+            Self::Serialization
+            | Self::UnknownOperation
+            | Self::MissingAuthenticationToken
+            | Self::IncompleteSignature => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())

@@ -53,6 +53,9 @@ async fn health() -> &'static str {
 async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let id = state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = format!("{id:08X}DYNALAB{:020X}", u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    if let Err(error) = check_authorization(&headers) {
+        return respond(&request_id, Err(error));
+    }
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
     let Some(operation) = target.strip_prefix(TARGET_PREFIX) else {
         return respond(&request_id, Err(DynamoError::new(ErrorKind::UnknownOperation, "")));
@@ -65,6 +68,28 @@ async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Bytes
         Err(_) => Err(DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure")),
     };
     respond(&request_id, outcome)
+}
+
+/// SigV4 must be there and complete; its signature is never verified (any credentials work, as
+/// with DynamoDB Local). The wording is the real service's, as dynoxide recorded it.
+fn check_authorization(headers: &HeaderMap) -> Result<(), DynamoError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let Some(auth) = authorization.filter(|a| a.starts_with("AWS4-")) else {
+        return Err(DynamoError::new(ErrorKind::MissingAuthenticationToken, "Request is missing Authentication Token"));
+    };
+    let mut missing: Vec<String> = ["Credential", "Signature", "SignedHeaders"]
+        .iter()
+        .filter(|part| !auth.contains(&format!("{part}=")))
+        .map(|part| format!("Authorization header requires '{part}' parameter."))
+        .collect();
+    if !headers.contains_key("x-amz-date") && !headers.contains_key(header::DATE) {
+        missing.push("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.".into());
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    missing.push(format!("Authorization={auth}"));
+    Err(DynamoError::new(ErrorKind::IncompleteSignature, missing.join(" ")))
 }
 
 /// A response as DynamoDB sends it: JSON 1.0 body, its CRC32, the request id.
@@ -109,7 +134,10 @@ mod tests {
     }
 
     async fn call(app: Router, target: Option<&str>, body: &str) -> (StatusCode, HeaderMap, serde_json::Value) {
-        let mut request = Request::post("/").header("content-type", "application/x-amz-json-1.0");
+        let mut request = Request::post("/")
+            .header("content-type", "application/x-amz-json-1.0")
+            .header("x-amz-date", "20261202T000000Z")
+            .header("authorization", "AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0");
         if let Some(target) = target {
             request = request.header("x-amz-target", target);
         }
@@ -150,6 +178,36 @@ mod tests {
         assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
         let (_, _, body) = call(app, None, "{}").await;
         assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
+    }
+
+    #[tokio::test]
+    async fn requires_sigv4_but_never_checks_the_signature() {
+        let app = app(state());
+        let unsigned = Request::post("/")
+            .header("x-amz-target", "DynamoDB_20120810.ListTables")
+            .body(Body::from("{}"))
+            .expect("request");
+        let response = app.clone().oneshot(unsigned).await.expect("response");
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&bytes).expect("json"),
+            serde_json::json!({"__type": "com.amazon.coral.service#MissingAuthenticationTokenException",
+                "message": "Request is missing Authentication Token"})
+        );
+        let partial = Request::post("/")
+            .header("x-amz-target", "DynamoDB_20120810.ListTables")
+            .header("authorization", "AWS4-HMAC-SHA256 Credential=a/b")
+            .body(Body::from("{}"))
+            .expect("request");
+        let response = app.oneshot(partial).await.expect("response");
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        let body: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
+        assert_eq!(body["__type"], "com.amazon.coral.service#IncompleteSignatureException");
+        assert_eq!(
+            body["message"],
+            "Authorization header requires 'Signature' parameter. Authorization header requires 'SignedHeaders' parameter. Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization=AWS4-HMAC-SHA256 Credential=a/b"
+        );
     }
 
     #[tokio::test]
