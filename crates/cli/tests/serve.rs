@@ -1,9 +1,11 @@
 //! `dynalab serve` as a user runs it: prints where it listens, answers DynamoDB requests, and
 //! stops cleanly on SIGTERM.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 fn post(port: u16, target: &str, body: &str) -> String {
@@ -21,16 +23,9 @@ fn post(port: u16, target: &str, body: &str) -> String {
 
 #[test]
 fn serves_on_loopback_and_stops_on_sigterm() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dynalab"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("dynalab starts");
-    let mut ready = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut ready).expect("ready line");
-    let address = ready.trim().rsplit("http://").next().expect("address").to_string();
-    assert!(address.starts_with("127.0.0.1:"), "binds loopback by default: {ready}");
-    let port: u16 = address.rsplit(':').next().and_then(|p| p.parse().ok()).expect("port");
+    let mut server = common::Server::start();
+    assert!(server.endpoint.starts_with("http://127.0.0.1:"), "binds loopback by default: {}", server.endpoint);
+    let port = server.port;
 
     let created = post(
         port,
@@ -42,9 +37,9 @@ fn serves_on_loopback_and_stops_on_sigterm() {
     assert!(listed.contains(r#"{"TableNames":["things"]}"#), "{listed}");
     assert!(listed.to_ascii_lowercase().contains("x-amz-crc32:"), "{listed}");
 
-    let stopped = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    let stopped = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().expect("kill");
     assert!(stopped.success());
-    let status = child.wait().expect("exit");
+    let status = server.child.wait().expect("exit");
     assert!(status.success(), "exits cleanly on SIGTERM: {status}");
 }
 

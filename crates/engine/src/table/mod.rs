@@ -119,22 +119,25 @@ impl Table {
         })
     }
 
+    /// Bytes an item takes in its item collection: itself and its LSI entries.
+    fn stored_with_local_entries(&self, item: &Item) -> usize {
+        let key_names = self.key_names();
+        let entries: usize = self
+            .indexes
+            .iter()
+            .filter(|i| i.definition.kind == IndexKind::Local && i.definition.key_of(item).is_some())
+            .map(|i| item_size(&i.definition.entry(item, &key_names)))
+            .sum();
+        item_size(item) + entries
+    }
+
     /// Refuses a write that would take an item collection of an LSI table past `limit` bytes.
     pub fn check_collection_limit(&self, key: &PrimaryKey, new: Option<&Item>, limit: u64) -> Result<()> {
         if !self.has_local_indexes() {
             return Ok(());
         }
-        let old = self.storage.get(key).map_or(0, |s| s.size) as u64;
-        let added = new.map_or(0, |item| {
-            let key_names = self.key_names();
-            let entries: usize = self
-                .indexes
-                .iter()
-                .filter(|i| i.definition.kind == IndexKind::Local && i.definition.key_of(item).is_some())
-                .map(|i| item_size(&i.definition.entry(item, &key_names)))
-                .sum();
-            item_size(item) + entries
-        }) as u64;
+        let old = self.storage.get(key).map_or(0, |s| self.stored_with_local_entries(&s.item)) as u64;
+        let added = new.map_or(0, |item| self.stored_with_local_entries(item)) as u64;
         if self.collection_bytes(&key.0).saturating_sub(old) + added > limit {
             return Err(DynamoError::new(
                 crate::error::ErrorKind::ItemCollectionSizeLimitExceeded,
@@ -150,14 +153,7 @@ impl Table {
     pub fn check_item_for_indexes(&self, item: &Item, via_update: bool) -> Result<()> {
         self.check_index_key_values(item, via_update)?;
         if self.has_local_indexes() {
-            let key_names = self.key_names();
-            let entries: usize = self
-                .indexes
-                .iter()
-                .filter(|i| i.definition.kind == IndexKind::Local && i.definition.key_of(item).is_some())
-                .map(|i| item_size(&i.definition.entry(item, &key_names)))
-                .sum();
-            if item_size(item) + entries > MAX_ITEM_BYTES {
+            if self.stored_with_local_entries(item) > MAX_ITEM_BYTES {
                 return Err(DynamoError::validation(if via_update {
                     "Item size to update has exceeded the maximum allowed size"
                 } else {

@@ -1,0 +1,28 @@
+//! Real clients against `dynalab serve`: a boto3 session and an AWS CLI session (the scenarios are
+//! in tests/sdk/; `scripts/test` installs both from tests/sdk/requirements.txt).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs a scenario script against a fresh server; it must exit 0 and report no failure.
+fn run_scenario(program: &str, script: &str) {
+    let server = common::Server::start();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk").join(script);
+    let output = Command::new(program).arg(script).arg(&server.endpoint).output().expect("scenario runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{program} scenario failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn a_boto3_session_works_against_dynalab_serve() {
+    run_scenario("python3", "boto3_scenario.py");
+}
+
+#[test]
+fn an_aws_cli_session_works_against_dynalab_serve() {
+    run_scenario("bash", "awscli_scenario.sh");
+}
