@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use dynalab_engine::{Engine, SystemClock};
+use dynalab_server::persistence::WriteLog;
 use dynalab_server::AppState;
 use std::sync::Arc;
 
@@ -24,6 +25,10 @@ enum Command {
         /// Port to listen on (0 picks a free one; the ready line says which).
         #[arg(long, default_value_t = 8000)]
         port: u16,
+        /// Keep the data in this directory: every acknowledged write is fsynced to its log and
+        /// replayed at the next start. Without it, everything is in memory.
+        #[arg(long, value_name = "DIR")]
+        data_dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -38,7 +43,7 @@ fn main() -> std::process::ExitCode {
     };
     let result = runtime.block_on(async {
         match cli.command {
-            Command::Serve { host, port } => serve(&host, port).await,
+            Command::Serve { host, port, data_dir } => serve(&host, port, data_dir.as_deref()).await,
         }
     });
     match result {
@@ -50,11 +55,17 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-async fn serve(host: &str, port: u16) -> std::io::Result<()> {
+async fn serve(host: &str, port: u16, data_dir: Option<&std::path::Path>) -> std::io::Result<()> {
+    let state = match data_dir {
+        None => AppState::new(Engine::new(Arc::new(SystemClock))),
+        Some(dir) => {
+            let (log, engine) = WriteLog::open(dir).map_err(std::io::Error::other)?;
+            AppState::with_log(engine, Some(log))
+        }
+    };
     let listener = tokio::net::TcpListener::bind((host, port)).await?;
     let address = listener.local_addr()?;
     println!("dynalab serving DynamoDB on http://{address}");
-    let state = AppState::new(Engine::new(Arc::new(SystemClock)));
     dynalab_server::serve(listener, state, shutdown_signal()).await
 }
 

@@ -13,6 +13,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tower_http::cors::{AllowHeaders, AllowMethods, AllowOrigin, CorsLayer};
 
+pub mod persistence;
+
+use persistence::WriteLog;
+
 /// The largest request body accepted: DynamoDB's own request limit is 16 MB.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
@@ -22,13 +26,26 @@ const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 /// transaction isolated) and a counter for request ids.
 #[derive(Clone)]
 pub struct AppState {
-    engine: Arc<Mutex<Engine>>,
+    engine: Arc<Mutex<Store>>,
     requests: Arc<AtomicU64>,
 }
 
+/// The engine and, with `--data-dir`, the log its writes go to, under one lock so the log's order
+/// is the order the writes were applied in.
+struct Store {
+    engine: Engine,
+    log: Option<WriteLog>,
+}
+
 impl AppState {
+    /// An in-memory endpoint.
     pub fn new(engine: Engine) -> Self {
-        Self { engine: Arc::new(Mutex::new(engine)), requests: Arc::new(AtomicU64::new(0)) }
+        Self::with_log(engine, None)
+    }
+
+    /// An endpoint whose acknowledged writes are logged (see [`persistence`]).
+    pub fn with_log(engine: Engine, log: Option<WriteLog>) -> Self {
+        Self { engine: Arc::new(Mutex::new(Store { engine, log })), requests: Arc::new(AtomicU64::new(0)) }
     }
 }
 
@@ -64,7 +81,20 @@ async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Bytes
         return respond(&request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));
     };
     let outcome = match state.engine.lock() {
-        Ok(mut engine) => engine.execute(operation, text),
+        Ok(mut store) => {
+            let outcome = store.engine.execute(operation, text);
+            match (&outcome, store.log.as_mut()) {
+                // Durable before it is acknowledged.
+                (Ok(_), Some(log)) if persistence::is_write(operation) => match log.append(operation, text) {
+                    Ok(()) => outcome,
+                    Err(e) => Err(DynamoError::new(
+                        ErrorKind::InternalServerError,
+                        format!("The write could not be logged: {e}"),
+                    )),
+                },
+                _ => outcome,
+            }
+        }
         Err(_) => Err(DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure")),
     };
     respond(&request_id, outcome)

@@ -2,8 +2,24 @@
 // Each test binary compiles this module and uses part of it.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// One signed-looking DynamoDB request to `127.0.0.1:port`; the raw HTTP response.
+pub fn post(port: u16, target: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.{target}\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read");
+    response
+}
 
 pub struct Server {
     pub child: Child,
@@ -15,8 +31,14 @@ pub struct Server {
 impl Server {
     /// Starts `dynalab serve --port 0` and waits for its ready line.
     pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// Starts `dynalab serve --port 0` with more flags and waits for its ready line.
+    pub fn start_with(flags: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dynalab"))
             .args(["serve", "--port", "0"])
+            .args(flags)
             .stdout(Stdio::piped())
             .spawn()
             .expect("dynalab starts");

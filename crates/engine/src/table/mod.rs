@@ -152,14 +152,12 @@ impl Table {
     /// types), and on LSI tables the 400 KB limit counted over the item and its LSI entries.
     pub fn check_item_for_indexes(&self, item: &Item, via_update: bool) -> Result<()> {
         self.check_index_key_values(item, via_update)?;
-        if self.has_local_indexes() {
-            if self.stored_with_local_entries(item) > MAX_ITEM_BYTES {
-                return Err(DynamoError::validation(if via_update {
-                    "Item size to update has exceeded the maximum allowed size"
-                } else {
-                    "Item size has exceeded the maximum allowed size"
-                }));
-            }
+        if self.has_local_indexes() && self.stored_with_local_entries(item) > MAX_ITEM_BYTES {
+            return Err(DynamoError::validation(if via_update {
+                "Item size to update has exceeded the maximum allowed size"
+            } else {
+                "Item size has exceeded the maximum allowed size"
+            }));
         }
         Ok(())
     }
