@@ -8,6 +8,7 @@ mod engine;
 pub mod error;
 pub mod expression;
 pub mod ops;
+mod snapshot;
 pub mod table;
 mod validate;
 pub mod value;

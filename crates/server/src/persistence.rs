@@ -50,6 +50,10 @@ pub struct WriteLog {
     clock: Arc<ReplayableClock>,
 }
 
+/// A log replayed with more than this many records, and more than twice as many as the state
+/// needs, is compacted at start.
+const COMPACT_AFTER_RECORDS: usize = 1000;
+
 /// Record framing: payload length (u32 LE), CRC32 of the payload (u32 LE), then the payload:
 /// time in ms (u64 LE), operation, a zero byte, the request body.
 const HEADER: usize = 8;
@@ -148,7 +152,29 @@ impl WriteLog {
             let _ = engine.execute(operation, body);
         }
         clock.replaying_at.store(0, Ordering::SeqCst);
-        Ok((Self { file, _lock: lock, clock }, engine))
+        let mut log = Self { file, _lock: lock, clock };
+        let state = engine.recreate_requests();
+        if records.len() > COMPACT_AFTER_RECORDS && records.len() > 2 * state.len() {
+            log.compact(dir, &state)?;
+        }
+        Ok((log, engine))
+    }
+
+    /// Replaces the log with the requests that recreate the current state: written beside it,
+    /// fsynced, then renamed over it, so a crash at any point leaves one whole log.
+    fn compact(&mut self, dir: &Path, state: &[(&'static str, String)]) -> Result<(), String> {
+        let fail = |e: io::Error| format!("cannot compact {}: {e}", dir.display());
+        let fresh = dir.join("writes.log.compacting");
+        let mut file = File::create(&fresh).map_err(fail)?;
+        let now = self.clock.now_millis();
+        for (operation, body) in state {
+            file.write_all(&encode(now, operation, body)).map_err(fail)?;
+        }
+        file.sync_all().map_err(fail)?;
+        std::fs::rename(&fresh, dir.join("writes.log")).map_err(fail)?;
+        File::open(dir).and_then(|d| d.sync_all()).map_err(fail)?;
+        self.file = OpenOptions::new().append(true).open(dir.join("writes.log")).map_err(fail)?;
+        Ok(())
     }
 
     /// Appends one acknowledged write and makes it durable before the caller answers.

@@ -1,0 +1,138 @@
+//! The engine's state as the requests that recreate it: one CreateTable per table (keys, billing,
+//! indexes) and one PutItem per item. The server compacts its write log into this; a workbook or
+//! the playground can export with it.
+
+use crate::engine::Engine;
+use crate::table::{BillingMode, IndexKind, Projection, Table};
+use serde_json::{json, Value};
+
+impl Engine {
+    /// `(operation, request JSON)` pairs that, run on an empty engine, rebuild this one's tables,
+    /// indexes and items.
+    pub fn recreate_requests(&self) -> Vec<(&'static str, String)> {
+        let mut requests = Vec::new();
+        for table in self.tables.values() {
+            requests.push(("CreateTable", create_table_request(table).to_string()));
+            for (_, stored) in table.storage.items() {
+                let put = json!({"TableName": table.definition.name, "Item": stored.item});
+                requests.push(("PutItem", put.to_string()));
+            }
+        }
+        requests
+    }
+}
+
+fn create_table_request(table: &Table) -> Value {
+    let d = &table.definition;
+    let key_schema = |hash: &[&str], range: &[&str]| -> Value {
+        hash.iter()
+            .map(|a| json!({"AttributeName": a, "KeyType": "HASH"}))
+            .chain(range.iter().map(|a| json!({"AttributeName": a, "KeyType": "RANGE"})))
+            .collect()
+    };
+    let table_range: Vec<&str> = d.key_schema.range.iter().map(|r| r.name.as_str()).collect();
+    let mut request = json!({
+        "TableName": d.name,
+        "AttributeDefinitions": d.attribute_definitions.iter()
+            .map(|a| json!({"AttributeName": a.name, "AttributeType": a.kind.name()}))
+            .collect::<Vec<_>>(),
+        "KeySchema": key_schema(&[d.key_schema.hash.name.as_str()], &table_range),
+    });
+    match d.billing {
+        BillingMode::PayPerRequest => request["BillingMode"] = json!("PAY_PER_REQUEST"),
+        BillingMode::Provisioned { read, write } => {
+            request["BillingMode"] = json!("PROVISIONED");
+            request["ProvisionedThroughput"] = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
+        }
+    }
+    for (kind, member) in [(IndexKind::Global, "GlobalSecondaryIndexes"), (IndexKind::Local, "LocalSecondaryIndexes")] {
+        let indexes: Vec<Value> = table
+            .indexes
+            .iter()
+            .filter(|i| i.definition.kind == kind)
+            .map(|i| {
+                let def = &i.definition;
+                let hash: Vec<&str> = def.hash.iter().map(|a| a.name.as_str()).collect();
+                let range: Vec<&str> = def.range.iter().map(|a| a.name.as_str()).collect();
+                let mut projection = json!({"ProjectionType": def.projection.type_name()});
+                if let Projection::Include(names) = &def.projection {
+                    projection["NonKeyAttributes"] = json!(names);
+                }
+                let mut index =
+                    json!({"IndexName": def.name, "KeySchema": key_schema(&hash, &range), "Projection": projection});
+                if let Some((read, write)) = def.throughput {
+                    index["ProvisionedThroughput"] = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
+                }
+                index
+            })
+            .collect();
+        if !indexes.is_empty() {
+            request[member] = json!(indexes);
+        }
+    }
+    request
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, FixedClock};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    fn engine() -> Engine {
+        Engine::new(Arc::new(FixedClock::at(0)))
+    }
+
+    #[test]
+    fn the_requests_rebuild_tables_indexes_and_items() {
+        let mut original = engine();
+        let create = json!({
+            "TableName": "orders",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"},
+                {"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "B"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["x"]}, "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 3}}],
+            "LocalSecondaryIndexes": [{"IndexName": "byL", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                {"AttributeName": "l", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+            "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 7}
+        });
+        original.execute_value("CreateTable", &create).expect("table");
+        original
+            .execute_value(
+                "CreateTable",
+                &json!({"TableName": "plain", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "N"}],
+                "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}),
+            )
+            .expect("table");
+        for i in 0..20 {
+            let item = json!({"pk": {"S": format!("p{}", i % 3)}, "sk": {"N": i.to_string()}, "g": {"S": "G"}, "l": {"B": "AQID"},
+                "x": {"NS": ["1", "2.5"]}, "m": {"M": {"deep": {"L": [{"NULL": true}, {"BOOL": false}]}}}});
+            original.execute_value("PutItem", &json!({"TableName": "orders", "Item": item})).expect("put");
+            original
+                .execute_value("PutItem", &json!({"TableName": "plain", "Item": {"id": {"N": i.to_string()}}}))
+                .expect("put");
+        }
+        let mut rebuilt = engine();
+        for (operation, request) in original.recreate_requests() {
+            rebuilt.execute(operation, &request).expect("replays");
+        }
+        for table in ["orders", "plain"] {
+            let scan = json!({"TableName": table});
+            assert_eq!(
+                rebuilt.execute_value("Scan", &scan).expect("scan"),
+                original.execute_value("Scan", &scan).expect("scan")
+            );
+            let describe = json!({"TableName": table});
+            assert_eq!(
+                rebuilt.execute_value("DescribeTable", &describe).expect("describe"),
+                original.execute_value("DescribeTable", &describe).expect("describe")
+            );
+        }
+        let gsi = json!({"TableName": "orders", "IndexName": "byG", "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "G"}}});
+        assert_eq!(
+            rebuilt.execute_value("Query", &gsi).expect("query"),
+            original.execute_value("Query", &gsi).expect("query")
+        );
+    }
+}
