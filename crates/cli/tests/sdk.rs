@@ -1,5 +1,6 @@
-//! Real clients against `dynalab serve`: a boto3 session and an AWS CLI session (the scenarios are
-//! in tests/sdk/; `scripts/test` installs both from tests/sdk/requirements.txt).
+//! Real clients against `dynalab serve`: boto3, the AWS CLI and the AWS SDK for JavaScript v3 (the
+//! scenarios are in tests/sdk/; `scripts/test` installs them from tests/sdk/requirements.txt and
+//! tests/package.json).
 
 mod common;
 
@@ -25,4 +26,9 @@ fn a_boto3_session_works_against_dynalab_serve() {
 #[test]
 fn an_aws_cli_session_works_against_dynalab_serve() {
     run_scenario("bash", "awscli_scenario.sh");
+}
+
+#[test]
+fn an_aws_sdk_for_javascript_session_works_against_dynalab_serve() {
+    run_scenario("node", "js_scenario.mjs");
 }
