@@ -1,0 +1,13 @@
+-- wrk script: PutItem overwriting one of 1,000 items of about 200 bytes.
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/x-amz-json-1.0"
+wrk.headers["X-Amz-Target"] = "DynamoDB_20120810.PutItem"
+wrk.headers["X-Amz-Date"] = "20261202T000000Z"
+wrk.headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=bench/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0"
+local n = 0
+local pad = string.rep("x", 150)
+request = function()
+  n = n + 1
+  local body = string.format('{"TableName":"bench","Item":{"id":{"S":"item-%d"},"n":{"N":"%d"},"pad":{"S":"%s"}}}', n % 1000, n, pad)
+  return wrk.format(nil, nil, nil, body)
+end
