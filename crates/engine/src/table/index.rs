@@ -195,9 +195,4 @@ impl Index {
         let lower = start.map_or(std::ops::Bound::Unbounded, |s| std::ops::Bound::Included(s.clone()));
         self.partitions.range((lower, std::ops::Bound::Unbounded))
     }
-
-    /// Every entry, for tests that recompute an index from its table.
-    pub fn entries(&self) -> impl Iterator<Item = (&IndexSlot, &EntryKey, &StoredItem)> {
-        self.partitions.iter().flat_map(|(slot, c)| c.iter().map(move |(k, v)| (slot, k, v)))
-    }
 }

@@ -1,7 +1,7 @@
 //! A table's definition: keys, attribute types, billing. Indexes will hang off the same struct.
 
 use crate::error::{DynamoError, Result};
-use crate::value::{AttributeValue, Item, KeyValue, ScalarType};
+use crate::value::{Item, KeyValue, ScalarType};
 
 /// One key attribute: its name and scalar type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,9 +148,4 @@ impl TableDefinition {
     pub fn arn(&self) -> String {
         format!("arn:aws:dynamodb:{}:{}:table/{}", crate::REGION, crate::ACCOUNT_ID, self.name)
     }
-}
-
-/// Whether `value` has the scalar type `kind`.
-pub fn has_type(value: &AttributeValue, kind: ScalarType) -> bool {
-    value.type_name() == kind.name()
 }

@@ -106,10 +106,6 @@ impl Number {
         Ok(())
     }
 
-    pub fn is_zero(&self) -> bool {
-        self.digits.is_empty()
-    }
-
     /// Bytes this number takes in an item: 1 + base-100 digit groups, +1 when negative (fact sheet §1).
     pub fn stored_size(&self) -> usize {
         if self.digits.is_empty() {

@@ -137,10 +137,8 @@ impl<'r> Placeholders<'r> {
             &problems.reserved,
             &problems.leaf,
         ];
-        match first_of(&order) {
-            Some(message) => Err(kind.error(&message)),
-            None => Ok(condition),
-        }
+        report_first(kind, &order)?;
+        Ok(condition)
     }
 
     /// A projection expression: the document paths it names.
@@ -156,10 +154,8 @@ impl<'r> Placeholders<'r> {
             paths.push(path);
         }
         let order = [&problems.reserved, &problems.undefined_name, &problems.overlap, &problems.conflict];
-        match first_of(&order) {
-            Some(message) => Err(kind.error(&message)),
-            None => Ok(paths),
-        }
+        report_first(kind, &order)?;
+        Ok(paths)
     }
 
     /// An update expression: its actions, SET first, then REMOVE, ADD and DELETE.
@@ -200,10 +196,8 @@ impl<'r> Placeholders<'r> {
             &problems.operand,
             &problems.function,
         ];
-        match first_of(&order) {
-            Some(message) => Err(kind.error(&message)),
-            None => Ok(actions),
-        }
+        report_first(kind, &order)?;
+        Ok(actions)
     }
 
     /// Refuses placeholders that no expression of the request used.
@@ -301,9 +295,12 @@ fn check_overlap(earlier: &[DocPath], path: &DocPath, problems: &mut Problems) {
     }
 }
 
-/// The first problem found, in the order given.
-fn first_of(order: &[&Option<String>]) -> Option<String> {
-    order.iter().find_map(|slot| (*slot).clone())
+/// Fails with the first problem found, taking the slots in the order given.
+fn report_first(kind: ExprKind, order: &[&Option<String>]) -> Result<()> {
+    match order.iter().find_map(|slot| slot.as_deref()) {
+        Some(message) => Err(kind.error(message)),
+        None => Ok(()),
+    }
 }
 
 fn join(keys: &BTreeSet<&String>) -> String {
