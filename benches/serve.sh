@@ -58,7 +58,7 @@ for load in get put update query; do
   for connections in 8 32; do
     for name in "${servers[@]}"; do
       before=$(ticks "${pid[$name]}")
-      out=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "benches/serve_$load.lua" "http://127.0.0.1:${port[$name]}/")
+      out=$(LOAD=$load wrk -t2 -c"$connections" -d"${seconds}s" -s benches/serve.lua "http://127.0.0.1:${port[$name]}/")
       after=$(ticks "${pid[$name]}")
       requests=$(echo "$out" | awk '/requests in/ {print $1}')
       errors=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
