@@ -100,3 +100,44 @@ fn a_long_log_is_compacted_at_start_without_losing_anything() {
     drop(third);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_write_boto3_saw_acknowledged_survives_kill_9_mid_load() {
+    let dir = std::env::temp_dir().join(format!("dynalab-crash-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data_dir = dir.to_string_lossy().to_string();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk/crash_writer.py");
+    let mut server = Server::start_with(&["--data-dir", &data_dir]);
+    let created = Command::new("python3").arg(&script).args([&server.endpoint, "create"]).output().expect("python3");
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+
+    // Four boto3 threads write until the server dies; kill it once enough writes were acknowledged,
+    // so some requests are in flight at the moment of the kill.
+    let mut writer = Command::new("python3")
+        .arg(&script)
+        .args([&server.endpoint, "write"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("writer starts");
+    let mut acknowledged = Vec::new();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(writer.stdout.take().expect("stdout")));
+    while acknowledged.len() < 300 {
+        let line = lines.next().expect("the writer stopped early").expect("line");
+        acknowledged.push(line);
+    }
+    server.child.kill().expect("kill -9");
+    server.child.wait().expect("gone");
+    acknowledged.extend(lines.map_while(Result::ok));
+    writer.wait().expect("writer ends");
+    drop(server);
+
+    let again = Server::start_with(&["--data-dir", &data_dir]);
+    for line in &acknowledged {
+        let mut parts = line.split(' ').skip(1);
+        let (id, version) = (parts.next().expect("id"), parts.next().expect("version"));
+        let item = post(again.port, "GetItem", &format!(r#"{{"TableName":"crash","Key":{{"id":{{"S":"{id}"}}}}}}"#));
+        assert!(item.contains(&format!(r#""v":{{"N":"{version}"}}"#)), "acknowledged {line} but after restart: {item}");
+    }
+    drop(again);
+    let _ = std::fs::remove_dir_all(&dir);
+}

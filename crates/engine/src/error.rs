@@ -21,6 +21,8 @@ pub enum ErrorKind {
     MissingAuthenticationToken,
     /// An `Authorization` header missing parts of SigV4 (the HTTP endpoint's check).
     IncompleteSignature,
+    /// A request body over 16 MiB (the HTTP endpoint's check; HTTP 413 like DynamoDB Local).
+    RequestEntityTooLarge,
 }
 
 impl ErrorKind {
@@ -40,6 +42,7 @@ impl ErrorKind {
             Self::InternalServerError => "InternalServerError",
             Self::MissingAuthenticationToken => "MissingAuthenticationTokenException",
             Self::IncompleteSignature => "IncompleteSignatureException",
+            Self::RequestEntityTooLarge => "RequestEntityTooLargeException",
         }
     }
 
@@ -50,7 +53,8 @@ impl ErrorKind {
             Self::Serialization
             | Self::UnknownOperation
             | Self::MissingAuthenticationToken
-            | Self::IncompleteSignature => "com.amazon.coral.service",
+            | Self::IncompleteSignature
+            | Self::RequestEntityTooLarge => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())
@@ -60,6 +64,7 @@ impl ErrorKind {
     pub fn http_status(self) -> u16 {
         match self {
             Self::InternalServerError => 500,
+            Self::RequestEntityTooLarge => 413,
             _ => 400,
         }
     }

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -67,9 +68,20 @@ async fn health() -> &'static str {
     "healthy: dynalab"
 }
 
-async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
     let id = state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = format!("{id:08X}DYNALAB{:020X}", u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // The limit stops reading at 16 MiB, so an oversized body never sits in memory whole.
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            let message = format!("Request body exceeds the limit of {MAX_BODY_BYTES} bytes (16 MiB)");
+            return respond(&request_id, Err(DynamoError::new(ErrorKind::RequestEntityTooLarge, message)));
+        }
+        Err(rejection) => {
+            return respond(&request_id, Err(DynamoError::serialization(rejection.body_text())));
+        }
+    };
     if let Err(error) = check_authorization(&headers) {
         return respond(&request_id, Err(error));
     }
@@ -257,5 +269,19 @@ mod tests {
         let response = app.oneshot(preflight).await.expect("response");
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    }
+
+    #[tokio::test]
+    async fn refuses_bodies_over_16_mib_with_a_dynamodb_shaped_413() {
+        let app = app(state());
+        let at_limit = format!(r#"{{"Limit":1,"Pad":"{}"}}"#, "a".repeat(MAX_BODY_BYTES - 30));
+        assert!(at_limit.len() <= MAX_BODY_BYTES);
+        let (status, _, _) = call(app.clone(), Some("DynamoDB_20120810.ListTables"), &at_limit).await;
+        assert_eq!(status, StatusCode::OK, "read whole; unknown members are ignored, as DynamoDB Local does");
+        let over = "a".repeat(MAX_BODY_BYTES + 1);
+        let (status, headers, body) = call(app, Some("DynamoDB_20120810.ListTables"), &over).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(body["__type"], "com.amazon.coral.service#RequestEntityTooLargeException");
+        assert!(headers.contains_key("x-amz-crc32"));
     }
 }
