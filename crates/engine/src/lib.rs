@@ -6,7 +6,9 @@ pub mod capacity;
 pub mod clock;
 mod engine;
 pub mod error;
+pub mod explain;
 pub mod expression;
+mod inspect;
 pub mod ops;
 mod snapshot;
 pub mod table;
@@ -18,6 +20,7 @@ pub use clock::SystemClock;
 pub use clock::{Clock, FixedClock};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
+pub use inspect::{CollectionView, ItemView, Totals};
 
 /// The region ARNs name. Dynalab is one region of one account.
 pub const REGION: &str = "us-east-1";

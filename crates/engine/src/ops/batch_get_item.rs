@@ -112,7 +112,10 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
             bytes += size;
             // Each item is rounded to 4 KB on its own; a missing key still costs the minimum.
             let units = consumed.entry(table_name.clone()).or_default();
-            units.table = units.table + Units::read(size, consistent);
+            let read = Units::read(size, consistent);
+            units.table = units.table + read;
+            let why = if stored.is_some() { "one key, rounded on its own" } else { "missing key: the minimum unit" };
+            crate::explain::read(&table_name, None, size, consistent, read, why);
             if let Some(stored) = stored {
                 items.push(match &projection {
                     Some(paths) => ItemJson::Item(project(&stored.item, paths)),

@@ -255,8 +255,9 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
             }
         }
     };
-    let consumed_capacity =
-        target.consumption(&page).report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
+    let consumed_capacity = target
+        .consumption(&page, consistent)
+        .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
     Ok(ReadOutput {
         items: (!spec.count_only).then_some(page.items),
         count: page.count,

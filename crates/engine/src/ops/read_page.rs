@@ -39,6 +39,10 @@ pub struct Page<'s> {
     pub units: Units,
     /// Units of table items fetched for an LSI read, if any were.
     pub fetched_units: Option<Units>,
+    /// Bytes scanned, summed before rounding (for the capacity explanation).
+    pub bytes: usize,
+    /// Sizes of the table items fetched for an LSI read (for the capacity explanation).
+    pub fetched_sizes: Vec<usize>,
 }
 
 /// Reads one page from `candidates`, which come in result order.
@@ -50,6 +54,8 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
         last_evaluated_key: None,
         units: Units(0),
         fetched_units: None,
+        bytes: 0,
+        fetched_sizes: Vec::new(),
     };
     let mut bytes = 0usize;
     let mut fetched_units: Option<Units> = None;
@@ -61,6 +67,7 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
             // DynamoDB Local: three small fetches cost 1.5 eventually consistent).
             let units = fetched_units.get_or_insert(Units(0));
             *units = *units + Units::read(fetched.size, spec.consistent);
+            page.fetched_sizes.push(fetched.size);
         }
         let shown = candidate.fetched.unwrap_or(candidate.entry);
         if spec.filter.is_none_or(|f| evaluate(f, &shown.item)) {
@@ -83,5 +90,6 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
     // All items read are summed, then rounded once.
     page.units = Units::read(bytes, spec.consistent);
     page.fetched_units = fetched_units;
+    page.bytes = bytes;
     page
 }

@@ -176,8 +176,9 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
             read_page(items, &spec)
         }
     };
-    let consumed_capacity =
-        target.consumption(&page).report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
+    let consumed_capacity = target
+        .consumption(&page, consistent)
+        .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
     Ok(ReadOutput {
         items: (!spec.count_only).then_some(page.items),
         count: page.count,

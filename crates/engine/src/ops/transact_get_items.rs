@@ -90,6 +90,8 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
         let stored = table.storage.get(&key);
         // Twice a strong read of the item; a missing item still costs the minimum, doubled.
         let read = Units::read(stored.map_or(0, |s| s.size), true);
+        let why = "transactional read: twice a strongly consistent read";
+        crate::explain::read(&table_name, None, stored.map_or(0, |s| s.size), true, read + read, why);
         let slot = units.entry(table_name).or_default();
         *slot = *slot + read + read;
         responses.push(ItemResponse {

@@ -317,6 +317,8 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
                 // A condition check is charged as a write of the item it read (real DynamoDB, per
                 // the conformance suite; DynamoDB Local charges it as a read).
                 let size = table.storage.get(&step.key).map_or(0, |s| s.size);
+                let why = "ConditionCheck: charged as a write of the item it read";
+                crate::explain::write(&step.table, None, size, Units::write(size), why);
                 (Consumption::table_only(Units::write(size)), Units::read(size, true))
             }
             new => {
@@ -328,6 +330,8 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
         };
         // Twice the table units. Index writes inside a transaction are charged once, as AWS's own
         // cost calculator states it verified (fact sheet §2.3 [T5]); DynamoDB Local doubles them.
+        let why = "transaction: the table's write units are charged twice";
+        crate::explain::write(&step.table, None, 0, consumption.table, why);
         consumption.table = consumption.table + consumption.table;
         consumed.entry(step.table.clone()).or_default().add(&consumption);
         let slot = replay_units.entry(step.table).or_default();

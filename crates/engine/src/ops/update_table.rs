@@ -154,7 +154,8 @@ fn update_indexes(
             let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
             for (key, stored) in table.storage.items() {
-                index.apply(&key, None, Some(&stored.item), &key_names);
+                // A backfill is not charged, so it is not explained either.
+                index.apply(&key, None, Some(&stored.item), &key_names, None);
             }
             table.definition.attribute_definitions = definitions;
             table.indexes.push(index);

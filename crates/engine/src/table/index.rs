@@ -141,48 +141,78 @@ impl Index {
     /// Brings the index in step with one item write and returns the units that write costs the
     /// index (fact sheet §2.3): key added → 1 write, key changed → 2, key removed → 1, only
     /// projected attributes changed → 1, nothing it holds changed → 0; each sized on its entry.
-    pub fn apply(&mut self, key: &PrimaryKey, old: Option<&Item>, new: Option<&Item>, table_key: &[&str]) -> Units {
+    /// `table` names the table for the capacity explanation; `None` when the write is not charged.
+    pub fn apply(
+        &mut self,
+        key: &PrimaryKey,
+        old: Option<&Item>,
+        new: Option<&Item>,
+        table_key: &[&str],
+        table: Option<&str>,
+    ) -> Units {
         let old_entry =
             old.and_then(|item| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
         let new_entry =
             new.and_then(|item| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
-        match (old_entry, new_entry) {
-            (None, None) => Units(0),
-            (None, Some((index_key, entry))) => self.insert(index_key, key, entry),
-            (Some((index_key, _)), None) => self.remove(&index_key, key),
+        let (units, bytes, why) = match (old_entry, new_entry) {
+            (None, None) => return Units(0),
+            (None, Some((index_key, entry))) => {
+                let (units, bytes) = self.insert(index_key, key, entry);
+                (units, bytes, "the item now has the index key: one entry written")
+            }
+            (Some((index_key, _)), None) => {
+                let (units, bytes) = self.remove(&index_key, key);
+                (units, bytes, "the item no longer has the index key (or is gone): one entry deleted")
+            }
             (Some((old_key, old_item)), Some((new_key, new_item))) => {
                 if old_key != new_key {
-                    self.remove(&old_key, key) + self.insert(new_key, key, new_item)
+                    let (removed, old_bytes) = self.remove(&old_key, key);
+                    let (added, new_bytes) = self.insert(new_key, key, new_item);
+                    (
+                        removed + added,
+                        old_bytes + new_bytes,
+                        "the index key changed: old entry deleted + new entry written",
+                    )
                 } else if crate::expression::eval::same_item(&old_item, &new_item) {
-                    Units(0)
+                    return Units(0);
                 } else {
-                    let removed = self.remove(&old_key, key);
-                    let added = self.insert(new_key, key, new_item);
-                    removed.max(added)
+                    let (removed, old_bytes) = self.remove(&old_key, key);
+                    let (added, new_bytes) = self.insert(new_key, key, new_item);
+                    (removed.max(added), old_bytes.max(new_bytes), "a projected attribute changed: the entry rewritten")
                 }
             }
+        };
+        if let Some(table) = table {
+            crate::explain::write(table, Some(&self.definition.name), bytes, units, why);
         }
-    }
-
-    fn insert(&mut self, (hash, range): (Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey, entry: Item) -> Units {
-        let stored = StoredItem::new(entry);
-        let units = Units::write(stored.size);
-        self.item_count += 1;
-        self.total_bytes += stored.size;
-        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert((range, key.clone()), stored);
         units
     }
 
-    fn remove(&mut self, (hash, range): &(Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey) -> Units {
+    /// Adds an entry; its write units and size.
+    fn insert(
+        &mut self,
+        (hash, range): (Vec<KeyValue>, Vec<KeyValue>),
+        key: &PrimaryKey,
+        entry: Item,
+    ) -> (Units, usize) {
+        let stored = StoredItem::new(entry);
+        let written = (Units::write(stored.size), stored.size);
+        self.item_count += 1;
+        self.total_bytes += stored.size;
+        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert((range, key.clone()), stored);
+        written
+    }
+
+    fn remove(&mut self, (hash, range): &(Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey) -> (Units, usize) {
         let slot = IndexSlot::of(hash);
-        let Some(collection) = self.partitions.get_mut(&slot) else { return Units(0) };
-        let Some(old) = collection.remove(&(range.clone(), key.clone())) else { return Units(0) };
+        let Some(collection) = self.partitions.get_mut(&slot) else { return (Units(0), 0) };
+        let Some(old) = collection.remove(&(range.clone(), key.clone())) else { return (Units(0), 0) };
         if collection.is_empty() {
             self.partitions.remove(&slot);
         }
         self.item_count -= 1;
         self.total_bytes -= old.size;
-        Units::write(old.size)
+        (Units::write(old.size), old.size)
     }
 
     /// One index partition.

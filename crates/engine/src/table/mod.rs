@@ -70,7 +70,7 @@ impl Table {
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
             let old = self.storage.get(&key).map(|s| &s.item);
             for index in &mut self.indexes {
-                let units = index.apply(&key, old, new.as_ref(), &key_names);
+                let units = index.apply(&key, old, new.as_ref(), &key_names, Some(&self.definition.name));
                 if units > Units(0) {
                     let name = index.definition.name.clone();
                     match index.definition.kind {
@@ -84,7 +84,15 @@ impl Table {
             Some(item) => self.storage.put(key, item),
             None => self.storage.delete(&key),
         };
-        consumption.table = Units::write(new_size.max(old.as_ref().map_or(0, |o| o.size)));
+        let old_size = old.as_ref().map_or(0, |o| o.size);
+        consumption.table = Units::write(new_size.max(old_size));
+        crate::explain::write(
+            &self.definition.name,
+            None,
+            new_size.max(old_size),
+            consumption.table,
+            format!("the larger of the old ({old_size} B) and new ({new_size} B) item"),
+        );
         Written { old, consumption }
     }
 

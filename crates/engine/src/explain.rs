@@ -1,0 +1,96 @@
+//! The arithmetic behind `ConsumedCapacity`, step by step, so the playground can say why a request
+//! cost what it did: bytes read → 4 KB units → halved when eventually consistent; writes in 1 KB
+//! units; which indexes a write touched and why. Steps are recorded where the units are counted,
+//! so the explanation cannot drift from the figure. Recording is off unless a caller asks for it.
+
+use crate::capacity::Units;
+use crate::engine::Engine;
+use crate::error::Result;
+use serde::Serialize;
+use std::cell::RefCell;
+
+/// One charge: where, how many bytes, how many units, and why.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Step {
+    pub table: String,
+    /// The index charged, when it is an index.
+    pub index: Option<String>,
+    pub kind: StepKind,
+    /// The bytes the units were computed from.
+    pub bytes: usize,
+    pub units: f64,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub enum StepKind {
+    /// A read; `consistent` reads cost a full unit per 4 KB, eventually consistent ones half.
+    Read {
+        consistent: bool,
+    },
+    Write,
+}
+
+impl Step {
+    /// The arithmetic in words, e.g. `5,000 B → 2 × 4 KB → ×½ eventually consistent = 1 RCU`.
+    pub fn arithmetic(&self) -> String {
+        match self.kind {
+            StepKind::Read { consistent } => {
+                let blocks = self.bytes.div_ceil(4096).max(1);
+                let half = if consistent { "" } else { " → ×½ eventually consistent" };
+                format!("{} B → {blocks} × 4 KB{half} = {} RCU", self.bytes, self.units)
+            }
+            StepKind::Write => {
+                let blocks = self.bytes.div_ceil(1024).max(1);
+                format!("{} B → {blocks} × 1 KB = {} WCU", self.bytes, self.units)
+            }
+        }
+    }
+}
+
+thread_local! {
+    static STEPS: RefCell<Option<Vec<Step>>> = const { RefCell::new(None) };
+}
+
+/// Records a step if a caller is collecting them; `make` runs only then.
+pub(crate) fn record(make: impl FnOnce() -> Step) {
+    STEPS.with(|steps| {
+        if let Some(steps) = steps.borrow_mut().as_mut() {
+            steps.push(make());
+        }
+    });
+}
+
+/// A read step of `units` for `bytes`.
+pub(crate) fn read(table: &str, index: Option<&str>, bytes: usize, consistent: bool, units: Units, why: &str) {
+    record(|| Step {
+        table: table.to_string(),
+        index: index.map(String::from),
+        kind: StepKind::Read { consistent },
+        bytes,
+        units: units.as_f64(),
+        why: why.to_string(),
+    });
+}
+
+/// A write step of `units` for `bytes`.
+pub(crate) fn write(table: &str, index: Option<&str>, bytes: usize, units: Units, why: impl Into<String>) {
+    record(|| Step {
+        table: table.to_string(),
+        index: index.map(String::from),
+        kind: StepKind::Write,
+        bytes,
+        units: units.as_f64(),
+        why: why.into(),
+    });
+}
+
+impl Engine {
+    /// [`Engine::execute`], with the capacity steps the request was charged.
+    pub fn execute_explained(&mut self, operation: &str, request: &str) -> (Result<String>, Vec<Step>) {
+        let outer = STEPS.with(|steps| steps.borrow_mut().replace(Vec::new()));
+        let outcome = self.execute(operation, request);
+        let steps = STEPS.with(|steps| std::mem::replace(&mut *steps.borrow_mut(), outer)).unwrap_or_default();
+        (outcome, steps)
+    }
+}

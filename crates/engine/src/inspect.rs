@@ -1,0 +1,135 @@
+//! A look inside, for the playground's item views: a table's or an index's item collections in
+//! storage order, each item with the size DynamoDB charges for. Not part of DynamoDB's API.
+
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::table::StoredItem;
+use crate::value::item_to_json;
+use serde::Serialize;
+
+/// One partition key's items (for an index: one index partition key's entries), in sort order.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CollectionView {
+    /// The partition key attribute(s), in DynamoDB JSON.
+    pub partition: serde_json::Value,
+    pub items: Vec<ItemView>,
+}
+
+/// An item (for an index: its projected entry) and its size in bytes.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ItemView {
+    pub item: serde_json::Value,
+    pub size: usize,
+}
+
+/// Totals of a table or an index, which a view may show beside a truncated listing.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct Totals {
+    pub items: usize,
+    pub bytes: usize,
+}
+
+impl Engine {
+    /// The names of all tables, in `ListTables` order.
+    pub fn table_names(&self) -> Vec<String> {
+        self.tables.keys().cloned().collect()
+    }
+
+    /// Item collections of `table`, or of its index `index`, in storage (scan) order: at most
+    /// `max_items` items in all, so a view of a large table stays cheap.
+    pub fn collections(&self, table: &str, index: Option<&str>, max_items: usize) -> Result<Vec<CollectionView>> {
+        let table = self.table(table)?;
+        let mut views = Vec::new();
+        let mut budget = max_items;
+        match index {
+            None => {
+                let hash = [table.definition.key_schema.hash.name.as_str()];
+                for (_, collection) in table.storage.partitions_from(None) {
+                    if budget == 0 {
+                        break;
+                    }
+                    views.push(view(&hash, collection.values(), &mut budget));
+                }
+            }
+            Some(name) => {
+                let index = table.index(name).ok_or_else(|| no_such_index(name))?;
+                let hash: Vec<&str> = index.definition.hash.iter().map(|a| a.name.as_str()).collect();
+                for (_, collection) in index.partitions_from(None) {
+                    if budget == 0 {
+                        break;
+                    }
+                    views.push(view(&hash, collection.values(), &mut budget));
+                }
+            }
+        }
+        Ok(views)
+    }
+
+    /// Item count and bytes of `table`, or of its index `index`.
+    pub fn totals(&self, table: &str, index: Option<&str>) -> Result<Totals> {
+        let table = self.table(table)?;
+        match index {
+            None => Ok(Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() }),
+            Some(name) => table
+                .index(name)
+                .map(|i| Totals { items: i.item_count(), bytes: i.total_bytes() })
+                .ok_or_else(|| no_such_index(name)),
+        }
+    }
+}
+
+/// One collection, taking at most `budget` items and counting them off it.
+fn view<'s>(hash: &[&str], entries: impl Iterator<Item = &'s StoredItem>, budget: &mut usize) -> CollectionView {
+    let items: Vec<ItemView> =
+        entries.take(*budget).map(|stored| ItemView { item: item_to_json(&stored.item), size: stored.size }).collect();
+    *budget -= items.len();
+    let partition = items.first().map_or(serde_json::Value::Null, |first| {
+        hash.iter().filter_map(|n| first.item.get(*n).map(|v| ((*n).to_string(), v.clone()))).collect()
+    });
+    CollectionView { partition, items }
+}
+
+fn no_such_index(name: &str) -> DynamoError {
+    DynamoError::validation(format!("The table does not have the specified index: {name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, FixedClock};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    #[test]
+    fn collections_group_by_partition_in_sort_order_and_indexes_are_sparse() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        engine
+            .execute_value(
+                "CreateTable",
+                &json!({"TableName": "lab", "BillingMode": "PAY_PER_REQUEST",
+                    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"},
+                        {"AttributeName": "open", "AttributeType": "S"}],
+                    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                    "GlobalSecondaryIndexes": [{"IndexName": "byOpen", "KeySchema": [{"AttributeName": "open", "KeyType": "HASH"}],
+                        "Projection": {"ProjectionType": "KEYS_ONLY"}}]}),
+            )
+            .expect("table");
+        for (pk, sk, open) in [("a", 3, true), ("a", 1, false), ("b", 2, true), ("a", 2, false)] {
+            let mut item = json!({"pk": {"S": pk}, "sk": {"N": sk.to_string()}, "note": {"S": "x"}});
+            if open {
+                item["open"] = json!({"S": "yes"});
+            }
+            engine.execute_value("PutItem", &json!({"TableName": "lab", "Item": item})).expect("put");
+        }
+        let table = engine.collections("lab", None, 100).expect("view");
+        let a = table.iter().find(|c| c.partition == json!({"pk": {"S": "a"}})).expect("a");
+        let sorts: Vec<_> = a.items.iter().map(|i| i.item["sk"]["N"].as_str().unwrap_or_default()).collect();
+        assert_eq!(sorts, ["1", "2", "3"]);
+        assert_eq!(a.items[0].size, 2 + 1 + 2 + 2 + 4 + 1, "pk a + sk 1 + note x");
+        let index = engine.collections("lab", Some("byOpen"), 100).expect("index view");
+        assert_eq!(index.len(), 1);
+        assert_eq!(index[0].items.len(), 2, "only items with `open` are in the sparse index");
+        assert!(index[0].items.iter().all(|i| i.item.get("note").is_none()), "KEYS_ONLY projects no other attribute");
+        assert_eq!(engine.totals("lab", Some("byOpen")).expect("totals").items, 2);
+        assert_eq!(engine.collections("lab", None, 2).expect("view").iter().map(|c| c.items.len()).sum::<usize>(), 2);
+    }
+}

@@ -1,0 +1,85 @@
+//! The playground's capacity explanation adds up: for every successful corpus request (asked for
+//! `ReturnConsumedCapacity: INDEXES`), the explained steps sum, table by table and index by index,
+//! to the `ConsumedCapacity` the response reports.
+
+use dynalab_tests::corpus::{fresh_engine, load};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const WITH_CAPACITY: [&str; 10] = [
+    "PutItem",
+    "GetItem",
+    "UpdateItem",
+    "DeleteItem",
+    "Query",
+    "Scan",
+    "BatchGetItem",
+    "BatchWriteItem",
+    "TransactWriteItems",
+    "TransactGetItems",
+];
+
+/// `(table, index or "")` → units, from a response's ConsumedCapacity (object or list).
+fn reported(response: &Value) -> BTreeMap<(String, String), f64> {
+    let mut totals = BTreeMap::new();
+    let entries = match &response["ConsumedCapacity"] {
+        Value::Array(list) => list.clone(),
+        Value::Null => Vec::new(),
+        one => vec![one.clone()],
+    };
+    for entry in entries {
+        let table = entry["TableName"].as_str().unwrap_or_default().to_string();
+        let table_units = entry["Table"]["CapacityUnits"].as_f64().unwrap_or(0.0);
+        if table_units > 0.0 {
+            totals.insert((table.clone(), String::new()), table_units);
+        }
+        for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
+            if let Some(indexes) = entry[member].as_object() {
+                for (name, capacity) in indexes {
+                    let units = capacity["CapacityUnits"].as_f64().unwrap_or(0.0);
+                    totals.insert((table.clone(), name.clone()), units);
+                }
+            }
+        }
+    }
+    totals
+}
+
+#[test]
+fn explained_steps_sum_to_the_reported_capacity() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for sequence in load() {
+        let mut engine = fresh_engine();
+        for (i, step) in sequence.steps.iter().enumerate() {
+            let mut request = step.request.clone();
+            let explainable = WITH_CAPACITY.contains(&step.op.as_str()) && request.get("ClientRequestToken").is_none();
+            if explainable {
+                request["ReturnConsumedCapacity"] = Value::from("INDEXES");
+            }
+            let (outcome, steps) = engine.execute_explained(&step.op, &request.to_string());
+            let Ok(body) = outcome else { continue };
+            if !explainable {
+                continue;
+            }
+            let response: Value = serde_json::from_str(&body).expect("response JSON");
+            let mut explained: BTreeMap<(String, String), f64> = BTreeMap::new();
+            for s in &steps {
+                *explained.entry((s.table.clone(), s.index.clone().unwrap_or_default())).or_default() += s.units;
+            }
+            explained.retain(|_, units| *units > 0.0);
+            let reported = reported(&response);
+            if explained != reported {
+                failures.push(format!(
+                    "{} step {} ({}): explained {explained:?}, reported {reported:?}",
+                    sequence.name,
+                    i + 1,
+                    step.op
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked > 200, "only {checked} requests checked");
+}
