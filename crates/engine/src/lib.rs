@@ -21,6 +21,7 @@ pub use clock::{Clock, FixedClock};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
 pub use inspect::{CollectionView, ItemView, Totals};
+pub use snapshot::TableSnapshot;
 
 /// The region ARNs name. Dynalab is one region of one account.
 pub const REGION: &str = "us-east-1";

@@ -6,7 +6,25 @@ use crate::engine::Engine;
 use crate::table::{BillingMode, IndexKind, Projection, Table};
 use serde_json::{json, Value};
 
+/// One table as the CreateTable request that recreates it, and its items in DynamoDB JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableSnapshot {
+    pub create: Value,
+    pub items: Vec<Value>,
+}
+
 impl Engine {
+    /// Every table as its CreateTable request and items, in scan order.
+    pub fn snapshot(&self) -> Vec<TableSnapshot> {
+        self.tables
+            .values()
+            .map(|table| TableSnapshot {
+                create: create_table_request(table),
+                items: table.storage.items().map(|(_, stored)| crate::value::item_to_json(&stored.item)).collect(),
+            })
+            .collect()
+    }
+
     /// `(operation, request JSON)` pairs that, run on an empty engine, rebuild this one's tables,
     /// indexes and items.
     pub fn recreate_requests(&self) -> Vec<(&'static str, String)> {

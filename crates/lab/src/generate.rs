@@ -1,0 +1,126 @@
+//! Generated fixtures for the orders example: N users × M orders on average, with a chosen skew so
+//! a few users can own most orders (a hot partition key to see). Deterministic for a seed.
+
+use crate::examples::ORDERS_TABLE;
+use serde_json::{json, Value};
+
+/// What to generate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrdersFixture {
+    pub users: usize,
+    pub orders_per_user: usize,
+    /// Zipf exponent of orders over users: 0 spreads them evenly, 1 or more piles them on the first users.
+    pub skew: f64,
+    pub seed: u64,
+}
+
+impl OrdersFixture {
+    /// How many items [`OrdersFixture::items`] makes: a profile per user, an order and a line item per order.
+    pub fn item_count(&self) -> usize {
+        self.users + 2 * self.users * self.orders_per_user
+    }
+
+    /// The items, in DynamoDB JSON, for the `orders` table.
+    pub fn items(&self) -> Vec<Value> {
+        let mut items = Vec::with_capacity(self.item_count());
+        for u in 0..self.users {
+            items.push(json!({"pk": {"S": format!("USER#u{u}")}, "sk": {"S": "PROFILE"},
+                "email": {"S": format!("u{u}@example.com")}, "name": {"S": format!("User {u}")}}));
+        }
+        if self.users == 0 {
+            return items;
+        }
+        // Cumulative Zipf weights, then one draw per order.
+        let mut cumulative = Vec::with_capacity(self.users);
+        let mut sum = 0.0;
+        for u in 0..self.users {
+            sum += 1.0 / ((u + 1) as f64).powf(self.skew);
+            cumulative.push(sum);
+        }
+        let mut random = SplitMix(self.seed);
+        for o in 0..self.users * self.orders_per_user {
+            let target = random.unit() * sum;
+            let user = cumulative.partition_point(|c| *c < target).min(self.users - 1);
+            let day = 1 + random.below(28);
+            let month = 1 + random.below(12);
+            let date = format!("2026-{month:02}-{day:02}");
+            let qty = 1 + random.below(5);
+            let price = 1 + random.below(50);
+            let warehouse = format!("w{}", 1 + random.below(4));
+            let mut order = json!({"pk": {"S": format!("USER#u{user}")}, "sk": {"S": format!("ORDER#{date}#o{o}")},
+                "status": {"S": "SHIPPED"}, "total": {"N": (qty * price).to_string()}, "warehouse": {"S": warehouse}});
+            if random.below(10) == 0 {
+                order["status"] = json!({"S": "OPEN"});
+                order["open_wh"] = json!({"S": warehouse});
+                order["open_at"] = json!({"S": format!("{date}#o{o}")});
+            }
+            items.push(order);
+            items.push(
+                json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{}", random.below(500))},
+                "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}}),
+            );
+        }
+        items
+    }
+
+    /// PutItem requests for the items.
+    pub fn requests(&self) -> Vec<(&'static str, Value)> {
+        self.items().into_iter().map(|item| ("PutItem", json!({"TableName": ORDERS_TABLE, "Item": item}))).collect()
+    }
+}
+
+/// SplitMix64: small, fast, and the same sequence on every platform.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn orders_per_user(fixture: &OrdersFixture) -> BTreeMap<String, usize> {
+        let mut counts = BTreeMap::new();
+        for item in fixture.items() {
+            if item["sk"]["S"].as_str().is_some_and(|s| s.starts_with("ORDER#")) {
+                *counts.entry(item["pk"]["S"].as_str().unwrap_or_default().to_string()).or_default() += 1;
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn counts_are_exact_and_the_seed_repeats() {
+        let fixture = OrdersFixture { users: 50, orders_per_user: 4, skew: 0.0, seed: 7 };
+        assert_eq!(fixture.items().len(), fixture.item_count());
+        assert_eq!(fixture.item_count(), 50 + 400);
+        assert_eq!(fixture.items(), fixture.items());
+        assert_ne!(fixture.items(), OrdersFixture { seed: 8, ..fixture }.items());
+    }
+
+    #[test]
+    fn skew_piles_orders_on_the_first_users() {
+        let even = orders_per_user(&OrdersFixture { users: 100, orders_per_user: 20, skew: 0.0, seed: 1 });
+        let skewed = orders_per_user(&OrdersFixture { users: 100, orders_per_user: 20, skew: 1.2, seed: 1 });
+        let hottest = |counts: &BTreeMap<String, usize>| counts.values().copied().max().unwrap_or(0);
+        assert!(hottest(&even) < 45, "even: {}", hottest(&even));
+        assert!(hottest(&skewed) > 300, "skewed: {}", hottest(&skewed));
+        assert_eq!(skewed.get("USER#u0").copied(), Some(hottest(&skewed)));
+    }
+}

@@ -1,0 +1,177 @@
+//! A workspace: every table with its items, and the console's request history. Saved in the
+//! browser, exported to a file, shared in a URL fragment (deflate + base64url). Restoring builds a
+//! fresh engine and hands it over only if every table and item went in, so a corrupt or oversized
+//! import leaves the current workspace exactly as it was.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use dynalab_engine::{Clock, Engine};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The format written today; older ones would be migrated here.
+pub const FORMAT: &str = "dynalab-workspace/1";
+/// The largest workspace read back, from a file or from decompressing a link or a save.
+pub const MAX_WORKSPACE_BYTES: usize = 256 * 1024 * 1024;
+/// History entries kept; older ones drop off.
+pub const MAX_HISTORY: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Workspace {
+    pub format: String,
+    pub tables: Vec<TableDump>,
+    #[serde(default)]
+    pub history: Vec<HistoryEntry>,
+}
+
+/// A table as its CreateTable request and its items.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableDump {
+    pub create: Value,
+    pub items: Vec<Value>,
+}
+
+/// A request run from the console, to run again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub operation: String,
+    pub request: String,
+}
+
+impl Workspace {
+    /// The engine's tables and items, with `history`.
+    pub fn capture(engine: &Engine, history: &[HistoryEntry]) -> Self {
+        let tables = engine.snapshot().into_iter().map(|t| TableDump { create: t.create, items: t.items }).collect();
+        let skip = history.len().saturating_sub(MAX_HISTORY);
+        Self { format: FORMAT.to_string(), tables, history: history[skip..].to_vec() }
+    }
+
+    /// A fresh engine holding exactly this workspace's tables and items, or the first problem.
+    pub fn restore(&self, clock: Arc<dyn Clock>) -> Result<Engine, String> {
+        if self.format != FORMAT {
+            return Err(format!("Not a Dynalab workspace (format `{}`, expected `{FORMAT}`)", self.format));
+        }
+        let mut engine = Engine::new(clock);
+        for table in &self.tables {
+            let name = table.create["TableName"].as_str().unwrap_or("?").to_string();
+            engine.execute_value("CreateTable", &table.create).map_err(|e| format!("Table `{name}`: {}", e.message))?;
+            for (i, item) in table.items.iter().enumerate() {
+                engine
+                    .execute_value("PutItem", &json!({"TableName": name, "Item": item}))
+                    .map_err(|e| format!("Table `{name}`, item {}: {}: {}", i + 1, e.kind.name(), e.message))?;
+            }
+        }
+        Ok(engine)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads an exported file.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        if text.len() > MAX_WORKSPACE_BYTES {
+            return Err(format!(
+                "The file is {} MB; workspaces are limited to {} MB",
+                text.len() >> 20,
+                MAX_WORKSPACE_BYTES >> 20
+            ));
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("Not a workspace file: {e}"))?;
+        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(format!("Not a Dynalab workspace: no \"format\": \"{FORMAT}\""));
+        }
+        serde_json::from_value(value).map_err(|e| format!("The workspace file is damaged: {e}"))
+    }
+
+    /// Compressed and URL-safe: for share links (after `#`) and for the browser's storage.
+    pub fn to_compact(&self) -> String {
+        let compressed = miniz_oxide::deflate::compress_to_vec(self.to_json().as_bytes(), 9);
+        URL_SAFE_NO_PAD.encode(compressed)
+    }
+
+    pub fn from_compact(text: &str) -> Result<Self, String> {
+        Self::from_compact_within(text, MAX_WORKSPACE_BYTES)
+    }
+
+    fn from_compact_within(text: &str, limit: usize) -> Result<Self, String> {
+        let compressed =
+            URL_SAFE_NO_PAD.decode(text.trim()).map_err(|_| "The link is damaged (not base64url)".to_string())?;
+        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, limit)
+            .map_err(|_| "The link is damaged or too large to open".to_string())?;
+        let text = String::from_utf8(json).map_err(|_| "The link is damaged (not UTF-8)".to_string())?;
+        Self::from_json(&text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examples::example;
+    use dynalab_engine::FixedClock;
+
+    fn clock() -> Arc<dyn Clock> {
+        Arc::new(FixedClock::at(0))
+    }
+
+    fn orders() -> Engine {
+        let mut engine = Engine::new(clock());
+        for (operation, request) in example("orders").expect("example").setup {
+            engine.execute_value(operation, &request).expect("setup");
+        }
+        engine
+    }
+
+    fn scan_all(engine: &mut Engine) -> Value {
+        engine.execute_value("Scan", &json!({"TableName": "orders"})).expect("scan")
+    }
+
+    #[test]
+    fn a_workspace_survives_file_and_link_round_trips() {
+        let mut original = orders();
+        let history = vec![HistoryEntry { operation: "Scan".into(), request: r#"{"TableName":"orders"}"#.into() }];
+        let workspace = Workspace::capture(&original, &history);
+        let from_file = Workspace::from_json(&workspace.to_json()).expect("file");
+        let from_link = Workspace::from_compact(&workspace.to_compact()).expect("link");
+        assert_eq!(from_file, workspace);
+        assert_eq!(from_link, workspace);
+        let mut restored = from_link.restore(clock()).expect("restores");
+        assert_eq!(scan_all(&mut restored), scan_all(&mut original));
+        let open = json!({"TableName": "orders", "IndexName": "open_orders", "KeyConditionExpression": "open_wh = :w",
+            "ExpressionAttributeValues": {":w": {"S": "w1"}}});
+        assert_eq!(
+            restored.execute_value("Query", &open).expect("q"),
+            original.execute_value("Query", &open).expect("q")
+        );
+        assert!(workspace.to_compact().len() < workspace.to_json().len());
+    }
+
+    #[test]
+    fn damaged_input_is_refused_with_a_reason() {
+        let workspace = Workspace::capture(&orders(), &[]);
+        assert!(Workspace::from_json("{\"tables\": []}").expect_err("no format").contains("Not a Dynalab workspace"));
+        assert!(Workspace::from_json("{not json").expect_err("bad").starts_with("Not a workspace file"));
+        let truncated = &workspace.to_compact()[..40];
+        assert!(Workspace::from_compact(truncated).is_err());
+        assert!(Workspace::from_compact("!!!").expect_err("bad").contains("base64url"));
+        // A zip bomb: what inflates past the limit stops there (the limit lowered to keep this quick).
+        let bomb = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&vec![b' '; 4 * 1024 * 1024], 9));
+        assert!(bomb.len() < 20_000);
+        assert!(Workspace::from_compact_within(&bomb, 1024 * 1024).expect_err("bomb").contains("too large"));
+        // Well-formed but wrong inside: restore fails and says where.
+        let mut bad = workspace.clone();
+        bad.tables[0].items[3] = json!({"pk": {"S": "no sort key"}});
+        let error = bad.restore(clock()).err().expect("refused");
+        assert!(error.starts_with("Table `orders`, item 4: ValidationException"), "{error}");
+    }
+
+    #[test]
+    fn history_is_capped() {
+        let history: Vec<HistoryEntry> =
+            (0..MAX_HISTORY + 5).map(|i| HistoryEntry { operation: "Scan".into(), request: i.to_string() }).collect();
+        let workspace = Workspace::capture(&Engine::new(clock()), &history);
+        assert_eq!(workspace.history.len(), MAX_HISTORY);
+        assert_eq!(workspace.history[0].request, "5");
+    }
+}
