@@ -1,0 +1,112 @@
+//! The page: header with workspace actions, a tab per view, the notice line.
+
+use crate::pages::{console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, tables::TablesPage};
+use crate::state::{Tab, Ui};
+use crate::storage;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn App() -> impl IntoView {
+    let ui = Ui::new();
+    provide_context(ui);
+    storage::restore_on_start(ui);
+    if let Some(first) = crate::state::table_names().first() {
+        ui.selected_table.set(Some(first.clone()));
+    }
+    let tab_button = move |tab: Tab, label: &'static str| {
+        view! {
+            <button
+                role="tab"
+                class="tab"
+                aria-selected=move || (ui.tab.get() == tab).to_string()
+                on:click=move |_| ui.tab.set(tab)
+            >
+                {label}
+            </button>
+        }
+    };
+    view! {
+        <header>
+            <h1>"Dynalab"</h1>
+            <span class="tagline">"DynamoDB, exactly, in your browser"</span>
+            <WorkspaceMenu/>
+        </header>
+        <Notice/>
+        <nav role="tablist">
+            {tab_button(Tab::Console, "Console")}
+            {tab_button(Tab::Tables, "Tables")}
+            {tab_button(Tab::Items, "Items")}
+            {tab_button(Tab::Fixtures, "Examples & fixtures")}
+        </nav>
+        <main>
+            {move || match ui.tab.get() {
+                Tab::Console => view! { <ConsolePage/> }.into_any(),
+                Tab::Tables => view! { <TablesPage/> }.into_any(),
+                Tab::Items => view! { <ItemsPage/> }.into_any(),
+                Tab::Fixtures => view! { <FixturesPage/> }.into_any(),
+            }}
+        </main>
+    }
+}
+
+#[component]
+fn Notice() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    move || {
+        ui.notice.get().map(|(ok, text)| {
+            view! {
+                <div class=if ok { "notice ok" } else { "notice bad" } role="status" data-test="notice">
+                    <span>{text}</span>
+                    <button class="link" on:click=move |_| ui.notice.set(None) aria-label="Dismiss">"×"</button>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn WorkspaceMenu() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let link = RwSignal::new(None::<String>);
+    let on_import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            match storage::read_file(file).await {
+                Ok(text) => storage::import(ui, &text),
+                Err(e) => ui.tell(false, format!("Import refused: {e}. Your workspace is unchanged.")),
+            }
+        });
+    };
+    view! {
+        <div class="workspace-menu">
+            <button on:click=move |_| storage::export(ui) data-test="export">"Export"</button>
+            <label class="button">
+                "Import"
+                <input type="file" accept=".json,application/json" class="hidden-file" data-test="import" on:change=on_import/>
+            </label>
+            <button on:click=move |_| link.set(Some(storage::share_link())) data-test="share">"Share link"</button>
+            <button on:click=move |_| storage::restore_previous(ui)>"Restore previous"</button>
+        </div>
+        {move || {
+            link.get().map(|url| {
+                let size = url.len();
+                view! {
+                    <div class="share">
+                        <label>
+                            {format!("Share link ({size} characters) — opens this workspace in any browser: ")}
+                            <input readonly value=url data-test="share-url" on:focus=|ev| {
+                                if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                                    input.select();
+                                }
+                            }/>
+                        </label>
+                        <button class="link" on:click=move |_| link.set(None)>"Close"</button>
+                    </div>
+                }
+            })
+        }}
+    }
+}

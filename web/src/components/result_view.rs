@@ -1,0 +1,188 @@
+//! One request's outcome: items as a grid or the raw JSON, Count vs ScannedCount, where the page
+//! ended, the capacity with its arithmetic, and an error with its DynamoDB name, message,
+//! CancellationReasons or returned item.
+
+use crate::components::item_grid::ItemGrid;
+use crate::state::Outcome;
+use dynalab_engine::explain::{Step, StepKind};
+use leptos::prelude::*;
+use serde_json::Value;
+
+#[component]
+pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>) -> impl IntoView {
+    let raw = RwSignal::new(false);
+    let Outcome { operation, response, steps, millis, .. } = outcome;
+    match response {
+        Err(error) => {
+            let reasons = error.body.get("CancellationReasons").and_then(Value::as_array).cloned();
+            let item = error.body.get("Item").cloned();
+            view! {
+                <section class="result error" data-test="result">
+                    <p class="status bad">
+                        <strong data-test="error-name">{error.name}</strong>
+                        ": "
+                        <span data-test="error-message">{error.message}</span>
+                    </p>
+                    {reasons.map(|reasons| view! { <Reasons reasons/> })}
+                    {item.map(|item| view! {
+                        <h3>"The item as it was (ReturnValuesOnConditionCheckFailure)"</h3>
+                        <ItemGrid items=vec![item]/>
+                    })}
+                    <details>
+                        <summary>"Response body"</summary>
+                        <pre>{serde_json::to_string_pretty(&error.body).unwrap_or_default()}</pre>
+                    </details>
+                </section>
+            }
+            .into_any()
+        }
+        Ok(body) => {
+            let items = result_items(&body);
+            let count = body.get("Count").and_then(Value::as_u64);
+            let scanned = body.get("ScannedCount").and_then(Value::as_u64);
+            let last_key = body.get("LastEvaluatedKey").cloned();
+            let pretty = serde_json::to_string_pretty(&body).unwrap_or_default();
+            let has_items = !items.is_empty();
+            view! {
+                <section class="result ok" data-test="result">
+                    <p class="status ok">
+                        <strong>{format!("{operation} succeeded")}</strong>
+                        <span class="muted">{format!(" in {millis:.2} ms")}</span>
+                    </p>
+                    {count.map(|count| {
+                        let scanned = scanned.unwrap_or(count);
+                        let filtered = scanned - count.min(scanned);
+                        view! {
+                            <p data-test="counts">
+                                {format!("Count {count} of ScannedCount {scanned}")}
+                                {(filtered > 0).then(|| format!(" — the filter threw away {filtered} item(s) that were still read and paid for"))}
+                            </p>
+                        }
+                    })}
+                    <Paging last_key on_next_page/>
+                    <Capacity body=body.clone() steps/>
+                    <div class="view-switch" role="group" aria-label="Show as">
+                        <button aria-pressed=move || (!raw.get()).to_string() on:click=move |_| raw.set(false)>"Grid"</button>
+                        <button aria-pressed=move || raw.get().to_string() on:click=move |_| raw.set(true) data-test="show-raw">"Raw JSON"</button>
+                    </div>
+                    {move || if raw.get() || !has_items {
+                        view! { <pre data-test="raw">{pretty.clone()}</pre> }.into_any()
+                    } else {
+                        view! { <ItemGrid items=items.clone()/> }.into_any()
+                    }}
+                </section>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// Items of any read response: Items, Item, Attributes, Responses of both batch and transaction reads.
+fn result_items(body: &Value) -> Vec<Value> {
+    if let Some(items) = body.get("Items").and_then(Value::as_array) {
+        return items.clone();
+    }
+    for single in ["Item", "Attributes"] {
+        if let Some(item) = body.get(single) {
+            return vec![item.clone()];
+        }
+    }
+    match body.get("Responses") {
+        Some(Value::Object(tables)) => tables.values().filter_map(Value::as_array).flatten().cloned().collect(),
+        Some(Value::Array(list)) => list.iter().filter_map(|r| r.get("Item").cloned()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[component]
+fn Paging(last_key: Option<Value>, on_next_page: Callback<Value>) -> impl IntoView {
+    last_key.map(|key| {
+        let shown = key.to_string();
+        view! {
+            <p class="paging" data-test="paging">
+                "The page ended before the end of the results. LastEvaluatedKey: "
+                <code>{shown}</code>
+                " "
+                <button on:click=move |_| on_next_page.run(key.clone()) data-test="next-page">"Next page →"</button>
+            </p>
+        }
+    })
+}
+
+#[component]
+fn Capacity(body: Value, steps: Vec<Step>) -> impl IntoView {
+    let reported = match body.get("ConsumedCapacity") {
+        Some(Value::Array(list)) => list.clone(),
+        Some(one) => vec![one.clone()],
+        None => Vec::new(),
+    };
+    if steps.is_empty() && reported.is_empty() {
+        return None;
+    }
+    let total: f64 = steps.iter().map(|s| s.units).sum();
+    let unit = if steps.iter().any(|s| matches!(s.kind, StepKind::Write)) { "WCU" } else { "RCU" };
+    let rows = steps
+        .into_iter()
+        .map(|step| {
+            let target = match &step.index {
+                Some(index) => format!("{} · index {index}", step.table),
+                None => step.table.clone(),
+            };
+            let kind = match step.kind {
+                StepKind::Read { consistent: true } => "strongly consistent read",
+                StepKind::Read { consistent: false } => "eventually consistent read",
+                StepKind::Write => "write",
+            };
+            view! {
+                <tr>
+                    <td>{target}</td>
+                    <td>{kind}</td>
+                    <td class="num">{step.arithmetic()}</td>
+                    <td>{step.why}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <div class="capacity" data-test="capacity">
+            <h3>{format!("Capacity: {total} {unit} in all")}</h3>
+            <table>
+                <thead><tr><th>"Charged to"</th><th>"As"</th><th>"Arithmetic"</th><th>"Why"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            {(!reported.is_empty()).then(|| view! {
+                <details>
+                    <summary>"ConsumedCapacity as the response reports it"</summary>
+                    <pre>{serde_json::to_string_pretty(&reported).unwrap_or_default()}</pre>
+                </details>
+            })}
+        </div>
+    })
+}
+
+#[component]
+fn Reasons(reasons: Vec<Value>) -> impl IntoView {
+    let rows = reasons
+        .into_iter()
+        .enumerate()
+        .map(|(i, reason)| {
+            let code = reason.get("Code").and_then(Value::as_str).unwrap_or("").to_string();
+            let message = reason.get("Message").and_then(Value::as_str).unwrap_or("").to_string();
+            let class = if code == "None" { "" } else { "bad" };
+            view! {
+                <tr class=class>
+                    <td>{format!("#{}", i + 1)}</td>
+                    <td data-test="reason-code">{code}</td>
+                    <td>{message}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3>"CancellationReasons (one per action, in order)"</h3>
+        <table class="reasons" data-test="reasons">
+            <thead><tr><th>"Action"</th><th>"Code"</th><th>"Message"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}

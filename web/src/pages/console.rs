@@ -1,0 +1,288 @@
+//! The console: any operation as DynamoDB JSON (a template per operation) or a pasted AWS CLI
+//! command, its result, "next page", the example's saved patterns, and the request history.
+
+use crate::components::result_view::ResultView;
+use crate::state::{self, with_lab, Outcome, Ui};
+use dynalab_lab::aws_cli;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+pub const OPERATIONS: [&str; 15] = [
+    "Query",
+    "GetItem",
+    "PutItem",
+    "UpdateItem",
+    "DeleteItem",
+    "Scan",
+    "BatchGetItem",
+    "BatchWriteItem",
+    "TransactWriteItems",
+    "TransactGetItems",
+    "CreateTable",
+    "DescribeTable",
+    "UpdateTable",
+    "DeleteTable",
+    "ListTables",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Json,
+    Cli,
+}
+
+#[component]
+pub fn ConsolePage() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let operation = RwSignal::new("Query".to_string());
+    let request = RwSignal::new(String::new());
+    let cli = RwSignal::new(String::new());
+    let input = RwSignal::new(Input::Json);
+    let outcome = RwSignal::new(None::<Outcome>);
+    let problem = RwSignal::new(None::<String>);
+
+    let fill_template = move || request.set(template(&operation.get_untracked(), ui.selected_table.get_untracked()));
+    if ui.console_request.get_untracked().is_none() {
+        fill_template();
+    }
+    // A request sent here from elsewhere (a saved pattern, the items view) replaces the editor's.
+    Effect::new(move |_| {
+        if let Some((op, body)) = ui.console_request.get() {
+            input.set(Input::Json);
+            operation.set(op);
+            request.set(body);
+            ui.console_request.set(None);
+        }
+    });
+
+    let execute = move |op: String, body: String| {
+        problem.set(None);
+        let result = state::run(&op, &body, true);
+        if result.response.is_ok() && !matches!(op.as_str(), "GetItem" | "Query" | "Scan" | "BatchGetItem" | "TransactGetItems" | "DescribeTable" | "ListTables") {
+            ui.changed();
+        } else {
+            ui.version.update(|v| *v += 1);
+            crate::storage::schedule_save();
+        }
+        outcome.set(Some(result));
+    };
+    let run_now = move || match input.get_untracked() {
+        Input::Json => execute(operation.get_untracked(), request.get_untracked()),
+        Input::Cli => match aws_cli::translate(&cli.get_untracked()) {
+            Ok(translated) => {
+                let body = serde_json::to_string_pretty(&translated.request).unwrap_or_default();
+                operation.set(translated.operation.clone());
+                request.set(body.clone());
+                execute(translated.operation, body);
+            }
+            Err(e) => {
+                problem.set(Some(e));
+                outcome.set(None);
+            }
+        },
+    };
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            run_now();
+        }
+    };
+    let next_page = Callback::new(move |key: Value| {
+        let op = outcome.get_untracked().map(|o| o.operation).unwrap_or_else(|| operation.get_untracked());
+        let previous = outcome.get_untracked().map(|o| o.request).unwrap_or_else(|| request.get_untracked());
+        let mut body: Value = serde_json::from_str(&previous).unwrap_or_else(|_| json!({}));
+        body["ExclusiveStartKey"] = key;
+        let text = serde_json::to_string_pretty(&body).unwrap_or_default();
+        input.set(Input::Json);
+        operation.set(op.clone());
+        request.set(text.clone());
+        execute(op, text);
+    });
+
+    let options = OPERATIONS.iter().map(|op| view! { <option value=*op>{*op}</option> }).collect_view();
+    view! {
+        <div class="console">
+            <section class="editor" aria-label="Request">
+                <div class="view-switch" role="group" aria-label="Request as">
+                    <button aria-pressed=move || (input.get() == Input::Json).to_string() on:click=move |_| input.set(Input::Json)>"DynamoDB JSON"</button>
+                    <button aria-pressed=move || (input.get() == Input::Cli).to_string() on:click=move |_| input.set(Input::Cli) data-test="cli-mode">"AWS CLI command"</button>
+                </div>
+                {move || match input.get() {
+                    Input::Json => view! {
+                        <div class="row">
+                            <label>"Operation "
+                                <select data-test="operation" prop:value=move || operation.get()
+                                    on:change=move |ev| { operation.set(event_target_value(&ev)); fill_template(); }>
+                                    {options.clone()}
+                                </select>
+                            </label>
+                            <button on:click=move |_| fill_template()>"Template"</button>
+                        </div>
+                        <textarea class="code" rows="16" spellcheck="false" aria-label="Request JSON" data-test="request"
+                            prop:value=move || request.get()
+                            on:input=move |ev| request.set(event_target_value(&ev))
+                            on:keydown=on_keydown></textarea>
+                    }.into_any(),
+                    Input::Cli => view! {
+                        <textarea class="code" rows="10" spellcheck="false" data-test="cli"
+                            aria-label="AWS CLI command"
+                            placeholder="aws dynamodb query --table-name orders --key-condition-expression \"pk = :u\" --expression-attribute-values '{\":u\":{\"S\":\"USER#ada\"}}'"
+                            prop:value=move || cli.get()
+                            on:input=move |ev| cli.set(event_target_value(&ev))
+                            on:keydown=on_keydown></textarea>
+                        <p class="muted">"Values as JSON or the CLI's shorthand. The CLI follows pages by itself; here one run is one request, with a next-page button."</p>
+                    }.into_any(),
+                }}
+                <div class="row">
+                    <button class="primary" on:click=move |_| run_now() data-test="run">"Run"</button>
+                    <span class="muted">"Ctrl+Enter"</span>
+                </div>
+                {move || problem.get().map(|p| view! { <p class="status bad" data-test="cli-error">{p}</p> })}
+                <SavedPatterns/>
+                <History operation request input/>
+            </section>
+            <section class="output" aria-label="Result" aria-live="polite">
+                {move || match outcome.get() {
+                    Some(o) => view! { <ResultView outcome=o on_next_page=next_page/> }.into_any(),
+                    None => view! { <p class="muted">"Run a request to see its items, its capacity and why."</p> }.into_any(),
+                }}
+            </section>
+        </div>
+    }
+}
+
+/// The gallery's access patterns, ready to load into the console.
+#[component]
+fn SavedPatterns() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    move || {
+        ui.version.track();
+        let tables = state::table_names();
+        let patterns: Vec<_> = dynalab_lab::examples::gallery()
+            .into_iter()
+            .filter(|e| e.setup.iter().any(|(op, r)| *op == "CreateTable" && tables.iter().any(|t| r["TableName"] == *t)))
+            .flat_map(|e| e.requests)
+            .collect();
+        (!patterns.is_empty()).then(|| {
+            let buttons = patterns
+                .into_iter()
+                .map(|p| {
+                    let body = serde_json::to_string_pretty(&p.request).unwrap_or_default();
+                    let op = p.operation.to_string();
+                    view! {
+                        <li><button class="link" data-test="pattern" on:click=move |_| {
+                            ui.console_request.set(Some((op.clone(), body.clone())));
+                        }>{p.title}</button></li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <details open class="patterns">
+                    <summary>"Access patterns of the loaded example"</summary>
+                    <ul>{buttons}</ul>
+                </details>
+            }
+        })
+    }
+}
+
+#[component]
+fn History(operation: RwSignal<String>, request: RwSignal<String>, input: RwSignal<Input>) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    move || {
+        ui.version.track();
+        let history = with_lab(|lab| lab.history.clone());
+        let entries = history
+            .into_iter()
+            .rev()
+            .take(50)
+            .map(|entry| {
+                let label = format!("{} {}", entry.operation, summary(&entry.request));
+                let (op, body) = (entry.operation.clone(), entry.request.clone());
+                view! {
+                    <li><button class="link" title="Load into the editor" on:click=move |_| {
+                        input.set(Input::Json);
+                        operation.set(op.clone());
+                        request.set(body.clone());
+                    }>{label}</button></li>
+                }
+            })
+            .collect_view();
+        view! {
+            <details class="history">
+                <summary>"History"</summary>
+                <ol data-test="history">{entries}</ol>
+            </details>
+        }
+    }
+}
+
+fn summary(request: &str) -> String {
+    let value: Value = serde_json::from_str(request).unwrap_or(Value::Null);
+    let table = value.get("TableName").and_then(Value::as_str).unwrap_or("");
+    let expression = value.get("KeyConditionExpression").and_then(Value::as_str).unwrap_or("");
+    format!("{table} {expression}").trim().to_string()
+}
+
+/// A starting request for `operation` on `table`, with its real key names where the table exists.
+pub fn template(operation: &str, table: Option<String>) -> String {
+    let table = table.unwrap_or_else(|| "my_table".into());
+    let keys = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": table})).ok());
+    let key_names: Vec<(String, String)> = keys
+        .as_ref()
+        .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|k| k["AttributeName"].as_str().map(String::from))
+        .map(|name| {
+            let kind = keys
+                .as_ref()
+                .and_then(|d| d["Table"]["AttributeDefinitions"].as_array().cloned())
+                .unwrap_or_default()
+                .iter()
+                .find(|a| a["AttributeName"] == name.as_str())
+                .and_then(|a| a["AttributeType"].as_str().map(String::from))
+                .unwrap_or_else(|| "S".into());
+            (name, kind)
+        })
+        .collect();
+    let (hash, hash_type) = key_names.first().cloned().unwrap_or(("pk".into(), "S".into()));
+    let mut key = serde_json::Map::new();
+    for (name, kind) in &key_names {
+        key.insert(name.clone(), json!({kind.clone(): if kind == "N" { "1" } else { "value" }}));
+    }
+    if key.is_empty() {
+        key.insert("pk".into(), json!({"S": "value"}));
+    }
+    let key = Value::Object(key);
+    let sample = if hash_type == "N" { "1" } else { "value" };
+    let value = json!({hash_type: sample});
+    let body = match operation {
+        "GetItem" => json!({"TableName": table, "Key": key, "ReturnConsumedCapacity": "TOTAL"}),
+        "PutItem" => {
+            let mut item = key.clone();
+            item["note"] = json!({"S": "hello"});
+            json!({"TableName": table, "Item": item, "ReturnConsumedCapacity": "INDEXES"})
+        }
+        "UpdateItem" => json!({"TableName": table, "Key": key, "UpdateExpression": "SET #n = :n",
+            "ExpressionAttributeNames": {"#n": "note"}, "ExpressionAttributeValues": {":n": {"S": "updated"}},
+            "ReturnValues": "ALL_NEW", "ReturnConsumedCapacity": "INDEXES"}),
+        "DeleteItem" => json!({"TableName": table, "Key": key, "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "INDEXES"}),
+        "Query" => json!({"TableName": table, "KeyConditionExpression": format!("{hash} = :pk"),
+            "ExpressionAttributeValues": {":pk": value}, "ReturnConsumedCapacity": "INDEXES"}),
+        "Scan" => json!({"TableName": table, "Limit": 25, "ReturnConsumedCapacity": "INDEXES"}),
+        "BatchGetItem" => json!({"RequestItems": {table.clone(): {"Keys": [key]}}, "ReturnConsumedCapacity": "TOTAL"}),
+        "BatchWriteItem" => json!({"RequestItems": {table.clone(): [{"PutRequest": {"Item": key}}]}, "ReturnConsumedCapacity": "INDEXES"}),
+        "TransactWriteItems" => json!({"TransactItems": [
+            {"Put": {"TableName": table, "Item": key, "ConditionExpression": format!("attribute_not_exists({hash})")}}
+        ], "ReturnConsumedCapacity": "INDEXES"}),
+        "TransactGetItems" => json!({"TransactItems": [{"Get": {"TableName": table, "Key": key}}], "ReturnConsumedCapacity": "TOTAL"}),
+        "CreateTable" => json!({"TableName": "new_table", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}),
+        "UpdateTable" => json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST"}),
+        "ListTables" => json!({}),
+        _ => json!({"TableName": table}),
+    };
+    serde_json::to_string_pretty(&body).unwrap_or_default()
+}

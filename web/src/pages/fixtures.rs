@@ -1,0 +1,266 @@
+//! Examples and fixtures: the gallery, loading items from a file (BatchWriteItem shape, a JSON
+//! array, export JSON lines), and generated orders with a chosen skew. Large loads run in chunks
+//! that give the browser back its thread between them, with a progress bar; a load that fails part
+//! way is undone, so a fixture goes in whole or not at all.
+
+use crate::state::{self, with_lab, Ui};
+use dynalab_lab::examples::{self, ORDERS_TABLE};
+use dynalab_lab::fixtures::{parse_fixture, requests, Write};
+use dynalab_lab::generate::OrdersFixture;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+
+/// Requests run between two yields to the browser.
+const CHUNK: usize = 2_000;
+
+#[derive(Clone, Copy)]
+struct Progress {
+    done: RwSignal<usize>,
+    total: RwSignal<usize>,
+    busy: RwSignal<bool>,
+}
+
+#[component]
+pub fn FixturesPage() -> impl IntoView {
+    let progress = Progress { done: RwSignal::new(0), total: RwSignal::new(0), busy: RwSignal::new(false) };
+    view! {
+        <div class="fixtures-page">
+            <Gallery/>
+            <FromFile progress/>
+            <Generate progress/>
+            {move || progress.busy.get().then(|| view! {
+                <div class="progress" role="progressbar" aria-valuemin="0"
+                    aria-valuemax=move || progress.total.get().to_string() aria-valuenow=move || progress.done.get().to_string()>
+                    <progress max=move || progress.total.get() value=move || progress.done.get()></progress>
+                    <span>{move || format!(" {} of {} written", progress.done.get(), progress.total.get())}</span>
+                </div>
+            })}
+        </div>
+    }
+}
+
+#[component]
+fn Gallery() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let cards = examples::gallery()
+        .into_iter()
+        .map(|example| {
+            let id = example.id;
+            let load = move |_| {
+                let Some(example) = examples::example(id) else { return };
+                let tables = state::table_names();
+                for (op, request) in &example.setup {
+                    if *op == "CreateTable" {
+                        let name = request["TableName"].as_str().unwrap_or_default();
+                        if tables.iter().any(|t| t == name) {
+                            ui.tell(false, format!("A table named `{name}` already exists: delete it first (Tables) to load this example."));
+                            return;
+                        }
+                    }
+                }
+                for (op, request) in &example.setup {
+                    let outcome = state::run(op, &request.to_string(), false);
+                    if let Err(e) = outcome.response {
+                        ui.tell(false, format!("The example failed to load at {op}: {}: {}", e.name, e.message));
+                        ui.changed();
+                        return;
+                    }
+                }
+                ui.selected_table.set(example.setup.first().and_then(|(_, r)| r["TableName"].as_str().map(String::from)));
+                ui.changed();
+                ui.tell(true, format!("Loaded the {} example: its access patterns are in the Console.", example.title));
+                ui.tab.set(crate::state::Tab::Console);
+            };
+            view! {
+                <article class="card example">
+                    <h3>{example.title}</h3>
+                    <p>{example.description}</p>
+                    <p class="muted">{format!("{} setup requests, {} access patterns", example.setup.len(), example.requests.len())}</p>
+                    <button class="primary" on:click=load data-test=format!("load-example-{id}")>"Load"</button>
+                </article>
+            }
+        })
+        .collect_view();
+    view! {
+        <section>
+            <h2>"Examples"</h2>
+            <div class="gallery">{cards}</div>
+        </section>
+    }
+}
+
+#[component]
+fn FromFile(progress: Progress) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let target = RwSignal::new(String::new());
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = match crate::storage::read_file(file).await {
+                Ok(text) => text,
+                Err(e) => return ui.tell(false, e),
+            };
+            let (shape, writes) = match parse_fixture(&text) {
+                Ok(parsed) => parsed,
+                Err(e) => return ui.tell(false, format!("Fixture refused: {e}. Nothing was loaded.")),
+            };
+            let table = target.get_untracked();
+            let table = if table.is_empty() { ui.selected_table.get_untracked() } else { Some(table) };
+            let requests = match requests(&writes, table.as_deref()) {
+                Ok(requests) => requests,
+                Err(e) => return ui.tell(false, format!("Fixture refused: {e}.")),
+            };
+            let puts = writes.iter().filter(|w| matches!(w, Write::Put { .. })).count();
+            load(ui, progress, requests, format!("{} ({puts} puts, {} deletes)", shape.describe(), writes.len() - puts)).await;
+        });
+    };
+    let options = move || {
+        ui.version.track();
+        state::table_names().into_iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view()
+    };
+    view! {
+        <section class="card">
+            <h2>"Load items from a file"</h2>
+            <p class="muted">"A BatchWriteItem request, a JSON array of items (DynamoDB JSON or plain JSON), or DynamoDB export JSON lines."</p>
+            <label>"Into table (when the file names none) "
+                <select prop:value=move || target.get() on:change=move |ev| target.set(event_target_value(&ev))>
+                    <option value="">"the selected table"</option>
+                    {options}
+                </select>
+            </label>
+            <label class="button">"Choose a file…"
+                <input type="file" class="hidden-file" data-test="fixture-file" accept=".json,.jsonl,.txt,application/json" on:change=on_file
+                    disabled=move || progress.busy.get()/>
+            </label>
+        </section>
+    }
+}
+
+#[component]
+fn Generate(progress: Progress) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let users = RwSignal::new("1000".to_string());
+    let orders = RwSignal::new("10".to_string());
+    let skew = RwSignal::new("1.0".to_string());
+    let seed = RwSignal::new("1".to_string());
+    let generate = move |_| {
+        let parse = |s: RwSignal<String>| s.get_untracked().trim().parse::<f64>().ok().filter(|v| *v >= 0.0);
+        let (Some(u), Some(o), Some(k), Some(s)) = (parse(users), parse(orders), parse(skew), parse(seed)) else {
+            return ui.tell(false, "Users, orders per user, skew and seed must be non-negative numbers.");
+        };
+        let fixture = OrdersFixture { users: u as usize, orders_per_user: o as usize, skew: k, seed: s as u64 };
+        if fixture.item_count() > 2_000_000 {
+            return ui.tell(false, "That is more than 2,000,000 items: too many for a browser tab.");
+        }
+        if !state::table_names().iter().any(|t| t == ORDERS_TABLE) {
+            let outcome = state::run("CreateTable", &examples::orders_table().to_string(), false);
+            if let Err(e) = outcome.response {
+                return ui.tell(false, format!("{}: {}", e.name, e.message));
+            }
+            ui.selected_table.set(Some(ORDERS_TABLE.to_string()));
+        }
+        leptos::task::spawn_local(async move {
+            let label = format!("{} users × {} orders (skew {})", fixture.users, fixture.orders_per_user, fixture.skew);
+            load(ui, progress, fixture.requests(), label).await;
+        });
+    };
+    let field = |signal: RwSignal<String>, label: &'static str, test: &'static str| {
+        view! {
+            <label>{label}" "<input inputmode="decimal" size="8" data-test=test prop:value=move || signal.get()
+                on:input=move |ev| signal.set(event_target_value(&ev))/></label>
+        }
+    };
+    view! {
+        <section class="card">
+            <h2>"Generate orders"</h2>
+            <p class="muted">"Into the orders table (created if missing): a profile per user, an order and a line item per order, one order in ten open. Skew 0 spreads orders evenly; 1 and above piles them on the first users — a hot partition key."</p>
+            <div class="row">
+                {field(users, "Users", "gen-users")}
+                {field(orders, "Orders per user", "gen-orders")}
+                {field(skew, "Skew", "gen-skew")}
+                {field(seed, "Seed", "gen-seed")}
+            </div>
+            <button class="primary" on:click=generate disabled=move || progress.busy.get() data-test="generate">"Generate"</button>
+        </section>
+    }
+}
+
+/// Gives the browser its thread back for a moment (paint, input), then continues.
+async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Runs the writes in chunks; on the first failure, undoes what this load wrote and says why.
+async fn load(ui: Ui, progress: Progress, requests: Vec<(&'static str, Value)>, label: String) {
+    progress.total.set(requests.len());
+    progress.done.set(0);
+    progress.busy.set(true);
+    let start = state::now_ms();
+    // Old images, to put back if a later write fails: (table, key, old item).
+    let mut undo: Vec<(String, Value, Option<Value>)> = Vec::new();
+    let mut failure = None;
+    for (chunk_start, chunk) in requests.chunks(CHUNK).enumerate().map(|(i, c)| (i * CHUNK, c)) {
+        let result = with_lab(|lab| {
+            for (i, (operation, request)) in chunk.iter().enumerate() {
+                let mut request = request.clone();
+                request["ReturnValues"] = json!("ALL_OLD");
+                let table = request["TableName"].as_str().unwrap_or_default().to_string();
+                match lab.engine.execute(operation, &request.to_string()) {
+                    Ok(body) => {
+                        let old = serde_json::from_str::<Value>(&body).ok().and_then(|b| b.get("Attributes").cloned());
+                        let key = request.get("Key").cloned().unwrap_or_else(|| request["Item"].clone());
+                        undo.push((table, key, old));
+                    }
+                    Err(e) => return Err(format!("write {} of {}: {}: {}", chunk_start + i + 1, requests.len(), e.kind.name(), e.message)),
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            failure = Some(e);
+            break;
+        }
+        progress.done.set(chunk_start + chunk.len());
+        yield_to_browser().await;
+    }
+    let millis = state::now_ms() - start;
+    if let Some(error) = failure {
+        let undone = undo.len();
+        with_lab(|lab| {
+            for (table, written, old) in undo.into_iter().rev() {
+                let (operation, request) = match old {
+                    Some(item) => ("PutItem", json!({"TableName": table, "Item": item})),
+                    None => ("DeleteItem", json!({"TableName": table, "Key": key_only(lab, &table, &written)})),
+                };
+                let _ = lab.engine.execute(operation, &request.to_string());
+            }
+        });
+        ui.tell(false, format!("The fixture was refused at {error}. The {undone} earlier write(s) were undone: nothing changed."));
+    } else {
+        ui.tell(true, format!("Loaded {} in {millis:.0} ms: {} writes.", label, requests.len()));
+    }
+    progress.busy.set(false);
+    ui.changed();
+}
+
+/// The key attributes of an item of `table`.
+fn key_only(lab: &mut state::Lab, table: &str, item: &Value) -> Value {
+    let names: Vec<String> = lab
+        .engine
+        .execute_value("DescribeTable", &json!({"TableName": table}))
+        .ok()
+        .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|k| k["AttributeName"].as_str().map(String::from))
+        .collect();
+    Value::Object(names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect())
+}

@@ -1,0 +1,209 @@
+//! Items the way DynamoDB stores them: item collections by partition key, items in sort-key
+//! order with their sizes; one view per index showing exactly which items it holds and what it
+//! projects. Items are added, edited and deleted as DynamoDB JSON or plain JSON.
+
+use crate::components::item_grid::ItemGrid;
+use crate::state::{self, with_lab, Ui};
+use dynalab_lab::plain_json;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+/// Items drawn per view; totals always count everything.
+const SHOWN: usize = 300;
+
+#[component]
+pub fn ItemsPage() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let view_of = RwSignal::new(None::<String>);
+    let editor = RwSignal::new(String::new());
+    let plain = RwSignal::new(true);
+    let problem = RwSignal::new(None::<String>);
+
+    let table_select = move || {
+        ui.version.track();
+        let tables = state::table_names();
+        let options = tables.iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view();
+        view! {
+            <label>"Table "
+                <select data-test="items-table" prop:value=move || ui.selected_table.get().unwrap_or_default()
+                    on:change=move |ev| { ui.selected_table.set(Some(event_target_value(&ev))); view_of.set(None); }>
+                    {options}
+                </select>
+            </label>
+        }
+    };
+    let index_select = move || {
+        ui.version.track();
+        let table = ui.selected_table.get()?;
+        let description = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": table})).ok())?;
+        let mut names: Vec<String> = Vec::new();
+        for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
+            for index in description["Table"][member].as_array().cloned().unwrap_or_default() {
+                names.extend(index["IndexName"].as_str().map(String::from));
+            }
+        }
+        let options = names.iter().map(|n| view! { <option value=n.clone()>{format!("index {n}")}</option> }).collect_view();
+        Some(view! {
+            <label>"View "
+                <select data-test="items-view" prop:value=move || view_of.get().unwrap_or_default()
+                    on:change=move |ev| { let v = event_target_value(&ev); view_of.set((!v.is_empty()).then_some(v)); }>
+                    <option value="">"the table"</option>
+                    {options}
+                </select>
+            </label>
+        })
+    };
+    let save = move |_| {
+        let Some(table) = ui.selected_table.get_untracked() else { return };
+        let item = match plain_json::item_from_text(&editor.get_untracked()) {
+            Ok(item) => item,
+            Err(e) => return problem.set(Some(e)),
+        };
+        let outcome = state::run("PutItem", &json!({"TableName": table, "Item": item}).to_string(), true);
+        match outcome.response {
+            Ok(_) => {
+                problem.set(None);
+                ui.changed();
+                ui.tell(true, "Item saved.");
+            }
+            Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
+        }
+    };
+    let delete = move |_| {
+        let Some(table) = ui.selected_table.get_untracked() else { return };
+        let item = match plain_json::item_from_text(&editor.get_untracked()) {
+            Ok(item) => item,
+            Err(e) => return problem.set(Some(e)),
+        };
+        let key = key_of(&table, &item);
+        let outcome = state::run("DeleteItem", &json!({"TableName": table, "Key": key}).to_string(), true);
+        match outcome.response {
+            Ok(_) => {
+                problem.set(None);
+                editor.set(String::new());
+                ui.changed();
+                ui.tell(true, "Item deleted.");
+            }
+            Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
+        }
+    };
+    let edit = Callback::new(move |item: Value| {
+        match plain_json::to_plain(&item) {
+            Ok(text) if plain.get_untracked() => editor.set(text),
+            _ => {
+                plain.set(false);
+                editor.set(serde_json::to_string_pretty(&item).unwrap_or_default());
+            }
+        }
+        problem.set(None);
+    });
+
+    view! {
+        <div class="items-page">
+            <div class="row">{table_select}{index_select}</div>
+            <section class="card editor-card">
+                <h2>"Add or edit an item"</h2>
+                <div class="view-switch" role="group" aria-label="Item as">
+                    <button aria-pressed=move || plain.get().to_string() on:click=move |_| {
+                        match plain_json::item_from_text(&editor.get_untracked()).and_then(|i| plain_json::to_plain(&i)) {
+                            Ok(text) => { editor.set(text); plain.set(true); problem.set(None); }
+                            Err(e) if !editor.get_untracked().trim().is_empty() => problem.set(Some(e)),
+                            Err(_) => plain.set(true),
+                        }
+                    }>"Plain JSON"</button>
+                    <button aria-pressed=move || (!plain.get()).to_string() on:click=move |_| {
+                        if let Ok(item) = plain_json::item_from_text(&editor.get_untracked()) {
+                            editor.set(serde_json::to_string_pretty(&item).unwrap_or_default());
+                        }
+                        plain.set(false);
+                    }>"DynamoDB JSON"</button>
+                </div>
+                <textarea class="code" rows="8" spellcheck="false" aria-label="Item" data-test="item-editor"
+                    placeholder="{\"pk\": \"USER#1\", \"sk\": \"PROFILE\", \"age\": 42}"
+                    prop:value=move || editor.get() on:input=move |ev| editor.set(event_target_value(&ev))></textarea>
+                <p class="muted">"Plain JSON: strings, exact numbers, booleans, null, lists and maps. Sets and binary need DynamoDB JSON."</p>
+                {move || problem.get().map(|p| view! { <p class="field-error" role="alert" data-test="item-error">{p}</p> })}
+                <div class="row">
+                    <button class="primary" on:click=save data-test="save-item">"Save (PutItem)"</button>
+                    <button on:click=delete>"Delete (DeleteItem)"</button>
+                </div>
+            </section>
+            {move || {
+                ui.version.track();
+                let table = ui.selected_table.get()?;
+                Some(view! { <Collections table index=view_of.get() on_edit=edit/> })
+            }}
+        </div>
+    }
+}
+
+/// The key attributes of `item` in `table`.
+fn key_of(table: &str, item: &Value) -> Value {
+    let description = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": table})).ok());
+    let names: Vec<String> = description
+        .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|k| k["AttributeName"].as_str().map(String::from))
+        .collect();
+    Value::Object(names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect())
+}
+
+#[component]
+fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Callback<Value>) -> impl IntoView {
+    let (collections, totals, table_totals) = with_lab(|lab| {
+        (
+            lab.engine.collections(&table, index.as_deref(), SHOWN).unwrap_or_default(),
+            lab.engine.totals(&table, index.as_deref()).ok(),
+            lab.engine.totals(&table, None).ok(),
+        )
+    });
+    let summary = match (&index, totals, table_totals) {
+        (Some(name), Some(t), Some(all)) => format!(
+            "Index {name}: {} of the table's {} items ({} bytes){}",
+            t.items,
+            all.items,
+            t.bytes,
+            if t.items < all.items { " — sparse: items without its key attributes are not in it" } else { "" }
+        ),
+        (None, Some(t), _) => format!("{} items, {} bytes, in {} item collection(s) shown", t.items, t.bytes, collections.len()),
+        _ => String::new(),
+    };
+    let shown: usize = collections.iter().map(|c| c.items.len()).sum();
+    let editable = index.is_none();
+    let blocks = collections
+        .into_iter()
+        .map(|collection| {
+            let bytes: usize = collection.items.iter().map(|i| i.size).sum();
+            let heading = format!(
+                "{} — {} item(s), {bytes} B",
+                collection.partition.as_object().map(|m| m.iter().map(|(k, v)| format!("{k} = {}", crate::components::item_grid::cell(v).1)).collect::<Vec<_>>().join(", ")).unwrap_or_default(),
+                collection.items.len()
+            );
+            let sizes: Vec<usize> = collection.items.iter().map(|i| i.size).collect();
+            let items: Vec<Value> = collection.items.into_iter().map(|i| i.item).collect();
+            let edit_buttons = editable.then(|| {
+                items
+                    .iter()
+                    .cloned()
+                    .map(|item| {
+                        let label = item.as_object().map(|m| m.values().take(2).map(|v| crate::components::item_grid::cell(v).1).collect::<Vec<_>>().join(" / ")).unwrap_or_default();
+                        view! { <button class="link" on:click=move |_| on_edit.run(item.clone())>{format!("edit {label}")}</button>" " }
+                    })
+                    .collect_view()
+            });
+            view! {
+                <section class="collection" data-test="collection">
+                    <h3>{heading}</h3>
+                    <ItemGrid items sizes/>
+                    <div class="edit-links">{edit_buttons}</div>
+                </section>
+            }
+        })
+        .collect_view();
+    view! {
+        <p data-test="items-summary">{summary}</p>
+        {(totals.is_some_and(|t| t.items > shown)).then(|| view! { <p class="muted">{format!("Showing the first {shown} in storage order.")}</p> })}
+        {blocks}
+    }
+}

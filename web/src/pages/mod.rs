@@ -1,0 +1,6 @@
+//! One module per view.
+
+pub mod console;
+pub mod fixtures;
+pub mod items;
+pub mod tables;

@@ -1,0 +1,381 @@
+//! Tables: create one from a form (keys, billing, GSIs with multi-attribute keys, LSIs) or from
+//! pasted CreateTable JSON, see each described, delete them. DynamoDB's own error is shown next to
+//! the part of the form it is about.
+
+use crate::state::{self, with_lab, Ui};
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+/// Which part of the form an error concerns.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Field {
+    Name,
+    Keys,
+    Billing,
+    Gsi,
+    Lsi,
+    General,
+}
+
+/// Reads DynamoDB's message for what it names.
+fn field_of(message: &str) -> Field {
+    let lower = message.to_ascii_lowercase();
+    if lower.contains("globalsecondaryindex") || lower.contains("global secondary") {
+        Field::Gsi
+    } else if lower.contains("localsecondaryindex") || lower.contains("local secondary") {
+        Field::Lsi
+    } else if lower.contains("tablename") || lower.contains("table name") || lower.contains("table already exists") {
+        Field::Name
+    } else if lower.contains("provisionedthroughput") || lower.contains("billingmode") || lower.contains("capacity") {
+        Field::Billing
+    } else if lower.contains("key") || lower.contains("attributedefinitions") || lower.contains("attribute") {
+        Field::Keys
+    } else {
+        Field::General
+    }
+}
+
+#[derive(Clone, Copy)]
+struct IndexForm {
+    name: RwSignal<String>,
+    /// `name:TYPE` pairs, comma-separated; up to 4 for a GSI's multi-attribute key.
+    hash: RwSignal<String>,
+    range: RwSignal<String>,
+    projection: RwSignal<String>,
+    non_key: RwSignal<String>,
+}
+
+impl IndexForm {
+    fn new(name: &str, hash: &str, range: &str) -> Self {
+        Self {
+            name: RwSignal::new(name.into()),
+            hash: RwSignal::new(hash.into()),
+            range: RwSignal::new(range.into()),
+            projection: RwSignal::new("ALL".into()),
+            non_key: RwSignal::new(String::new()),
+        }
+    }
+}
+
+/// `a:S, b:N` → `[("a","S"), ("b","N")]`.
+fn attributes(text: &str) -> Vec<(String, String)> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|part| match part.split_once(':') {
+            Some((name, kind)) => (name.trim().to_string(), kind.trim().to_ascii_uppercase()),
+            None => (part.to_string(), "S".to_string()),
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+struct TableForm {
+    name: RwSignal<String>,
+    hash: RwSignal<String>,
+    hash_type: RwSignal<String>,
+    range: RwSignal<String>,
+    range_type: RwSignal<String>,
+    billing: RwSignal<String>,
+    read: RwSignal<String>,
+    write: RwSignal<String>,
+    gsis: RwSignal<Vec<IndexForm>>,
+    lsis: RwSignal<Vec<IndexForm>>,
+}
+
+impl TableForm {
+    fn request(&self) -> Value {
+        let mut definitions: Vec<(String, String)> = Vec::new();
+        let mut define = |name: &str, kind: &str| {
+            if !name.is_empty() && !definitions.iter().any(|(n, _)| n == name) {
+                definitions.push((name.to_string(), kind.to_string()));
+            }
+        };
+        let hash = self.hash.get();
+        let range = self.range.get();
+        define(&hash, &self.hash_type.get());
+        define(&range, &self.range_type.get());
+        let key_schema = |hash: &[(String, String)], range: &[(String, String)]| -> Value {
+            hash.iter()
+                .map(|(n, _)| json!({"AttributeName": n, "KeyType": "HASH"}))
+                .chain(range.iter().map(|(n, _)| json!({"AttributeName": n, "KeyType": "RANGE"})))
+                .collect()
+        };
+        let index = |form: &IndexForm, hash: Vec<(String, String)>, define: &mut dyn FnMut(&str, &str)| -> Value {
+            let range = attributes(&form.range.get());
+            for (n, t) in hash.iter().chain(range.iter()) {
+                define(n, t);
+            }
+            let mut projection = json!({"ProjectionType": form.projection.get()});
+            if form.projection.get() == "INCLUDE" {
+                projection["NonKeyAttributes"] = json!(attributes(&form.non_key.get()).into_iter().map(|(n, _)| n).collect::<Vec<_>>());
+            }
+            json!({"IndexName": form.name.get(), "KeySchema": key_schema(&hash, &range), "Projection": projection})
+        };
+        let gsis: Vec<Value> = self.gsis.get().iter().map(|g| index(g, attributes(&g.hash.get()), &mut define)).collect();
+        let lsis: Vec<Value> = self
+            .lsis
+            .get()
+            .iter()
+            .map(|l| index(l, vec![(hash.clone(), self.hash_type.get())], &mut define))
+            .collect();
+        let table_range: Vec<(String, String)> =
+            if range.is_empty() { Vec::new() } else { vec![(range.clone(), self.range_type.get())] };
+        let mut request = json!({
+            "TableName": self.name.get(),
+            "AttributeDefinitions": definitions.iter().map(|(n, t)| json!({"AttributeName": n, "AttributeType": t})).collect::<Vec<_>>(),
+            "KeySchema": key_schema(&[(hash.clone(), String::new())], &table_range),
+            "BillingMode": self.billing.get(),
+        });
+        if self.billing.get() == "PROVISIONED" {
+            let number = |s: RwSignal<String>| s.get().trim().parse::<i64>().map(Value::from).unwrap_or(Value::from(s.get()));
+            request["ProvisionedThroughput"] = json!({"ReadCapacityUnits": number(self.read), "WriteCapacityUnits": number(self.write)});
+        }
+        if !gsis.is_empty() {
+            let mut gsis = gsis;
+            if self.billing.get() == "PROVISIONED" {
+                for gsi in &mut gsis {
+                    gsi["ProvisionedThroughput"] = request["ProvisionedThroughput"].clone();
+                }
+            }
+            request["GlobalSecondaryIndexes"] = json!(gsis);
+        }
+        if !lsis.is_empty() {
+            request["LocalSecondaryIndexes"] = json!(lsis);
+        }
+        request
+    }
+}
+
+#[component]
+pub fn TablesPage() -> impl IntoView {
+    view! {
+        <div class="tables-page">
+            <CreateTableForm/>
+            <PasteCreateTable/>
+            <TableList/>
+        </div>
+    }
+}
+
+#[component]
+fn CreateTableForm() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let form = TableForm {
+        name: RwSignal::new(String::new()),
+        hash: RwSignal::new("pk".into()),
+        hash_type: RwSignal::new("S".into()),
+        range: RwSignal::new("sk".into()),
+        range_type: RwSignal::new("S".into()),
+        billing: RwSignal::new("PAY_PER_REQUEST".into()),
+        read: RwSignal::new("5".into()),
+        write: RwSignal::new("5".into()),
+        gsis: RwSignal::new(Vec::new()),
+        lsis: RwSignal::new(Vec::new()),
+    };
+    let error = RwSignal::new(None::<(Field, String)>);
+    let error_at = move |field: Field| {
+        move || {
+            error.get().filter(|(f, _)| *f == field).map(|(_, message)| {
+                view! { <p class="field-error" role="alert" data-test="field-error">{message}</p> }
+            })
+        }
+    };
+    let create = move |_| {
+        let request = form.request();
+        let outcome = state::run("CreateTable", &request.to_string(), true);
+        match outcome.response {
+            Ok(_) => {
+                error.set(None);
+                let name = form.name.get_untracked();
+                ui.selected_table.set(Some(name.clone()));
+                ui.changed();
+                ui.tell(true, format!("Table `{name}` created."));
+            }
+            Err(e) => error.set(Some((field_of(&e.message), format!("{}: {}", e.name, e.message)))),
+        }
+    };
+    let type_select = |signal: RwSignal<String>, label: &'static str| {
+        view! {
+            <select aria-label=label prop:value=move || signal.get() on:change=move |ev| signal.set(event_target_value(&ev))>
+                <option value="S">"S (string)"</option>
+                <option value="N">"N (number)"</option>
+                <option value="B">"B (binary)"</option>
+            </select>
+        }
+    };
+    let text_input = |signal: RwSignal<String>, label: &'static str, test: &'static str| {
+        view! {
+            <input aria-label=label data-test=test prop:value=move || signal.get()
+                on:input=move |ev| signal.set(event_target_value(&ev))/>
+        }
+    };
+    let index_rows = move |list: RwSignal<Vec<IndexForm>>, global: bool| {
+        move || {
+            list.get()
+                .into_iter()
+                .enumerate()
+                .map(|(i, ix)| {
+                    view! {
+                        <fieldset class="index">
+                            <legend>{if global { format!("GSI {}", i + 1) } else { format!("LSI {}", i + 1) }}</legend>
+                            <label>"Name "{text_input(ix.name, "Index name", "index-name")}</label>
+                            {global.then(|| view! {
+                                <label>"Partition key "{text_input(ix.hash, "Index partition key (name:TYPE, up to 4)", "index-hash")}</label>
+                            })}
+                            <label>"Sort key "{text_input(ix.range, "Index sort key (name:TYPE, up to 4)", "index-range")}</label>
+                            <label>"Projection "
+                                <select prop:value=move || ix.projection.get() on:change=move |ev| ix.projection.set(event_target_value(&ev))>
+                                    <option value="ALL">"ALL"</option>
+                                    <option value="KEYS_ONLY">"KEYS_ONLY"</option>
+                                    <option value="INCLUDE">"INCLUDE"</option>
+                                </select>
+                            </label>
+                            {move || (ix.projection.get() == "INCLUDE").then(|| view! {
+                                <label>"Attributes "{text_input(ix.non_key, "Projected attributes, comma-separated", "index-include")}</label>
+                            })}
+                            <button class="link" on:click=move |_| list.update(|l| { l.remove(i); })>"Remove"</button>
+                        </fieldset>
+                    }
+                })
+                .collect_view()
+        }
+    };
+    view! {
+        <section class="card" aria-labelledby="create-heading">
+            <h2 id="create-heading">"Create a table"</h2>
+            <div class="form-grid">
+                <label>"Table name "{text_input(form.name, "Table name", "table-name")}</label>
+                {error_at(Field::Name)}
+                <label>"Partition key "{text_input(form.hash, "Partition key name", "hash-name")}{type_select(form.hash_type, "Partition key type")}</label>
+                <label>"Sort key (optional) "{text_input(form.range, "Sort key name", "range-name")}{type_select(form.range_type, "Sort key type")}</label>
+                {error_at(Field::Keys)}
+                <label>"Billing "
+                    <select data-test="billing" prop:value=move || form.billing.get() on:change=move |ev| form.billing.set(event_target_value(&ev))>
+                        <option value="PAY_PER_REQUEST">"On demand (PAY_PER_REQUEST)"</option>
+                        <option value="PROVISIONED">"Provisioned"</option>
+                    </select>
+                </label>
+                {move || (form.billing.get() == "PROVISIONED").then(|| view! {
+                    <label>"RCU "{text_input(form.read, "Read capacity units", "rcu")}" WCU "{text_input(form.write, "Write capacity units", "wcu")}</label>
+                })}
+                {error_at(Field::Billing)}
+            </div>
+            <h3>"Global secondary indexes"</h3>
+            <p class="muted">"Keys as name:TYPE; several comma-separated names make a multi-attribute key (up to 4 + 4)."</p>
+            {index_rows(form.gsis, true)}
+            <button on:click=move |_| form.gsis.update(|l| l.push(IndexForm::new(&format!("gsi{}", l.len() + 1), "gsi_pk:S", "")))
+                data-test="add-gsi">"+ GSI"</button>
+            {error_at(Field::Gsi)}
+            <h3>"Local secondary indexes"</h3>
+            {index_rows(form.lsis, false)}
+            <button on:click=move |_| form.lsis.update(|l| l.push(IndexForm::new(&format!("lsi{}", l.len() + 1), "", "lsi_sk:S")))>"+ LSI"</button>
+            {error_at(Field::Lsi)}
+            <details>
+                <summary>"The CreateTable request"</summary>
+                <pre>{move || serde_json::to_string_pretty(&form.request()).unwrap_or_default()}</pre>
+            </details>
+            {error_at(Field::General)}
+            <button class="primary" on:click=create data-test="create-table">"Create table"</button>
+        </section>
+    }
+}
+
+#[component]
+fn PasteCreateTable() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let text = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let create = move |_| {
+        let outcome = state::run("CreateTable", &text.get_untracked(), true);
+        match outcome.response {
+            Ok(body) => {
+                error.set(None);
+                let name = body["TableDescription"]["TableName"].as_str().unwrap_or_default().to_string();
+                ui.selected_table.set(Some(name.clone()));
+                ui.changed();
+                ui.tell(true, format!("Table `{name}` created."));
+            }
+            Err(e) => error.set(Some(format!("{}: {}", e.name, e.message))),
+        }
+    };
+    view! {
+        <section class="card">
+            <h2>"…or paste CreateTable JSON"</h2>
+            <textarea class="code" rows="6" spellcheck="false" aria-label="CreateTable JSON" data-test="paste-create"
+                prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            {move || error.get().map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+            <button on:click=create>"Create from JSON"</button>
+        </section>
+    }
+}
+
+#[component]
+fn TableList() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let confirming = RwSignal::new(None::<String>);
+    move || {
+        ui.version.track();
+        let tables = state::table_names();
+        if tables.is_empty() {
+            return view! { <p class="muted">"No tables yet."</p> }.into_any();
+        }
+        tables
+            .into_iter()
+            .map(|name| {
+                let description = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": name})).ok())
+                    .map(|d| serde_json::to_string_pretty(&d["Table"]).unwrap_or_default())
+                    .unwrap_or_default();
+                let (n1, n2, n3) = (name.clone(), name.clone(), name.clone());
+                view! {
+                    <section class="card" data-test="table-card">
+                        <h2>{name.clone()}</h2>
+                        <details>
+                            <summary>"DescribeTable"</summary>
+                            <pre>{description}</pre>
+                        </details>
+                        {move || if confirming.get().as_deref() == Some(n1.as_str()) {
+                            let (a, b) = (n2.clone(), n3.clone());
+                            view! {
+                                <span>"Delete it and all its items? "</span>
+                                <button class="danger" on:click=move |_| {
+                                    let outcome = state::run("DeleteTable", &json!({"TableName": a}).to_string(), true);
+                                    confirming.set(None);
+                                    match outcome.response {
+                                        Ok(_) => { ui.selected_table.set(state::table_names().first().cloned()); ui.changed(); ui.tell(true, format!("Table `{a}` deleted.")); }
+                                        Err(e) => ui.tell(false, format!("{}: {}", e.name, e.message)),
+                                    }
+                                }>"Delete"</button>
+                                <button on:click=move |_| { let _ = &b; confirming.set(None) }>"Keep"</button>
+                            }.into_any()
+                        } else {
+                            let a = n2.clone();
+                            view! { <button on:click=move |_| confirming.set(Some(a.clone()))>"Delete table…"</button> }.into_any()
+                        }}
+                    </section>
+                }
+            })
+            .collect_view()
+            .into_any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn errors_land_next_to_the_field_they_name() {
+        assert_eq!(field_of("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint"), Field::Name);
+        assert_eq!(field_of("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [x], AttributeDefinitions: [pk]"), Field::Keys);
+        assert_eq!(field_of("One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: g when BillingMode is PAY_PER_REQUEST"), Field::Billing);
+        assert_eq!(field_of("GlobalSecondaryIndex count exceeds the per-table limit"), Field::Gsi);
+    }
+
+    #[wasm_bindgen_test]
+    fn index_keys_read_as_name_type_pairs() {
+        assert_eq!(attributes(" a:S, b:n ,c"), [("a".into(), "S".into()), ("b".into(), "N".into()), ("c".into(), "S".into())]);
+        assert!(attributes(" , ").is_empty());
+    }
+}

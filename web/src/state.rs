@@ -1,0 +1,144 @@
+//! The playground's one state: the engine, the request history and which table is selected. It
+//! lives in the page's only thread; views read it when `version` changes, and every change goes
+//! through [`Lab::run`] or [`replace`], which bump the version and schedule an auto-save.
+
+use dynalab_engine::explain::Step;
+use dynalab_engine::{Clock, Engine};
+use dynalab_lab::workspace::{HistoryEntry, Workspace, MAX_HISTORY};
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// Time from the browser (`Date.now`), so TTL-free operations still see real timestamps.
+pub struct BrowserClock;
+
+impl Clock for BrowserClock {
+    fn now_millis(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+}
+
+pub fn clock() -> Arc<dyn Clock> {
+    Arc::new(BrowserClock)
+}
+
+/// The state behind the views.
+pub struct Lab {
+    pub engine: Engine,
+    pub history: Vec<HistoryEntry>,
+}
+
+thread_local! {
+    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new() });
+}
+
+/// Reads or changes the lab. Never call it from inside itself.
+pub fn with_lab<T>(f: impl FnOnce(&mut Lab) -> T) -> T {
+    LAB.with(|lab| f(&mut lab.borrow_mut()))
+}
+
+/// One request's outcome, as the console shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub operation: String,
+    pub request: String,
+    pub response: Result<serde_json::Value, ErrorShown>,
+    pub steps: Vec<Step>,
+    pub millis: f64,
+}
+
+/// An error as DynamoDB names it, with what it carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorShown {
+    pub name: String,
+    pub message: String,
+    pub body: serde_json::Value,
+}
+
+/// Signals every view shares.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    /// Bumped on every change to the lab.
+    pub version: RwSignal<u64>,
+    pub selected_table: RwSignal<Option<String>>,
+    pub tab: RwSignal<Tab>,
+    /// A message for the whole page (saved, imported, refused...).
+    pub notice: RwSignal<Option<(bool, String)>>,
+    /// What the console should load next (from history, a gallery pattern, a template).
+    pub console_request: RwSignal<Option<(String, String)>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Tables,
+    Items,
+    Console,
+    Fixtures,
+}
+
+impl Ui {
+    pub fn new() -> Self {
+        Self {
+            version: RwSignal::new(0),
+            selected_table: RwSignal::new(None),
+            tab: RwSignal::new(Tab::Console),
+            notice: RwSignal::new(None),
+            console_request: RwSignal::new(None),
+        }
+    }
+
+    /// Something changed: views refresh, and the workspace is saved.
+    pub fn changed(self) {
+        self.version.update(|v| *v += 1);
+        crate::storage::schedule_save();
+    }
+
+    pub fn tell(self, ok: bool, message: impl Into<String>) {
+        self.notice.set(Some((ok, message.into())));
+    }
+}
+
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Runs one request on the engine, explained; `record` adds it to the history.
+pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
+    let start = now_ms();
+    let (result, steps) = with_lab(|lab| {
+        let outcome = lab.engine.execute_explained(operation, request);
+        if record {
+            lab.history.push(HistoryEntry { operation: operation.to_string(), request: request.to_string() });
+            let excess = lab.history.len().saturating_sub(MAX_HISTORY);
+            lab.history.drain(..excess);
+        }
+        outcome
+    });
+    let millis = now_ms() - start;
+    let response = match result {
+        Ok(body) => Ok(serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)),
+        Err(error) => Err(ErrorShown {
+            name: error.kind.name().to_string(),
+            message: error.message.clone(),
+            body: error.to_json(),
+        }),
+    };
+    Outcome { operation: operation.to_string(), request: request.to_string(), response, steps, millis }
+}
+
+/// Replaces the whole lab with a restored workspace (already checked by `Workspace::restore`).
+pub fn replace(engine: Engine, history: Vec<HistoryEntry>) {
+    with_lab(|lab| {
+        lab.engine = engine;
+        lab.history = history;
+    });
+}
+
+/// The current workspace.
+pub fn capture() -> Workspace {
+    with_lab(|lab| Workspace::capture(&lab.engine, &lab.history))
+}
+
+pub fn table_names() -> Vec<String> {
+    with_lab(|lab| lab.engine.table_names())
+}
