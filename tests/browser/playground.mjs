@@ -1,0 +1,247 @@
+// The playground end to end, in headless Chromium against the built dist/ served from a sub-path:
+// a table with a GSI from the form (and a refused one), the orders example, a Query with its items
+// and capacity breakdown, next page, a pasted AWS CLI command, a conditional-check failure and a
+// cancelled transaction with their reasons, a fixture file, reload, export/import, a corrupt
+// import, a share link opened in a fresh browser, the keyboard, a phone-sized screen.
+// Any console error fails the run. Usage: node tests/browser/playground.mjs [dist] [screenshot.png]
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, launch, watchedPage } from './serve-and-launch.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+const screenshot = process.argv[3];
+const { server, url } = await serve(dist, '/lab/');
+const browser = await launch();
+const errors = [];
+let passed = 0;
+
+async function step(name, body) {
+  try {
+    await body();
+    passed += 1;
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    console.log(`FAILED - ${name}\n${e.stack ?? e}`);
+    throw e;
+  }
+}
+
+const t = (page, id) => page.locator(`[data-test="${id}"]`);
+const notice = (page) => t(page, 'notice');
+const tab = (page, name) => page.getByRole('tab', { name }).click();
+
+async function runPattern(page, title) {
+  await tab(page, 'Console');
+  await page.getByRole('button', { name: title }).click();
+  await t(page, 'run').click();
+}
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await watchedPage(context, errors);
+  await page.goto(url);
+  await page.getByRole('heading', { name: 'Dynalab' }).waitFor();
+
+  await step('a refused table definition shows DynamoDB\'s error next to the name field', async () => {
+    await tab(page, 'Tables');
+    await t(page, 'table-name').fill('ab');
+    await t(page, 'create-table').click();
+    const error = t(page, 'field-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /^ValidationException: 1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3/);
+  });
+
+  await step('a table with a GSI from the form', async () => {
+    await t(page, 'table-name').fill('people');
+    await t(page, 'range-name').fill('');
+    await t(page, 'add-gsi').click();
+    await t(page, 'index-name').fill('by_email');
+    await t(page, 'index-hash').fill('email:S');
+    await t(page, 'create-table').click();
+    await notice(page).getByText('Table `people` created.').waitFor();
+    assert.equal(await t(page, 'table-card').count(), 1);
+    await tab(page, 'Items');
+    await t(page, 'item-editor').fill('{"pk": "p1", "email": "a@example.com", "age": 12345678901234567890.5}');
+    await t(page, 'save-item').click();
+    await t(page, 'item-editor').fill('{"pk": "p2"}');
+    await t(page, 'save-item').click();
+    await t(page, 'items-view').selectOption('by_email');
+    assert.match(await t(page, 'items-summary').textContent(), /Index by_email: 1 of the table's 2 items .* sparse/);
+    await t(page, 'items-view').selectOption('');
+    assert.match(await page.locator('main').textContent(), /N 12345678901234567890\.5/);
+  });
+
+  await step('an invalid item is refused with DynamoDB\'s message and nothing changes', async () => {
+    await t(page, 'item-editor').fill('{"email": "no key"}');
+    await t(page, 'save-item').click();
+    assert.match(await t(page, 'item-error').textContent(), /^ValidationException: One or more parameter values were invalid: Missing the key pk in the item/);
+    assert.match(await t(page, 'items-summary').textContent(), /^2 items/);
+  });
+
+  await step('the orders example loads from the gallery', async () => {
+    await tab(page, 'Examples & fixtures');
+    await t(page, 'load-example-orders').click();
+    await notice(page).getByText('Loaded the Orders service example').waitFor();
+  });
+
+  await step('a Query shows its items, Count and the capacity arithmetic, and follows the next page', async () => {
+    await runPattern(page, "A user's orders, newest first (2 per page)");
+    const result = t(page, 'result');
+    await result.waitFor();
+    const grid = await t(page, 'grid').textContent();
+    assert.ok(grid.indexOf('ORDER#2026-12-02#o5') < grid.indexOf('ORDER#2026-12-01#o3'), grid);
+    assert.match(await t(page, 'counts').textContent(), /Count 2 of ScannedCount 2/);
+    const capacity = await t(page, 'capacity').textContent();
+    assert.match(capacity, /Capacity: 0\.5 RCU in all/);
+    assert.match(capacity, /eventually consistent read/);
+    assert.match(capacity, /\d+ B → 1 × 4 KB → ×½ eventually consistent = 0\.5 RCU/);
+    assert.match(await t(page, 'paging').textContent(), /LastEvaluatedKey: .*ORDER#2026-12-01#o3/);
+    await t(page, 'next-page').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="grid"]')?.textContent.includes('ORDER#2026-11-30#o2'));
+    assert.match(await t(page, 'grid').textContent(), /ORDER#2026-11-28#o1/);
+  });
+
+  await step('a pasted AWS CLI command runs as is', async () => {
+    await t(page, 'cli-mode').click();
+    await t(page, 'cli').fill(`aws dynamodb get-item \\
+  --table-name orders \\
+  --key '{"pk": {"S": "SKU#ink"}, "sk": {"S": "STOCK"}}' \\
+  --consistent-read --return-consumed-capacity TOTAL`);
+    await t(page, 'run').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="grid"]')?.textContent.includes('SKU#ink'));
+    assert.match(await t(page, 'grid').textContent(), /qty.*N 3/s);
+    assert.match(await t(page, 'capacity').textContent(), /strongly consistent read.*= 1 RCU/s);
+    await t(page, 'cli').fill('aws dynamodb list-backups');
+    await t(page, 'run').click();
+    assert.match(await t(page, 'cli-error').textContent(), /`list-backups` is not an operation Dynalab runs/);
+  });
+
+  await step('a conditional-check failure shows its name, message and the old item', async () => {
+    await runPattern(page, 'Ship it again: the condition fails');
+    await t(page, 'error-name').waitFor();
+    assert.equal(await t(page, 'error-name').textContent(), 'ConditionalCheckFailedException');
+    assert.equal(await t(page, 'error-message').textContent(), 'The conditional request failed');
+    assert.match(await t(page, 'result').textContent(), /ORDER#2026-11-28#o1.*SHIPPED/s);
+  });
+
+  await step('a cancelled transaction shows its CancellationReasons in order', async () => {
+    await runPattern(page, 'Sign up with an email already taken (cancelled)');
+    await page.waitForFunction(() => document.querySelector('[data-test="error-name"]')?.textContent === 'TransactionCanceledException');
+    assert.match(await t(page, 'error-message').textContent(), /^Transaction cancelled, please refer cancellation reasons for specific reasons \[None, ConditionalCheckFailed\]$/);
+    assert.deepEqual(await t(page, 'reason-code').allTextContents(), ['None', 'ConditionalCheckFailed']);
+  });
+
+  await step('the keyboard runs a request (Ctrl+Enter) and the write is explained per index', async () => {
+    await runPattern(page, 'Place an order (transaction)');
+    await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('succeeded'));
+    const capacity = await t(page, 'capacity').textContent();
+    assert.match(capacity, /orders · index open_orders/);
+    assert.match(capacity, /the item now has the index key/);
+    assert.match(capacity, /transaction: the table's write units are charged twice/);
+    await page.getByRole('textbox', { name: 'Request JSON' }).fill('{"TableName": "orders"}');
+    await page.getByRole('combobox', { name: /Operation/ }).selectOption('DescribeTable');
+    await page.getByRole('textbox', { name: 'Request JSON' }).fill('{"TableName": "orders"}');
+    await page.getByRole('textbox', { name: 'Request JSON' }).press('Control+Enter');
+    await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('DescribeTable succeeded'));
+  });
+
+  await step('a fixture file goes in whole, and a bad one changes nothing', async () => {
+    await tab(page, 'Items');
+    await t(page, 'items-table').selectOption('people');
+    await tab(page, 'Examples & fixtures');
+    await t(page, 'fixture-file').setInputFiles({ name: 'people.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify([{ pk: 'f1', tags: ['x'] }, { pk: { S: 'f2' }, n: { N: '5' } }])) });
+    await notice(page).getByText(/Loaded a JSON array of items \(2 puts, 0 deletes\)/).waitFor();
+    await t(page, 'fixture-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify([{ pk: 'f3' }, { pk: 'p1', n: 'overwritten' }, { nokey: 1 }])) });
+    await notice(page).getByText(/The fixture was refused at write 3 of 3: ValidationException: .*Missing the key pk.* The 2 earlier write\(s\) were undone/).waitFor();
+    await tab(page, 'Items');
+    assert.match(await t(page, 'items-summary').textContent(), /^4 items/);
+    assert.doesNotMatch(await page.locator('main').textContent(), /overwritten|f3/);
+  });
+
+  await step('a reload finds everything still there', async () => {
+    await page.waitForTimeout(600); // the auto-save runs 400 ms after the last change
+    await page.reload();
+    await tab(page, 'Items');
+    await t(page, 'items-table').selectOption('orders');
+    assert.match(await t(page, 'items-summary').textContent(), /^\d+ items/);
+    assert.match(await page.locator('main').textContent(), /EMAIL#ada@example.com/);
+    await tab(page, 'Console');
+    await page.getByText('History').click();
+    assert.ok((await t(page, 'history').locator('li').count()) >= 6);
+  });
+
+  let exported;
+  await step('export writes the workspace to a file', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), t(page, 'export').click()]);
+    const stream = await download.createReadStream();
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    exported = Buffer.concat(chunks).toString();
+    const workspace = JSON.parse(exported);
+    assert.equal(workspace.format, 'dynalab-workspace/1');
+    assert.deepEqual(workspace.tables.map((t) => t.create.TableName), ['orders', 'people']);
+  });
+
+  await step('a corrupt or wrong import is refused and the workspace stays intact', async () => {
+    for (const [name, body, reason] of [
+      ['corrupt.json', '{"format": "dynalab-workspace/1", "tables": [', /Not a workspace file/],
+      ['other.json', '{"hello": 1}', /Not a Dynalab workspace/],
+      ['bad-table.json', JSON.stringify({ format: 'dynalab-workspace/1', tables: [{ create: { TableName: 'x' }, items: [] }] }), /Table `x`: /],
+    ]) {
+      await t(page, 'import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
+      await notice(page).getByText(reason).waitFor();
+      assert.match(await notice(page).textContent(), /Import refused: .* Your workspace is unchanged\./);
+    }
+    await tab(page, 'Tables');
+    assert.equal(await t(page, 'table-card').count(), 2);
+    await t(page, 'import').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await notice(page).getByText('Workspace imported.').waitFor();
+  });
+
+  let shareUrl;
+  await step('a share link opens the workspace in a fresh browser', async () => {
+    await t(page, 'share').click();
+    shareUrl = await t(page, 'share-url').inputValue();
+    assert.ok(shareUrl.startsWith(url + '#w='), shareUrl.slice(0, 80));
+    const fresh = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const phone = await watchedPage(fresh, errors);
+    await phone.goto(shareUrl);
+    await notice(phone).getByText('Opened the shared workspace').waitFor();
+    await tab(phone, 'Tables');
+    assert.equal(await t(phone, 'table-card').count(), 2);
+    // Readable on a phone: nothing wider than the screen but the grids, which scroll in place.
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
+    await tab(phone, 'Console');
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+    await fresh.close();
+    const damaged = await browser.newContext();
+    const other = await watchedPage(damaged, errors);
+    await other.goto(url + '#w=AAAA' + shareUrl.slice(-50));
+    await notice(other).getByText(/The share link could not be opened: .* Your workspace is unchanged\./).waitFor();
+    await damaged.close();
+  });
+
+  await context.close();
+  if (screenshot) {
+    const clean = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const shot = await watchedPage(clean, errors);
+    await shot.goto(url);
+    await tab(shot, 'Examples & fixtures');
+    await t(shot, 'load-example-orders').click();
+    await shot.locator('.notice button').click();
+    await runPattern(shot, "A user's orders, newest first (2 per page)");
+    await t(shot, 'capacity').waitFor();
+    await shot.screenshot({ path: screenshot });
+    await clean.close();
+  }
+  assert.deepEqual(errors, [], 'console errors');
+  console.log(`${passed} passed, 0 failed`);
+} finally {
+  await browser.close();
+  server.close();
+}

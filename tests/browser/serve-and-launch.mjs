@@ -1,0 +1,45 @@
+// What the browser suites share: serve dist/ on a free 127.0.0.1 port (a tiny static server, so
+// nothing but the built files is involved) and launch Debian's Chromium through playwright-core
+// with the flags this machine needs (toolchain.md). Every console error is collected.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.png': 'image/png' };
+
+/** Serves `dist` under `/some/sub/path/` too, to prove every URL in the build is relative. */
+export async function serve(dist, prefix = '/') {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end(); return; }
+    let file = path.join(dist, decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html');
+    if (!file.startsWith(path.resolve(dist))) { res.writeHead(403); res.end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}${prefix}` };
+}
+
+export async function launch() {
+  // playwright gives each launch a fresh temporary profile (it refuses --user-data-dir here).
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  return browser;
+}
+
+/** A page that records console errors and uncaught exceptions into `errors`. */
+export async function watchedPage(context, errors) {
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  return page;
+}
