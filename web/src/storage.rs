@@ -61,7 +61,12 @@ fn restore_saved(ui: Ui, storage: &web_sys::Storage) {
         Err(e) => {
             let _ = storage.set_item(DAMAGED, &saved);
             let _ = storage.remove_item(SAVED);
-            ui.tell(false, format!("The saved workspace could not be restored ({e}); it is kept under `{DAMAGED}` in local storage."));
+            ui.tell(
+                false,
+                format!(
+                    "The saved workspace could not be restored ({e}); it is kept under `{DAMAGED}` in local storage."
+                ),
+            );
         }
     }
 }
@@ -90,7 +95,7 @@ pub fn schedule_save() {
 /// Saves now; a full storage is said out loud, never ignored.
 pub fn save_now() {
     let Some(storage) = local_storage() else { return };
-    let compact = state::capture().to_compact();
+    let compact = state::capture().to_compact_quick();
     if storage.set_item(SAVED, &compact).is_err() {
         let megabytes = compact.len() as f64 / 1_048_576.0;
         if let Some(ui) = UI.with(Cell::get) {
@@ -165,6 +170,8 @@ pub fn share_link() -> String {
 
 /// Reads a chosen file as text.
 pub async fn read_file(file: web_sys::File) -> Result<String, String> {
-    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.map_err(|_| "The file could not be read".to_string())?;
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|_| "The file could not be read".to_string())?;
     text.as_string().ok_or_else(|| "The file is not text".to_string())
 }

@@ -6,11 +6,12 @@ use crate::engine::Engine;
 use crate::table::{BillingMode, IndexKind, Projection, Table};
 use serde_json::{json, Value};
 
-/// One table as the CreateTable request that recreates it, and its items in DynamoDB JSON.
-#[derive(Debug, Clone, PartialEq)]
+/// One table as the CreateTable request that recreates it, and its items as DynamoDB JSON text
+/// (text, not values: a snapshot of a large table is taken while a page waits).
+#[derive(Debug)]
 pub struct TableSnapshot {
     pub create: Value,
-    pub items: Vec<Value>,
+    pub items: Vec<Box<serde_json::value::RawValue>>,
 }
 
 impl Engine {
@@ -20,7 +21,11 @@ impl Engine {
             .values()
             .map(|table| TableSnapshot {
                 create: create_table_request(table),
-                items: table.storage.items().map(|(_, stored)| crate::value::item_to_json(&stored.item)).collect(),
+                items: table
+                    .storage
+                    .items()
+                    .filter_map(|(_, stored)| serde_json::value::to_raw_value(&stored.item).ok())
+                    .collect(),
             })
             .collect()
     }

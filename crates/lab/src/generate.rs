@@ -22,14 +22,11 @@ impl OrdersFixture {
 
     /// The items, in DynamoDB JSON, for the `orders` table.
     pub fn items(&self) -> Vec<Value> {
-        let mut items = Vec::with_capacity(self.item_count());
-        for u in 0..self.users {
-            items.push(json!({"pk": {"S": format!("USER#u{u}")}, "sk": {"S": "PROFILE"},
-                "email": {"S": format!("u{u}@example.com")}, "name": {"S": format!("User {u}")}}));
-        }
-        if self.users == 0 {
-            return items;
-        }
+        self.iter().collect()
+    }
+
+    /// The items one at a time, so a large fixture never has to exist whole before it is written.
+    pub fn iter(&self) -> OrdersIter {
         // Cumulative Zipf weights, then one draw per order.
         let mut cumulative = Vec::with_capacity(self.users);
         let mut sum = 0.0;
@@ -37,35 +34,64 @@ impl OrdersFixture {
             sum += 1.0 / ((u + 1) as f64).powf(self.skew);
             cumulative.push(sum);
         }
-        let mut random = SplitMix(self.seed);
-        for o in 0..self.users * self.orders_per_user {
-            let target = random.unit() * sum;
-            let user = cumulative.partition_point(|c| *c < target).min(self.users - 1);
-            let day = 1 + random.below(28);
-            let month = 1 + random.below(12);
-            let date = format!("2026-{month:02}-{day:02}");
-            let qty = 1 + random.below(5);
-            let price = 1 + random.below(50);
-            let warehouse = format!("w{}", 1 + random.below(4));
-            let mut order = json!({"pk": {"S": format!("USER#u{user}")}, "sk": {"S": format!("ORDER#{date}#o{o}")},
-                "status": {"S": "SHIPPED"}, "total": {"N": (qty * price).to_string()}, "warehouse": {"S": warehouse}});
-            if random.below(10) == 0 {
-                order["status"] = json!({"S": "OPEN"});
-                order["open_wh"] = json!({"S": warehouse});
-                order["open_at"] = json!({"S": format!("{date}#o{o}")});
-            }
-            items.push(order);
-            items.push(
-                json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{}", random.below(500))},
-                "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}}),
-            );
-        }
-        items
+        OrdersIter { fixture: *self, cumulative, sum, random: SplitMix(self.seed), next: 0, line: None }
     }
 
-    /// PutItem requests for the items.
-    pub fn requests(&self) -> Vec<(&'static str, Value)> {
-        self.items().into_iter().map(|item| ("PutItem", json!({"TableName": ORDERS_TABLE, "Item": item}))).collect()
+    /// PutItem requests for the items, as request JSON text.
+    pub fn requests(&self) -> impl Iterator<Item = (&'static str, String)> {
+        self.iter().map(|item| ("PutItem", json!({"TableName": ORDERS_TABLE, "Item": item}).to_string()))
+    }
+}
+
+/// See [`OrdersFixture::iter`]: profiles first, then each order followed by its line item.
+pub struct OrdersIter {
+    fixture: OrdersFixture,
+    cumulative: Vec<f64>,
+    sum: f64,
+    random: SplitMix,
+    next: usize,
+    line: Option<Value>,
+}
+
+impl Iterator for OrdersIter {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        if let Some(line) = self.line.take() {
+            return Some(line);
+        }
+        let users = self.fixture.users;
+        if self.next < users {
+            let u = self.next;
+            self.next += 1;
+            return Some(json!({"pk": {"S": format!("USER#u{u}")}, "sk": {"S": "PROFILE"},
+                "email": {"S": format!("u{u}@example.com")}, "name": {"S": format!("User {u}")}}));
+        }
+        let o = self.next - users;
+        if o >= users * self.fixture.orders_per_user {
+            return None;
+        }
+        self.next += 1;
+        let random = &mut self.random;
+        let target = random.unit() * self.sum;
+        let user = self.cumulative.partition_point(|c| *c < target).min(users - 1);
+        let day = 1 + random.below(28);
+        let month = 1 + random.below(12);
+        let date = format!("2026-{month:02}-{day:02}");
+        let qty = 1 + random.below(5);
+        let price = 1 + random.below(50);
+        let warehouse = format!("w{}", 1 + random.below(4));
+        let mut order = json!({"pk": {"S": format!("USER#u{user}")}, "sk": {"S": format!("ORDER#{date}#o{o}")},
+            "status": {"S": "SHIPPED"}, "total": {"N": (qty * price).to_string()}, "warehouse": {"S": warehouse}});
+        if random.below(10) == 0 {
+            order["status"] = json!({"S": "OPEN"});
+            order["open_wh"] = json!({"S": warehouse});
+            order["open_at"] = json!({"S": format!("{date}#o{o}")});
+        }
+        self.line =
+            Some(json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{}", random.below(500))},
+            "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}}));
+        Some(order)
     }
 }
 

@@ -7,7 +7,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use dynalab_engine::{Clock, Engine};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::value::RawValue;
+use serde_json::Value;
 use std::sync::Arc;
 
 /// The format written today; older ones would be migrated here.
@@ -17,7 +18,7 @@ pub const MAX_WORKSPACE_BYTES: usize = 256 * 1024 * 1024;
 /// History entries kept; older ones drop off.
 pub const MAX_HISTORY: usize = 200;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Workspace {
     pub format: String,
     pub tables: Vec<TableDump>,
@@ -25,11 +26,11 @@ pub struct Workspace {
     pub history: Vec<HistoryEntry>,
 }
 
-/// A table as its CreateTable request and its items.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A table as its CreateTable request and its items (DynamoDB JSON text, kept as written).
+#[derive(Debug, Serialize, Deserialize)]
 pub struct TableDump {
     pub create: Value,
-    pub items: Vec<Value>,
+    pub items: Vec<Box<RawValue>>,
 }
 
 /// A request run from the console, to run again.
@@ -56,9 +57,11 @@ impl Workspace {
         for table in &self.tables {
             let name = table.create["TableName"].as_str().unwrap_or("?").to_string();
             engine.execute_value("CreateTable", &table.create).map_err(|e| format!("Table `{name}`: {}", e.message))?;
+            let quoted = Value::String(name.clone()).to_string();
             for (i, item) in table.items.iter().enumerate() {
+                let request = format!(r#"{{"TableName":{quoted},"Item":{}}}"#, item.get());
                 engine
-                    .execute_value("PutItem", &json!({"TableName": name, "Item": item}))
+                    .execute("PutItem", &request)
                     .map_err(|e| format!("Table `{name}`, item {}: {}: {}", i + 1, e.kind.name(), e.message))?;
             }
         }
@@ -85,10 +88,19 @@ impl Workspace {
         serde_json::from_value(value).map_err(|e| format!("The workspace file is damaged: {e}"))
     }
 
-    /// Compressed and URL-safe: for share links (after `#`) and for the browser's storage.
+    /// Compressed and URL-safe: for share links (after `#`), as small as deflate makes it.
     pub fn to_compact(&self) -> String {
-        let compressed = miniz_oxide::deflate::compress_to_vec(self.to_json().as_bytes(), 9);
-        URL_SAFE_NO_PAD.encode(compressed)
+        self.to_compact_at(9)
+    }
+
+    /// Compressed fast, for saving often in the browser's storage (level 1: ~20× faster than 9
+    /// on a 100,000-item workspace, ~1.7× larger).
+    pub fn to_compact_quick(&self) -> String {
+        self.to_compact_at(1)
+    }
+
+    fn to_compact_at(&self, level: u8) -> String {
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(self.to_json().as_bytes(), level))
     }
 
     pub fn from_compact(text: &str) -> Result<Self, String> {
@@ -110,6 +122,7 @@ mod tests {
     use super::*;
     use crate::examples::example;
     use dynalab_engine::FixedClock;
+    use serde_json::json;
 
     fn clock() -> Arc<dyn Clock> {
         Arc::new(FixedClock::at(0))
@@ -134,8 +147,12 @@ mod tests {
         let workspace = Workspace::capture(&original, &history);
         let from_file = Workspace::from_json(&workspace.to_json()).expect("file");
         let from_link = Workspace::from_compact(&workspace.to_compact()).expect("link");
-        assert_eq!(from_file, workspace);
-        assert_eq!(from_link, workspace);
+        assert_eq!(from_file.to_json(), workspace.to_json());
+        assert_eq!(from_link.to_json(), workspace.to_json());
+        assert_eq!(
+            Workspace::from_compact(&workspace.to_compact_quick()).expect("quick").to_json(),
+            workspace.to_json()
+        );
         let mut restored = from_link.restore(clock()).expect("restores");
         assert_eq!(scan_all(&mut restored), scan_all(&mut original));
         let open = json!({"TableName": "orders", "IndexName": "open_orders", "KeyConditionExpression": "open_wh = :w",
@@ -160,8 +177,8 @@ mod tests {
         assert!(bomb.len() < 20_000);
         assert!(Workspace::from_compact_within(&bomb, 1024 * 1024).expect_err("bomb").contains("too large"));
         // Well-formed but wrong inside: restore fails and says where.
-        let mut bad = workspace.clone();
-        bad.tables[0].items[3] = json!({"pk": {"S": "no sort key"}});
+        let mut bad = Workspace::from_json(&workspace.to_json()).expect("copy");
+        bad.tables[0].items[3] = RawValue::from_string(r#"{"pk":{"S":"no sort key"}}"#.into()).expect("raw");
         let error = bad.restore(clock()).err().expect("refused");
         assert!(error.starts_with("Table `orders`, item 4: ValidationException"), "{error}");
     }

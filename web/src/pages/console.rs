@@ -58,7 +58,12 @@ pub fn ConsolePage() -> impl IntoView {
     let execute = move |op: String, body: String| {
         problem.set(None);
         let result = state::run(&op, &body, true);
-        if result.response.is_ok() && !matches!(op.as_str(), "GetItem" | "Query" | "Scan" | "BatchGetItem" | "TransactGetItems" | "DescribeTable" | "ListTables") {
+        if result.response.is_ok()
+            && !matches!(
+                op.as_str(),
+                "GetItem" | "Query" | "Scan" | "BatchGetItem" | "TransactGetItems" | "DescribeTable" | "ListTables"
+            )
+        {
             ui.changed();
         } else {
             ui.version.update(|v| *v += 1);
@@ -160,7 +165,9 @@ fn SavedPatterns() -> impl IntoView {
         let tables = state::table_names();
         let patterns: Vec<_> = dynalab_lab::examples::gallery()
             .into_iter()
-            .filter(|e| e.setup.iter().any(|(op, r)| *op == "CreateTable" && tables.iter().any(|t| r["TableName"] == *t)))
+            .filter(|e| {
+                e.setup.iter().any(|(op, r)| *op == "CreateTable" && tables.iter().any(|t| r["TableName"] == *t))
+            })
             .flat_map(|e| e.requests)
             .collect();
         (!patterns.is_empty()).then(|| {
@@ -267,16 +274,22 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         "UpdateItem" => json!({"TableName": table, "Key": key, "UpdateExpression": "SET #n = :n",
             "ExpressionAttributeNames": {"#n": "note"}, "ExpressionAttributeValues": {":n": {"S": "updated"}},
             "ReturnValues": "ALL_NEW", "ReturnConsumedCapacity": "INDEXES"}),
-        "DeleteItem" => json!({"TableName": table, "Key": key, "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "INDEXES"}),
+        "DeleteItem" => {
+            json!({"TableName": table, "Key": key, "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "INDEXES"})
+        }
         "Query" => json!({"TableName": table, "KeyConditionExpression": format!("{hash} = :pk"),
             "ExpressionAttributeValues": {":pk": value}, "ReturnConsumedCapacity": "INDEXES"}),
         "Scan" => json!({"TableName": table, "Limit": 25, "ReturnConsumedCapacity": "INDEXES"}),
         "BatchGetItem" => json!({"RequestItems": {table.clone(): {"Keys": [key]}}, "ReturnConsumedCapacity": "TOTAL"}),
-        "BatchWriteItem" => json!({"RequestItems": {table.clone(): [{"PutRequest": {"Item": key}}]}, "ReturnConsumedCapacity": "INDEXES"}),
+        "BatchWriteItem" => {
+            json!({"RequestItems": {table.clone(): [{"PutRequest": {"Item": key}}]}, "ReturnConsumedCapacity": "INDEXES"})
+        }
         "TransactWriteItems" => json!({"TransactItems": [
             {"Put": {"TableName": table, "Item": key, "ConditionExpression": format!("attribute_not_exists({hash})")}}
         ], "ReturnConsumedCapacity": "INDEXES"}),
-        "TransactGetItems" => json!({"TransactItems": [{"Get": {"TableName": table, "Key": key}}], "ReturnConsumedCapacity": "TOTAL"}),
+        "TransactGetItems" => {
+            json!({"TransactItems": [{"Get": {"TableName": table, "Key": key}}], "ReturnConsumedCapacity": "TOTAL"})
+        }
         "CreateTable" => json!({"TableName": "new_table", "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}),

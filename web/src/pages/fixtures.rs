@@ -114,7 +114,9 @@ fn FromFile(progress: Progress) -> impl IntoView {
                 Err(e) => return ui.tell(false, format!("Fixture refused: {e}.")),
             };
             let puts = writes.iter().filter(|w| matches!(w, Write::Put { .. })).count();
-            load(ui, progress, requests, format!("{} ({puts} puts, {} deletes)", shape.describe(), writes.len() - puts)).await;
+            let label = format!("{} ({puts} puts, {} deletes)", shape.describe(), writes.len() - puts);
+            let total = requests.len();
+            load(ui, progress, total, requests.into_iter().map(|(op, r)| (op, r.to_string())), label).await;
         });
     };
     let options = move || {
@@ -164,7 +166,7 @@ fn Generate(progress: Progress) -> impl IntoView {
         }
         leptos::task::spawn_local(async move {
             let label = format!("{} users × {} orders (skew {})", fixture.users, fixture.orders_per_user, fixture.skew);
-            load(ui, progress, fixture.requests(), label).await;
+            load(ui, progress, fixture.item_count(), fixture.requests(), label).await;
         });
     };
     let field = |signal: RwSignal<String>, label: &'static str, test: &'static str| {
@@ -199,27 +201,38 @@ async fn yield_to_browser() {
 }
 
 /// Runs the writes in chunks; on the first failure, undoes what this load wrote and says why.
-async fn load(ui: Ui, progress: Progress, requests: Vec<(&'static str, Value)>, label: String) {
-    progress.total.set(requests.len());
+async fn load(
+    ui: Ui,
+    progress: Progress,
+    total: usize,
+    requests: impl Iterator<Item = (&'static str, String)>,
+    label: String,
+) {
+    progress.total.set(total);
     progress.done.set(0);
     progress.busy.set(true);
     let start = state::now_ms();
-    // Old images, to put back if a later write fails: (table, key, old item).
-    let mut undo: Vec<(String, Value, Option<Value>)> = Vec::new();
+    // Each write and the item it replaced, to put back if a later write fails.
+    let mut undo: Vec<(String, Option<Value>)> = Vec::new();
     let mut failure = None;
-    for (chunk_start, chunk) in requests.chunks(CHUNK).enumerate().map(|(i, c)| (i * CHUNK, c)) {
+    let mut requests = requests.peekable();
+    let mut done = 0;
+    while requests.peek().is_some() {
         let result = with_lab(|lab| {
-            for (i, (operation, request)) in chunk.iter().enumerate() {
-                let mut request = request.clone();
-                request["ReturnValues"] = json!("ALL_OLD");
-                let table = request["TableName"].as_str().unwrap_or_default().to_string();
-                match lab.engine.execute(operation, &request.to_string()) {
+            for (operation, request) in requests.by_ref().take(CHUNK) {
+                done += 1;
+                // Every request is an object with a TableName, so this keeps it valid JSON.
+                let asking_for_old = format!("{{\"ReturnValues\":\"ALL_OLD\",{}", request.get(1..).unwrap_or_default());
+                match lab.engine.execute(operation, &asking_for_old) {
                     Ok(body) => {
-                        let old = serde_json::from_str::<Value>(&body).ok().and_then(|b| b.get("Attributes").cloned());
-                        let key = request.get("Key").cloned().unwrap_or_else(|| request["Item"].clone());
-                        undo.push((table, key, old));
+                        let old = if body.len() > 2 {
+                            serde_json::from_str::<Value>(&body).ok().and_then(|b| b.get("Attributes").cloned())
+                        } else {
+                            None
+                        };
+                        undo.push((request, old));
                     }
-                    Err(e) => return Err(format!("write {} of {}: {}: {}", chunk_start + i + 1, requests.len(), e.kind.name(), e.message)),
+                    Err(e) => return Err(format!("write {done} of {total}: {}: {}", e.kind.name(), e.message)),
                 }
             }
             Ok(())
@@ -228,14 +241,17 @@ async fn load(ui: Ui, progress: Progress, requests: Vec<(&'static str, Value)>, 
             failure = Some(e);
             break;
         }
-        progress.done.set(chunk_start + chunk.len());
+        progress.done.set(done);
         yield_to_browser().await;
     }
     let millis = state::now_ms() - start;
     if let Some(error) = failure {
         let undone = undo.len();
         with_lab(|lab| {
-            for (table, written, old) in undo.into_iter().rev() {
+            for (request, old) in undo.into_iter().rev() {
+                let request: Value = serde_json::from_str(&request).unwrap_or_default();
+                let table = request["TableName"].as_str().unwrap_or_default().to_string();
+                let written = request.get("Key").cloned().unwrap_or_else(|| request["Item"].clone());
                 let (operation, request) = match old {
                     Some(item) => ("PutItem", json!({"TableName": table, "Item": item})),
                     None => ("DeleteItem", json!({"TableName": table, "Key": key_only(lab, &table, &written)})),
@@ -243,9 +259,12 @@ async fn load(ui: Ui, progress: Progress, requests: Vec<(&'static str, Value)>, 
                 let _ = lab.engine.execute(operation, &request.to_string());
             }
         });
-        ui.tell(false, format!("The fixture was refused at {error}. The {undone} earlier write(s) were undone: nothing changed."));
+        ui.tell(
+            false,
+            format!("The fixture was refused at {error}. The {undone} earlier write(s) were undone: nothing changed."),
+        );
     } else {
-        ui.tell(true, format!("Loaded {} in {millis:.0} ms: {} writes.", label, requests.len()));
+        ui.tell(true, format!("Loaded {label} in {millis:.0} ms: {total} writes."));
     }
     progress.busy.set(false);
     ui.changed();

@@ -42,7 +42,8 @@ pub fn ItemsPage() -> impl IntoView {
                 names.extend(index["IndexName"].as_str().map(String::from));
             }
         }
-        let options = names.iter().map(|n| view! { <option value=n.clone()>{format!("index {n}")}</option> }).collect_view();
+        let options =
+            names.iter().map(|n| view! { <option value=n.clone()>{format!("index {n}")}</option> }).collect_view();
         Some(view! {
             <label>"View "
                 <select data-test="items-view" prop:value=move || view_of.get().unwrap_or_default()
@@ -166,7 +167,9 @@ fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Call
             t.bytes,
             if t.items < all.items { " — sparse: items without its key attributes are not in it" } else { "" }
         ),
-        (None, Some(t), _) => format!("{} items, {} bytes, in {} item collection(s) shown", t.items, t.bytes, collections.len()),
+        (None, Some(t), _) => {
+            format!("{} items, {} bytes, in {} item collection(s) shown", t.items, t.bytes, collections.len())
+        }
         _ => String::new(),
     };
     let shown: usize = collections.iter().map(|c| c.items.len()).sum();

@@ -108,17 +108,15 @@ impl TableForm {
             }
             let mut projection = json!({"ProjectionType": form.projection.get()});
             if form.projection.get() == "INCLUDE" {
-                projection["NonKeyAttributes"] = json!(attributes(&form.non_key.get()).into_iter().map(|(n, _)| n).collect::<Vec<_>>());
+                projection["NonKeyAttributes"] =
+                    json!(attributes(&form.non_key.get()).into_iter().map(|(n, _)| n).collect::<Vec<_>>());
             }
             json!({"IndexName": form.name.get(), "KeySchema": key_schema(&hash, &range), "Projection": projection})
         };
-        let gsis: Vec<Value> = self.gsis.get().iter().map(|g| index(g, attributes(&g.hash.get()), &mut define)).collect();
-        let lsis: Vec<Value> = self
-            .lsis
-            .get()
-            .iter()
-            .map(|l| index(l, vec![(hash.clone(), self.hash_type.get())], &mut define))
-            .collect();
+        let gsis: Vec<Value> =
+            self.gsis.get().iter().map(|g| index(g, attributes(&g.hash.get()), &mut define)).collect();
+        let lsis: Vec<Value> =
+            self.lsis.get().iter().map(|l| index(l, vec![(hash.clone(), self.hash_type.get())], &mut define)).collect();
         let table_range: Vec<(String, String)> =
             if range.is_empty() { Vec::new() } else { vec![(range.clone(), self.range_type.get())] };
         let mut request = json!({
@@ -128,8 +126,10 @@ impl TableForm {
             "BillingMode": self.billing.get(),
         });
         if self.billing.get() == "PROVISIONED" {
-            let number = |s: RwSignal<String>| s.get().trim().parse::<i64>().map(Value::from).unwrap_or(Value::from(s.get()));
-            request["ProvisionedThroughput"] = json!({"ReadCapacityUnits": number(self.read), "WriteCapacityUnits": number(self.write)});
+            let number =
+                |s: RwSignal<String>| s.get().trim().parse::<i64>().map(Value::from).unwrap_or(Value::from(s.get()));
+            request["ProvisionedThroughput"] =
+                json!({"ReadCapacityUnits": number(self.read), "WriteCapacityUnits": number(self.write)});
         }
         if !gsis.is_empty() {
             let mut gsis = gsis;
@@ -367,7 +367,10 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn errors_land_next_to_the_field_they_name() {
-        assert_eq!(field_of("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint"), Field::Name);
+        assert_eq!(
+            field_of("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint"),
+            Field::Name
+        );
         assert_eq!(field_of("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [x], AttributeDefinitions: [pk]"), Field::Keys);
         assert_eq!(field_of("One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: g when BillingMode is PAY_PER_REQUEST"), Field::Billing);
         assert_eq!(field_of("GlobalSecondaryIndex count exceeds the per-table limit"), Field::Gsi);
@@ -375,7 +378,10 @@ mod tests {
 
     #[wasm_bindgen_test]
     fn index_keys_read_as_name_type_pairs() {
-        assert_eq!(attributes(" a:S, b:n ,c"), [("a".into(), "S".into()), ("b".into(), "N".into()), ("c".into(), "S".into())]);
+        assert_eq!(
+            attributes(" a:S, b:n ,c"),
+            [("a".into(), "S".into()), ("b".into(), "N".into()), ("c".into(), "S".into())]
+        );
         assert!(attributes(" , ").is_empty());
     }
 }

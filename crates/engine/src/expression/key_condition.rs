@@ -243,7 +243,7 @@ impl SortCondition {
         }
     }
 
-    /// The smallest range of sort keys that holds every match (begins_with still needs `matches`).
+    /// The exact range of sort keys that match.
     pub fn bounds(&self) -> (Bound<Option<KeyValue>>, Bound<Option<KeyValue>>) {
         let some = |v: &KeyValue| Some(v.clone());
         match self {
@@ -251,7 +251,10 @@ impl SortCondition {
             Self::Lt(v) => (Bound::Unbounded, Bound::Excluded(some(v))),
             Self::Le(v) => (Bound::Unbounded, Bound::Included(some(v))),
             Self::Gt(v) => (Bound::Excluded(some(v)), Bound::Unbounded),
-            Self::Ge(v) | Self::BeginsWith(v) => (Bound::Included(some(v)), Bound::Unbounded),
+            Self::Ge(v) => (Bound::Included(some(v)), Bound::Unbounded),
+            Self::BeginsWith(v) => {
+                (Bound::Included(some(v)), prefix_successor(v).map_or(Bound::Unbounded, |u| Bound::Excluded(Some(u))))
+            }
             Self::Between(lo, hi) => {
                 if lo > hi {
                     (Bound::Excluded(some(lo)), Bound::Excluded(some(lo)))
@@ -260,5 +263,57 @@ impl SortCondition {
                 }
             }
         }
+    }
+}
+
+/// The smallest key greater than every key starting with `prefix` (strings compare by code point,
+/// which is UTF-8 byte order; binaries by unsigned byte), or `None` when no key is.
+fn prefix_successor(prefix: &KeyValue) -> Option<KeyValue> {
+    match prefix {
+        KeyValue::S(text) => {
+            let mut chars: Vec<char> = text.chars().collect();
+            while let Some(last) = chars.pop() {
+                let next = (last as u32 + 1..=char::MAX as u32).find_map(char::from_u32);
+                if let Some(next) = next {
+                    chars.push(next);
+                    return Some(KeyValue::S(chars.into_iter().collect()));
+                }
+            }
+            None
+        }
+        KeyValue::B(bytes) => {
+            let mut bytes = bytes.clone();
+            while let Some(last) = bytes.pop() {
+                if last < u8::MAX {
+                    bytes.push(last + 1);
+                    return Some(KeyValue::B(bytes));
+                }
+            }
+            None
+        }
+        KeyValue::N(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(text: &str) -> KeyValue {
+        KeyValue::S(text.to_string())
+    }
+
+    #[test]
+    fn a_prefix_successor_bounds_exactly_the_keys_with_the_prefix() {
+        assert_eq!(prefix_successor(&s("ORDER#")), Some(s("ORDER$")));
+        assert_eq!(prefix_successor(&s("a\u{10FFFF}")), Some(s("b")));
+        assert_eq!(prefix_successor(&s("\u{D7FF}")), Some(s("\u{E000}")), "surrogates are skipped");
+        assert_eq!(prefix_successor(&s("\u{10FFFF}")), None);
+        assert_eq!(prefix_successor(&KeyValue::B(vec![1, 0xFF])), Some(KeyValue::B(vec![2])));
+        assert_eq!(prefix_successor(&KeyValue::B(vec![0xFF])), None);
+        let keys = ["ORDER", "ORDER#", "ORDER#1", "ORDER#\u{10FFFF}x", "ORDER$", "ORDERa", "PROFILE"];
+        let upper = prefix_successor(&s("ORDER#")).expect("successor");
+        let inside: Vec<&str> = keys.iter().copied().filter(|k| s(k) >= s("ORDER#") && s(k) < upper).collect();
+        assert_eq!(inside, ["ORDER#", "ORDER#1", "ORDER#\u{10FFFF}x"]);
     }
 }

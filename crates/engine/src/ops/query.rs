@@ -7,7 +7,7 @@ use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::{Condition, Operand, Step};
-use crate::expression::key_condition::{analyse, SortCondition};
+use crate::expression::key_condition::analyse;
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::{ItemJson, KeyAttribute, KeySchema, StoredItem, Table};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
@@ -308,21 +308,9 @@ fn query_table<'t>(
         return Ok(read_page(std::iter::empty(), spec));
     }
     let in_range = collection.range((lower, upper));
-    let keep =
-        move |(k, _): &(&Option<KeyValue>, _)| sort_condition.is_none_or(|s| k.as_ref().is_some_and(|k| s.matches(k)));
     let candidate = |(_, entry): (_, &'t StoredItem)| Candidate { entry, fetched: None };
-    // Other conditions have exact bounds; begins_with only a lower one, and its matches are the
-    // run at the start of the range, so reading stops where they stop.
-    let prefix_only = matches!(sort_condition, Some(SortCondition::BeginsWith(_)));
-    Ok(match (forward, prefix_only) {
-        (true, false) => read_page(in_range.map(candidate), spec),
-        (false, false) => read_page(in_range.rev().map(candidate), spec),
-        (true, true) => read_page(in_range.take_while(keep).map(candidate), spec),
-        (false, true) => {
-            let matches: Vec<_> = in_range.take_while(keep).collect();
-            read_page(matches.into_iter().rev().map(candidate), spec)
-        }
-    })
+    // Every sort condition, begins_with included, is an exact range, so each page reads only matches.
+    Ok(if forward { read_page(in_range.map(candidate), spec) } else { read_page(in_range.rev().map(candidate), spec) })
 }
 
 /// `BTreeMap::range` panics on an inverted or empty-excluded range; such a range reads nothing.

@@ -1,0 +1,79 @@
+// The playground under load, in headless Chromium: generate 100,000 items through the UI (4,000
+// users × 12 orders, skew 1), then time a 20-item Query and a 1 MB Scan page as the app reports
+// them (performance.now around the engine call). While the load runs, a requestAnimationFrame loop
+// records the longest gap between frames: the page's responsiveness. Also the shipped size.
+// Usage: node benches/playground.mjs [dist] [repetitions, default 5]. Loopback only.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { serve, launch, watchedPage } from '../tests/browser/serve-and-launch.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+const repetitions = Number(process.argv[3] ?? 5);
+const { server, url } = await serve(dist);
+const browser = await launch();
+const errors = [];
+const t = (page, id) => page.locator(`[data-test="${id}"]`);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function runRequest(page, operation, request) {
+  await page.getByRole('tab', { name: 'Console' }).click();
+  await t(page, 'operation').selectOption(operation);
+  await t(page, 'request').fill(JSON.stringify(request));
+  await t(page, 'run').click();
+  const status = page.locator('.status.ok');
+  await status.waitFor();
+  const text = await status.textContent();
+  await page.getByRole('tab', { name: 'Items' }).click(); // clears the result for the next run
+  return Number(/in ([\d.]+) ms/.exec(text)[1]);
+}
+
+try {
+  const loads = [];
+  const gaps = [];
+  const queries = [];
+  const scans = [];
+  for (let run = 0; run < repetitions; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await watchedPage(context, errors);
+    await page.goto(url);
+    await page.getByRole('tab', { name: 'Examples & fixtures' }).click();
+    await t(page, 'gen-users').fill('4000');
+    await t(page, 'gen-orders').fill('12');
+    await t(page, 'gen-skew').fill('1');
+    await page.evaluate(() => {
+      window.longestGap = 0;
+      let last = performance.now();
+      const tick = (now) => { window.longestGap = Math.max(window.longestGap, now - last); last = now; if (!window.stopTicks) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    await t(page, 'generate').click();
+    const notice = page.locator('[data-test="notice"]', { hasText: 'Loaded' });
+    await notice.waitFor({ timeout: 120_000 });
+    const text = await notice.textContent();
+    loads.push(Number(/in (\d+) ms: 100000 writes/.exec(text)[1]));
+    gaps.push(await page.evaluate(() => { window.stopTicks = true; return window.longestGap; }));
+    queries.push(await runRequest(page, 'Query', { TableName: 'orders', KeyConditionExpression: 'pk = :u AND begins_with(sk, :o)',
+      ExpressionAttributeValues: { ':u': { S: 'USER#u0' }, ':o': { S: 'ORDER#' } }, ScanIndexForward: false, Limit: 20 }));
+    scans.push(await runRequest(page, 'Scan', { TableName: 'orders', ReturnConsumedCapacity: 'TOTAL' }));
+    await context.close();
+  }
+  const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js)$/.test(f));
+  const gzipped = files.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
+  console.log(`runs: ${repetitions} (medians; all: load ${loads.join('/')} ms, longest frame gap ${gaps.map((g) => g.toFixed(0)).join('/')} ms)`);
+  console.log(`load 100,000 generated items: ${median(loads)} ms`);
+  console.log(`longest gap between frames during the load: ${median(gaps).toFixed(0)} ms`);
+  console.log(`Query, 20 items of the hottest user: ${median(queries).toFixed(2)} ms`);
+  console.log(`Scan, first 1 MB page: ${median(scans).toFixed(2)} ms`);
+  console.log(`shipped wasm + JS, gzip -9: ${(gzipped / 1024).toFixed(0)} KB`);
+  if (errors.length) { console.log(errors.join('\n')); process.exitCode = 1; }
+} finally {
+  await browser.close();
+  server.close();
+}
