@@ -1,6 +1,8 @@
 //! The Dynalab playground: the engine runs in the page. `main` only mounts.
 
 mod app;
+#[cfg(test)]
+mod browser_tests;
 mod components;
 mod pages;
 mod state;

@@ -1,0 +1,78 @@
+//! In-browser unit tests (wasm-bindgen-test in headless Chromium): the lab state and components
+//! rendered into a real document.
+
+use crate::components::result_view::ResultView;
+use crate::state::{self, with_lab};
+use leptos::prelude::*;
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+fn create_orders() {
+    if !state::table_names().iter().any(|t| t == "orders") {
+        for (operation, request) in dynalab_lab::examples::example("orders").expect("example").setup {
+            state::run(operation, &request.to_string(), false);
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn running_a_request_records_history_and_explains_its_capacity() {
+    create_orders();
+    let before = with_lab(|lab| lab.history.len());
+    let outcome = state::run("GetItem", r#"{"TableName":"orders","Key":{"pk":{"S":"SKU#pen"},"sk":{"S":"STOCK"}},"ConsistentRead":true}"#, true);
+    assert!(outcome.response.is_ok());
+    assert_eq!(outcome.steps.len(), 1);
+    assert_eq!(outcome.steps[0].units, 1.0);
+    assert_eq!(with_lab(|lab| lab.history.len()), before + 1);
+    let failed = state::run("GetItem", r#"{"TableName":"nope","Key":{}}"#, false);
+    assert_eq!(failed.response.expect_err("no table").name, "ResourceNotFoundException");
+}
+
+#[wasm_bindgen_test]
+fn a_workspace_captured_and_replaced_is_the_same_workspace() {
+    create_orders();
+    let captured = state::capture();
+    let engine = captured.restore(state::clock()).expect("restores");
+    state::replace(engine, captured.history.clone());
+    assert_eq!(state::capture().to_json(), captured.to_json());
+}
+
+fn mount(view: impl FnOnce() -> AnyView + 'static) -> web_sys::HtmlElement {
+    let document = web_sys::window().and_then(|w| w.document()).expect("document");
+    let host: web_sys::HtmlElement = document.create_element("div").expect("div").dyn_into().expect("element");
+    document.body().expect("body").append_child(&host).expect("attached");
+    std::mem::forget(leptos::mount::mount_to(host.clone(), view));
+    host
+}
+
+#[wasm_bindgen_test]
+fn a_cancelled_transaction_renders_its_reasons_in_order() {
+    create_orders();
+    let request = dynalab_lab::examples::sign_up("mallory", "ada@example.com").to_string();
+    let outcome = state::run("TransactWriteItems", &request, false);
+    let host = mount(move || view! { <ResultView outcome on_next_page=|_| ()/> }.into_any());
+    let text = host.text_content().unwrap_or_default();
+    assert!(text.contains("TransactionCanceledException"), "{text}");
+    let codes = host.query_selector_all("[data-test=reason-code]").expect("codes");
+    let codes: Vec<String> = (0..codes.length()).filter_map(|i| codes.item(i)?.text_content()).collect();
+    assert_eq!(codes, ["None", "ConditionalCheckFailed"]);
+}
+
+#[wasm_bindgen_test]
+fn a_query_result_shows_counts_paging_and_the_arithmetic() {
+    create_orders();
+    let request = json!({"TableName": "orders", "KeyConditionExpression": "pk = :u",
+        "ExpressionAttributeValues": {":u": {"S": "USER#ada"}}, "FilterExpression": "#s = :o",
+        "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":u": {"S": "USER#ada"}, ":o": {"S": "OPEN"}},
+        "Limit": 3});
+    let outcome = state::run("Query", &request.to_string(), false);
+    let host = mount(move || view! { <ResultView outcome on_next_page=|_| ()/> }.into_any());
+    let text = host.text_content().unwrap_or_default();
+    assert!(text.contains("ScannedCount 3"), "{text}");
+    assert!(text.contains("the filter threw away"), "{text}");
+    assert!(text.contains("Next page"), "{text}");
+    assert!(text.contains("× 4 KB → ×½ eventually consistent = 0.5 RCU"), "{text}");
+}
