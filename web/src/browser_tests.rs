@@ -76,3 +76,19 @@ fn a_query_result_shows_counts_paging_and_the_arithmetic() {
     assert!(text.contains("Next page"), "{text}");
     assert!(text.contains("× 4 KB → ×½ eventually consistent = 0.5 RCU"), "{text}");
 }
+
+#[wasm_bindgen_test]
+fn a_page_cut_at_1_mb_says_so() {
+    let create = json!({"TableName": "big_items", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]});
+    state::run("CreateTable", &create.to_string(), false);
+    for i in 0..11 {
+        let item = json!({"TableName": "big_items", "Item": {"id": {"S": format!("i{i}")}, "pad": {"S": "x".repeat(100_000)}}});
+        state::run("PutItem", &item.to_string(), false);
+    }
+    let outcome = state::run("Scan", r#"{"TableName":"big_items"}"#, false);
+    let host = mount(move || view! { <ResultView outcome on_next_page=|_| ()/> }.into_any());
+    let text = host.text_content().unwrap_or_default();
+    assert!(text.contains("The page ended because it read 1 MB ("), "{text}");
+}

@@ -11,7 +11,7 @@ use serde_json::Value;
 #[component]
 pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>) -> impl IntoView {
     let raw = RwSignal::new(false);
-    let Outcome { operation, response, steps, millis, .. } = outcome;
+    let Outcome { operation, request, response, steps, millis } = outcome;
     match response {
         Err(error) => {
             let reasons = error.body.get("CancellationReasons").and_then(Value::as_array).cloned();
@@ -41,6 +41,12 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
             let count = body.get("Count").and_then(Value::as_u64);
             let scanned = body.get("ScannedCount").and_then(Value::as_u64);
             let last_key = body.get("LastEvaluatedKey").cloned();
+            let limit = serde_json::from_str::<Value>(&request).ok().and_then(|r| r.get("Limit").and_then(Value::as_u64));
+            let page_bytes = steps.iter().find(|s| matches!(s.kind, StepKind::Read { .. })).map(|s| s.bytes);
+            let why_stopped = match (limit, scanned) {
+                (Some(limit), Some(scanned)) if scanned >= limit => format!("it evaluated its Limit of {limit} item(s)"),
+                _ => format!("it read 1 MB ({} B, the last item included)", page_bytes.unwrap_or(0)),
+            };
             let pretty = serde_json::to_string_pretty(&body).unwrap_or_default();
             let has_items = !items.is_empty();
             view! {
@@ -59,7 +65,7 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
                             </p>
                         }
                     })}
-                    <Paging last_key on_next_page/>
+                    <Paging last_key why_stopped on_next_page/>
                     <Capacity body=body.clone() steps/>
                     <div class="view-switch" role="group" aria-label="Show as">
                         <button aria-pressed=move || (!raw.get()).to_string() on:click=move |_| raw.set(false)>"Grid"</button>
@@ -95,12 +101,12 @@ fn result_items(body: &Value) -> Vec<Value> {
 }
 
 #[component]
-fn Paging(last_key: Option<Value>, on_next_page: Callback<Value>) -> impl IntoView {
+fn Paging(last_key: Option<Value>, why_stopped: String, on_next_page: Callback<Value>) -> impl IntoView {
     last_key.map(|key| {
         let shown = key.to_string();
         view! {
             <p class="paging" data-test="paging">
-                "The page ended before the end of the results. LastEvaluatedKey: "
+                {format!("The page ended because {why_stopped}. LastEvaluatedKey: ")}
                 <code>{shown}</code>
                 " "
                 <button on:click=move |_| on_next_page.run(key.clone()) data-test="next-page">"Next page →"</button>
