@@ -22,7 +22,11 @@ fn create_orders() {
 fn running_a_request_records_history_and_explains_its_capacity() {
     create_orders();
     let before = with_lab(|lab| lab.history.len());
-    let outcome = state::run("GetItem", r#"{"TableName":"orders","Key":{"pk":{"S":"SKU#pen"},"sk":{"S":"STOCK"}},"ConsistentRead":true}"#, true);
+    let outcome = state::run(
+        "GetItem",
+        r#"{"TableName":"orders","Key":{"pk":{"S":"SKU#pen"},"sk":{"S":"STOCK"}},"ConsistentRead":true}"#,
+        true,
+    );
     assert!(outcome.response.is_ok());
     assert_eq!(outcome.steps.len(), 1);
     assert_eq!(outcome.steps[0].units, 1.0);

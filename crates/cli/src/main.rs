@@ -1,11 +1,12 @@
-//! `dynalab`: the command line. `dynalab serve` is a DynamoDB-compatible endpoint on the engine.
+//! `dynalab`: the command line. `dynalab serve` is a DynamoDB-compatible endpoint on the engine;
+//! `dynalab check` proves a workbook's access patterns.
 #![forbid(unsafe_code)]
 
-use clap::{Parser, Subcommand};
-use dynalab_engine::{Engine, SystemClock};
-use dynalab_server::persistence::WriteLog;
-use dynalab_server::AppState;
-use std::sync::Arc;
+mod check;
+mod serve;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
 
 #[derive(Parser)]
 #[command(name = "dynalab", version, about = "A DynamoDB lab: the engine as an endpoint, a checker, a playground")]
@@ -28,67 +29,38 @@ enum Command {
         /// Keep the data in this directory: every acknowledged write is fsynced to its log and
         /// replayed at the next start. Without it, everything is in memory.
         #[arg(long, value_name = "DIR")]
-        data_dir: Option<std::path::PathBuf>,
+        data_dir: Option<PathBuf>,
+    },
+    /// Prove a design: run every access pattern of a workbook on a fresh engine loaded with its
+    /// fixture, and report calls, capacity, hot keys, cost and a verdict per pattern. Exit 0 when
+    /// no pattern fails, 1 when one does, 2 when the workbook is invalid.
+    Check {
+        /// The workbook (format dynalab-workbook/1, see docs/workbook.md).
+        file: PathBuf,
+        /// Report as a Markdown design note or as JSON.
+        #[arg(long, value_enum, default_value_t = Format::Md)]
+        format: Format,
+        /// Write the report here instead of standard output.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Md,
+    Json,
+}
+
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    // One thread: every operation takes the engine's one lock anyway, and on a small machine the
-    // load generator needs the other core; measured ~20% less CPU per request than work stealing.
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("dynalab: cannot start: {e}");
-            return std::process::ExitCode::FAILURE;
-        }
-    };
-    let result = runtime.block_on(async {
-        match cli.command {
-            Command::Serve { host, port, data_dir } => serve(&host, port, data_dir.as_deref()).await,
-        }
-    });
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("dynalab: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
-}
-
-async fn serve(host: &str, port: u16, data_dir: Option<&std::path::Path>) -> std::io::Result<()> {
-    let state = match data_dir {
-        None => AppState::new(Engine::new(Arc::new(SystemClock))),
-        Some(dir) => {
-            let (log, engine) = WriteLog::open(dir).map_err(std::io::Error::other)?;
-            AppState::with_log(engine, Some(log))
-        }
-    };
-    let listener = tokio::net::TcpListener::bind((host, port)).await?;
-    let address = listener.local_addr()?;
-    println!("dynalab serving DynamoDB on http://{address}");
-    dynalab_server::serve(listener, state, shutdown_signal()).await
-}
-
-/// Ctrl-C or SIGTERM: stop accepting, finish what is in flight, exit.
-async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    match Cli::parse().command {
+        Command::Serve { host, port, data_dir } => match serve::run(&host, port, data_dir.as_deref()) {
+            Ok(()) => std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("dynalab: {e}");
+                std::process::ExitCode::FAILURE
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {},
-        () = terminate => {},
+        },
+        Command::Check { file, format, out } => check::run(&file, matches!(format, Format::Json), out.as_deref()),
     }
 }

@@ -8,4 +8,5 @@ pub mod examples;
 pub mod fixtures;
 pub mod generate;
 pub mod plain_json;
+pub mod workbook;
 pub mod workspace;

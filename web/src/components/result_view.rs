@@ -41,10 +41,13 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
             let count = body.get("Count").and_then(Value::as_u64);
             let scanned = body.get("ScannedCount").and_then(Value::as_u64);
             let last_key = body.get("LastEvaluatedKey").cloned();
-            let limit = serde_json::from_str::<Value>(&request).ok().and_then(|r| r.get("Limit").and_then(Value::as_u64));
+            let limit =
+                serde_json::from_str::<Value>(&request).ok().and_then(|r| r.get("Limit").and_then(Value::as_u64));
             let page_bytes = steps.iter().find(|s| matches!(s.kind, StepKind::Read { .. })).map(|s| s.bytes);
             let why_stopped = match (limit, scanned) {
-                (Some(limit), Some(scanned)) if scanned >= limit => format!("it evaluated its Limit of {limit} item(s)"),
+                (Some(limit), Some(scanned)) if scanned >= limit => {
+                    format!("it evaluated its Limit of {limit} item(s)")
+                }
                 _ => format!("it read 1 MB ({} B, the last item included)", page_bytes.unwrap_or(0)),
             };
             let pretty = serde_json::to_string_pretty(&body).unwrap_or_default();

@@ -1,0 +1,46 @@
+//! `dynalab check FILE`: runs a workbook and reports; the exit code is the verdict.
+
+use dynalab_engine::SystemClock;
+use dynalab_lab::workbook::analysis::{analyse, Verdict};
+use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget};
+use dynalab_lab::workbook::{report, Workbook};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+pub fn run(file: &Path, json: bool, out: Option<&Path>) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => return invalid(&format!("{}: {e}", file.display())),
+    };
+    let workbook = match Workbook::parse(&text) {
+        Ok(workbook) => workbook,
+        Err(e) => return invalid(&format!("{}: {e}", file.display())),
+    };
+    let clock = Arc::new(SystemClock);
+    let runs = run_patterns(&workbook, &mut EngineTarget::new(clock.clone()));
+    let result = analyse(&workbook, &runs, clock);
+    let rendered = if json { report::json(&result) } else { report::markdown(&result) };
+    match out {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, rendered) {
+                eprintln!("dynalab: cannot write {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+        None => print!("{rendered}"),
+    }
+    let failed: Vec<&str> =
+        result.patterns.iter().filter(|p| p.verdict == Verdict::Fail).map(|p| p.id.as_str()).collect();
+    if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("dynalab: {} pattern(s) failed: {}", failed.len(), failed.join(", "));
+        ExitCode::from(1)
+    }
+}
+
+fn invalid(message: &str) -> ExitCode {
+    eprintln!("dynalab: invalid workbook: {message}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,81 @@
+//! `dynalab check`: every shipped example against its golden Markdown and JSON reports (set
+//! UPDATE_GOLDEN=1 to rewrite them after an intended change), exit codes, and invalid input.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn check(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_dynalab")).arg("check").args(args).output().expect("runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_example_matches_its_golden_reports() {
+    let mut workbooks: Vec<PathBuf> = std::fs::read_dir(examples())
+        .expect("examples/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".workbook.json"))
+        .collect();
+    workbooks.sort();
+    assert!(workbooks.len() >= 3, "{workbooks:?}");
+    let mut mismatches = Vec::new();
+    for workbook in &workbooks {
+        let stem = workbook.to_string_lossy().trim_end_matches(".workbook.json").to_string();
+        for (format, extension) in [("md", "report.md"), ("json", "report.json")] {
+            let (code, report, stderr) = check(&[&workbook.to_string_lossy(), "--format", format]);
+            assert!(code == 0 || code == 1, "{}: exit {code}: {stderr}", workbook.display());
+            let golden = PathBuf::from(format!("{stem}.{extension}"));
+            if std::env::var_os("UPDATE_GOLDEN").is_some() {
+                std::fs::write(&golden, &report).expect("golden written");
+            } else if std::fs::read_to_string(&golden).ok().as_deref() != Some(report.as_str()) {
+                mismatches.push(golden.display().to_string());
+            }
+        }
+    }
+    assert!(mismatches.is_empty(), "reports differ from their goldens (UPDATE_GOLDEN=1 rewrites them): {mismatches:?}");
+}
+
+#[test]
+fn the_exit_code_is_the_verdict() {
+    let (code, _, _) = check(&[&examples().join("orders-service.workbook.json").to_string_lossy()]);
+    assert_eq!(code, 0);
+    let (code, report, stderr) = check(&[&examples().join("hot-counter.workbook.json").to_string_lossy()]);
+    assert_eq!(code, 1);
+    assert!(report.contains("shard the key 7 ways"), "{report}");
+    assert!(stderr.contains("1 pattern(s) failed: C1"), "{stderr}");
+    let (code, _, _) = check(&[&examples().join("hot-counter-sharded.workbook.json").to_string_lossy()]);
+    assert_eq!(code, 0, "the same design, write-sharded, passes");
+}
+
+#[test]
+fn an_invalid_workbook_exits_2_naming_the_field() {
+    let dir = std::env::temp_dir().join(format!("dynalab-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("bad.workbook.json");
+    let mut workbook: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(examples().join("hot-counter.workbook.json")).expect("read"))
+            .expect("json");
+    workbook["patterns"][1]["consistency"] = serde_json::json!("linearizable");
+    std::fs::write(&bad, workbook.to_string()).expect("write");
+    let (code, _, stderr) = check(&[&bad.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("patterns[1]: unknown variant `linearizable`"), "{stderr}");
+    let (code, _, stderr) = check(&[&dir.join("missing.json").to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("invalid workbook"), "{stderr}");
+    let out = dir.join("report.md");
+    let (code, stdout, _) =
+        check(&[&examples().join("orders-service.workbook.json").to_string_lossy(), "--out", &out.to_string_lossy()]);
+    assert_eq!((code, stdout.as_str()), (0, ""));
+    assert!(std::fs::read_to_string(&out).expect("report").starts_with("# Design check: Orders service"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,311 @@
+//! Workbooks: a design to prove — tables, a fixture, and the access-pattern inventory with the
+//! request that implements each pattern. Format `dynalab-workbook/1`, documented in
+//! `docs/workbook.md` with a JSON Schema in `docs/workbook.schema.json`.
+//!
+//! Data flow: [`Workbook::parse`] (errors name the field) → [`run`](runner::run) on a fresh engine
+//! per pattern → [`analyse`](analysis::analyse) (verdicts, hot keys, cost) → [`report`] (Markdown, JSON).
+
+pub mod analysis;
+pub mod prices;
+pub mod report;
+pub mod runner;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub const FORMAT: &str = "dynalab-workbook/1";
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workbook {
+    pub format: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Prices are per region; see [`prices`].
+    #[serde(default = "default_region")]
+    pub region: String,
+    /// Production holds `scale` times the fixture's items: storage cost and collection sizes scale by it.
+    #[serde(default = "one")]
+    pub scale: f64,
+    /// CreateTable requests.
+    pub tables: Vec<Value>,
+    /// Items per table, in DynamoDB JSON or plain JSON.
+    #[serde(default)]
+    pub fixtures: Map<String, Value>,
+    /// Writes run after the fixture (transactions, guard items...).
+    #[serde(default)]
+    pub setup: Vec<Call>,
+    pub patterns: Vec<Pattern>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pattern {
+    pub id: String,
+    pub description: String,
+    #[serde(rename = "type")]
+    pub kind: PatternKind,
+    pub peak_rps: f64,
+    /// Defaults to the peak.
+    #[serde(default)]
+    pub avg_rps: Option<f64>,
+    pub consistency: Consistency,
+    /// Who may run it (reported as given).
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// The share of this pattern's traffic on its busiest partition key; 1 (all of it) unless the
+    /// designer knows the spread. The hot-key check multiplies by it.
+    #[serde(default = "one")]
+    pub busiest_key_share: f64,
+    /// The calls that implement it: one for a well-designed pattern.
+    pub requests: Vec<Call>,
+    /// `"{{name}}"` in a request is replaced by `parameters[name]`.
+    #[serde(default)]
+    pub parameters: Map<String, Value>,
+    #[serde(default)]
+    pub expect: Expect,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PatternKind {
+    Read,
+    Write,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Consistency {
+    Eventual,
+    Strong,
+    Transactional,
+}
+
+/// One call: an operation and its request, or an `aws dynamodb ...` command.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Call {
+    #[serde(default)]
+    pub operation: Option<String>,
+    #[serde(default)]
+    pub request: Option<Value>,
+    #[serde(default)]
+    pub cli: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// Items the pattern returns (Count, or 1/0 for GetItem).
+    #[serde(default)]
+    pub items: Option<u64>,
+    /// The answer fits one page (no LastEvaluatedKey).
+    #[serde(default)]
+    pub single_page: Option<bool>,
+    /// The error this pattern must meet (e.g. a guard that refuses a duplicate).
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+fn default_region() -> String {
+    "us-east-1".into()
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Call {
+    /// The operation and request, with parameters filled in.
+    pub fn resolve(&self, parameters: &Map<String, Value>) -> Result<(String, Value), String> {
+        let (operation, request) = match (&self.operation, &self.request, &self.cli) {
+            (Some(op), Some(request), None) => (op.clone(), request.clone()),
+            (None, None, Some(cli)) => {
+                let translated = crate::aws_cli::translate(&fill_text(cli, parameters))?;
+                (translated.operation, translated.request)
+            }
+            _ => return Err("a call is either {\"operation\", \"request\"} or {\"cli\"}".into()),
+        };
+        Ok((operation, fill(request, parameters)))
+    }
+}
+
+/// Replaces `"{{name}}"` strings with the parameter's value, and `{{name}}` inside strings with its text.
+fn fill(value: Value, parameters: &Map<String, Value>) -> Value {
+    match value {
+        Value::String(text) => {
+            if let Some(name) = text.strip_prefix("{{").and_then(|t| t.strip_suffix("}}")) {
+                if let Some(value) = parameters.get(name) {
+                    return value.clone();
+                }
+            }
+            Value::String(fill_text(&text, parameters))
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| fill(v, parameters)).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (fill_text(&k, parameters), fill(v, parameters))).collect())
+        }
+        other => other,
+    }
+}
+
+fn fill_text(text: &str, parameters: &Map<String, Value>) -> String {
+    let mut out = text.to_string();
+    for (name, value) in parameters {
+        let shown = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        out = out.replace(&format!("{{{{{name}}}}}"), &shown);
+    }
+    out
+}
+
+impl Workbook {
+    /// Reads a workbook; an error names the field (`patterns[2].peak_rps: ...`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(format!("format: expected \"{FORMAT}\""));
+        }
+        let workbook: Self = serde_json::from_value(value.clone()).map_err(|e| locate(&value, &e.to_string()))?;
+        workbook.check()?;
+        Ok(workbook)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if !(self.scale.is_finite() && self.scale >= 1.0) {
+            return Err("scale: must be a number ≥ 1".into());
+        }
+        if self.tables.is_empty() {
+            return Err("tables: at least one table".into());
+        }
+        if self.patterns.is_empty() {
+            return Err("patterns: at least one pattern".into());
+        }
+        for (i, p) in self.patterns.iter().enumerate() {
+            let at = |field: &str, what: &str| format!("patterns[{i}].{field}: {what}");
+            if !(p.peak_rps.is_finite() && p.peak_rps >= 0.0) {
+                return Err(at("peak_rps", "must be a number ≥ 0"));
+            }
+            if p.avg_rps.is_some_and(|a| !(a.is_finite() && a >= 0.0 && a <= p.peak_rps)) {
+                return Err(at("avg_rps", "must be between 0 and peak_rps"));
+            }
+            if !(p.busiest_key_share > 0.0 && p.busiest_key_share <= 1.0) {
+                return Err(at("busiest_key_share", "must be in (0, 1]"));
+            }
+            if p.requests.is_empty() {
+                return Err(at("requests", "at least one call"));
+            }
+            for (j, call) in p.requests.iter().enumerate() {
+                call.resolve(&p.parameters).map_err(|e| at(&format!("requests[{j}]"), &e))?;
+            }
+            if self.patterns[..i].iter().any(|q| q.id == p.id) {
+                return Err(at("id", &format!("`{}` is used twice", p.id)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// serde's "unknown variant ... at line L column C" turned into the field path it concerns.
+fn locate(value: &Value, message: &str) -> String {
+    if let Some(patterns) = value.get("patterns").and_then(Value::as_array) {
+        for (i, pattern) in patterns.iter().enumerate() {
+            if serde_json::from_value::<Pattern>(pattern.clone()).is_err() {
+                let inner =
+                    serde_json::from_value::<Pattern>(pattern.clone()).err().map(|e| e.to_string()).unwrap_or_default();
+                return format!("patterns[{i}]: {inner}");
+            }
+        }
+    }
+    message.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn minimal() -> Value {
+        json!({"format": FORMAT, "name": "t", "tables": [{"TableName": "t1"}],
+            "patterns": [{"id": "AP1", "description": "d", "type": "read", "peak_rps": 10, "consistency": "eventual",
+                "requests": [{"operation": "GetItem", "request": {"TableName": "t1", "Key": {"id": "{{id}}"}}}],
+                "parameters": {"id": {"S": "a"}}}]})
+    }
+
+    #[test]
+    fn parameters_fill_whole_values_and_text() {
+        let workbook = Workbook::parse(&minimal().to_string()).expect("valid");
+        let pattern = &workbook.patterns[0];
+        let (op, request) = pattern.requests[0].resolve(&pattern.parameters).expect("resolves");
+        assert_eq!(op, "GetItem");
+        assert_eq!(request["Key"], json!({"id": {"S": "a"}}));
+        let cli = Call {
+            operation: None,
+            request: None,
+            cli: Some("aws dynamodb get-item --table-name t1 --key '{\"id\":{{id}}}'".into()),
+        };
+        assert_eq!(cli.resolve(&pattern.parameters).expect("cli").1["Key"], json!({"id": {"S": "a"}}));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let cases = [
+            (json!({"format": "x"}), "format: expected"),
+            (
+                {
+                    let mut w = minimal();
+                    w["patterns"][0]["peak_rps"] = json!(-1);
+                    w
+                },
+                "patterns[0].peak_rps: must be a number ≥ 0",
+            ),
+            (
+                {
+                    let mut w = minimal();
+                    w["patterns"][0]["type"] = json!("scan");
+                    w
+                },
+                "patterns[0]: unknown variant `scan`",
+            ),
+            (
+                {
+                    let mut w = minimal();
+                    w["patterns"][0]["requests"] = json!([{"cli": "aws s3 ls"}]);
+                    w
+                },
+                "patterns[0].requests[0]: Expected `aws dynamodb",
+            ),
+            (
+                {
+                    let mut w = minimal();
+                    w["patterns"][0]["avg_rps"] = json!(20);
+                    w
+                },
+                "patterns[0].avg_rps: must be between 0 and peak_rps",
+            ),
+            (
+                {
+                    let mut w = minimal();
+                    w["scale"] = json!(0.5);
+                    w
+                },
+                "scale: must be a number ≥ 1",
+            ),
+            (
+                {
+                    let mut w = minimal();
+                    w["patterns"][0]["colour"] = json!(1);
+                    w
+                },
+                "patterns[0]: unknown field `colour`",
+            ),
+        ];
+        for (workbook, message) in cases {
+            let error = Workbook::parse(&workbook.to_string()).expect_err(message);
+            assert!(error.starts_with(message), "{error}");
+        }
+    }
+}

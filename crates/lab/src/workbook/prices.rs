@@ -1,0 +1,41 @@
+//! One price table, with its date and source. Costs are estimates for comparing designs, not a bill.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Prices {
+    pub region: &'static str,
+    /// When these prices were taken from the source.
+    pub as_of: &'static str,
+    pub source: &'static str,
+    /// On-demand, Standard table class: USD per million read / write request units.
+    pub read_request_per_million: f64,
+    pub write_request_per_million: f64,
+    /// Provisioned, Standard table class: USD per RCU-hour / WCU-hour.
+    pub rcu_hour: f64,
+    pub wcu_hour: f64,
+    /// USD per GB-month of table and index storage (before the free tier).
+    pub storage_gb_month: f64,
+}
+
+/// US East (N. Virginia), Standard table class, after the 2024-11-01 on-demand price reduction.
+pub const US_EAST_1: Prices = Prices {
+    region: "us-east-1",
+    as_of: "2024-11-01",
+    source: "https://aws.amazon.com/dynamodb/pricing/on-demand/ and /provisioned/",
+    read_request_per_million: 0.125,
+    write_request_per_million: 0.625,
+    rcu_hour: 0.000_13,
+    wcu_hour: 0.000_65,
+    storage_gb_month: 0.25,
+};
+
+/// The table for `region`, and whether it is that region's own (only us-east-1 is shipped; other
+/// regions are priced as us-east-1 and the report says so).
+pub fn for_region(region: &str) -> (Prices, bool) {
+    (US_EAST_1, region == US_EAST_1.region)
+}
+
+/// Hours and seconds in the month the costs are for (365 × 24 / 12).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+pub const SECONDS_PER_MONTH: f64 = HOURS_PER_MONTH * 3600.0;
