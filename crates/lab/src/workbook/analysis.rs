@@ -497,3 +497,74 @@ fn cost(
         provisioned_writes,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workbook::runner::{run, EngineTarget};
+    use dynalab_engine::FixedClock;
+
+    fn check(patterns: Value) -> DesignResult {
+        let items: Vec<Value> = (0..20)
+            .map(|i| json!({"pk": "T#1", "sk": format!("S#{i:02}"), "g": if i % 2 == 0 { "even" } else { "odd" }, "n": i}))
+            .collect();
+        let workbook = json!({"format": super::super::FORMAT, "name": "rules",
+            "tables": [{"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
+                    {"AttributeName": "g", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                "GlobalSecondaryIndexes": [{"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}]}],
+            "fixtures": {"things": items}, "patterns": patterns});
+        let workbook = Workbook::parse(&workbook.to_string()).expect("valid");
+        let clock: Arc<dyn Clock> = Arc::new(FixedClock::at(0));
+        let runs = run(&workbook, &mut EngineTarget::new(clock.clone()));
+        analyse(&workbook, &runs, clock)
+    }
+
+    fn pattern(id: &str, consistency: &str, requests: Value, expect: Value) -> Value {
+        json!({"id": id, "description": id, "type": "read", "peak_rps": 10, "consistency": consistency,
+            "requests": requests, "expect": expect})
+    }
+
+    fn query(extra: Value) -> Value {
+        let mut request = json!({"TableName": "things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "T#1"}}});
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            request[k] = v;
+        }
+        json!({"operation": "Query", "request": request})
+    }
+
+    #[test]
+    fn each_rule_gives_its_verdict_and_reason() {
+        let result = check(json!([
+            pattern("ok", "eventual", json!([query(json!({}))]), json!({"items": 20, "single_page": true})),
+            pattern("scan", "eventual", json!([{"operation": "Scan", "request": {"TableName": "things"}}]), json!({})),
+            pattern("join", "eventual", json!([query(json!({})), query(json!({}))]), json!({})),
+            pattern("filter", "eventual", json!([query(json!({"FilterExpression": "n > :n", "ExpressionAttributeValues": {":p": {"S": "T#1"}, ":n": {"N": "15"}}}))]), json!({})),
+            pattern("gsi-strong", "strong", json!([{"operation": "Query", "request": {"TableName": "things", "IndexName": "by_g",
+                "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "even"}}, "ConsistentRead": true}}]), json!({})),
+            pattern("paged", "eventual", json!([query(json!({"Limit": 5}))]), json!({"single_page": true})),
+            pattern("weak", "strong", json!([query(json!({}))]), json!({})),
+            pattern("count", "eventual", json!([query(json!({}))]), json!({"items": 3})),
+        ]));
+        let verdicts: Vec<(&str, Verdict, &str)> =
+            result.patterns.iter().map(|p| (p.id.as_str(), p.verdict, p.reasons[0].as_str())).collect();
+        let expected = [
+            ("ok", Verdict::Pass, "one Query on the table"),
+            ("scan", Verdict::Fail, "Scan in a request path"),
+            ("join", Verdict::Fail, "client-side join: 2 calls"),
+            ("filter", Verdict::Warn, "the filter discards 16 of 20 items read"),
+            ("gsi-strong", Verdict::Fail, "ValidationException: Consistent reads are not supported on global secondary indexes"),
+            ("paged", Verdict::Fail, "needed more than one page"),
+            ("weak", Verdict::Warn, "the inventory asks for strong consistency"),
+            ("count", Verdict::Fail, "returned 20 item(s), expected 3"),
+        ];
+        for ((id, verdict, reason), (want_id, want_verdict, want_reason)) in verdicts.iter().zip(expected) {
+            assert_eq!((*id, *verdict), (want_id, want_verdict), "{reason}");
+            assert!(reason.starts_with(want_reason), "{id}: {reason}");
+        }
+        assert_eq!(result.verdict, Verdict::Fail);
+        assert_eq!(result.tables[0].items, 20);
+        assert_eq!(result.tables[0].indexes[0].1, 20);
+    }
+}
