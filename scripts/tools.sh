@@ -53,8 +53,8 @@ ensure_npm() {
 
 ensure_sdks() {
   local wanted installed
-  wanted=$(sed -n 's/^\(boto3\|awscli\)==//p' tests/sdk/requirements.txt | paste -sd' ')
-  installed=$(python3 -c 'import boto3, awscli; print(boto3.__version__, awscli.__version__)' 2>/dev/null || true)
+  wanted=$(sed -n 's/^[a-z0-9]*==//p' tests/sdk/requirements.txt | paste -sd' ')
+  installed=$(python3 -c 'from importlib.metadata import version; print(*(version(p) for p in ("boto3", "awscli", "jsonschema")))' 2>/dev/null || true)
   [ "$wanted" = "$installed" ] || python3 -m pip install --quiet --disable-pip-version-check -r tests/sdk/requirements.txt
 }
 

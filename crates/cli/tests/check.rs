@@ -79,3 +79,19 @@ fn an_invalid_workbook_exits_2_naming_the_field() {
     assert!(std::fs::read_to_string(&out).expect("report").starts_with("# Design check: Orders service"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_example_is_valid_against_the_published_schema() {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/workbook.schema.json");
+    let script = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\njsonschema.Draft202012Validator.check_schema(schema)\nfor path in sys.argv[2:]:\n    jsonschema.validate(json.load(open(path)), schema, cls=jsonschema.Draft202012Validator)\n    print('valid', path)\n";
+    let mut workbooks: Vec<String> = std::fs::read_dir(examples())
+        .expect("examples/")
+        .flatten()
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".workbook.json"))
+        .collect();
+    workbooks.sort();
+    let output = Command::new("python3").args(["-c", script]).arg(&schema).args(&workbooks).output().expect("python3");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), workbooks.len());
+}
