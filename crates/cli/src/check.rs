@@ -1,5 +1,6 @@
 //! `dynalab check FILE`: runs a workbook and reports; the exit code is the verdict.
 
+use crate::endpoint::{Credentials, EndpointTarget};
 use dynalab_engine::SystemClock;
 use dynalab_lab::workbook::analysis::{analyse, Verdict};
 use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget};
@@ -8,7 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub fn run(file: &Path, json: bool, out: Option<&Path>) -> ExitCode {
+pub fn run(file: &Path, json: bool, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(e) => return invalid(&format!("{}: {e}", file.display())),
@@ -18,7 +19,22 @@ pub fn run(file: &Path, json: bool, out: Option<&Path>) -> ExitCode {
         Err(e) => return invalid(&format!("{}: {e}", file.display())),
     };
     let clock = Arc::new(SystemClock);
-    let runs = run_patterns(&workbook, &mut EngineTarget::new(clock.clone()));
+    let runs = match endpoint {
+        None => run_patterns(&workbook, &mut EngineTarget::new(clock.clone())),
+        Some(url) => {
+            let region = std::env::var("AWS_REGION").unwrap_or_else(|_| workbook.region.clone());
+            let tables: Vec<String> =
+                workbook.tables.iter().filter_map(|t| t["TableName"].as_str().map(String::from)).collect();
+            let target = Credentials::from_environment().and_then(|c| EndpointTarget::new(url, &region, c, &tables));
+            match target {
+                Ok(mut target) => run_patterns(&workbook, &mut target),
+                Err(e) => {
+                    eprintln!("dynalab: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
     let result = analyse(&workbook, &runs, clock);
     let rendered = if json { report::json(&result) } else { report::markdown(&result) };
     match out {

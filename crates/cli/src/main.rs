@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod endpoint;
 mod serve;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -43,6 +44,12 @@ enum Command {
         /// Write the report here instead of standard output.
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// Run against this DynamoDB-compatible endpoint instead of the lab's engine (real DynamoDB
+        /// at https://dynamodb.REGION.amazonaws.com, DynamoDB Local, `dynalab serve`). Requests are
+        /// signed with SigV4 using AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or ~/.aws/credentials;
+        /// the workbook's tables must not exist there, and are deleted afterwards.
+        #[arg(long, value_name = "URL")]
+        endpoint: Option<String>,
     },
 }
 
@@ -61,6 +68,8 @@ fn main() -> std::process::ExitCode {
                 std::process::ExitCode::FAILURE
             }
         },
-        Command::Check { file, format, out } => check::run(&file, matches!(format, Format::Json), out.as_deref()),
+        Command::Check { file, format, out, endpoint } => {
+            check::run(&file, matches!(format, Format::Json), out.as_deref(), endpoint.as_deref())
+        }
     }
 }

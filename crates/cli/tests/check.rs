@@ -95,3 +95,48 @@ fn every_example_is_valid_against_the_published_schema() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), workbooks.len());
 }
+
+/// Verdicts per pattern from a JSON report.
+fn verdicts(report: &str) -> Vec<(String, String)> {
+    let report: serde_json::Value = serde_json::from_str(report).expect("JSON report");
+    report["patterns"]
+        .as_array()
+        .expect("patterns")
+        .iter()
+        .map(|p| {
+            (p["id"].as_str().unwrap_or_default().to_string(), p["verdict"].as_str().unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_examples_get_the_same_verdicts_from_dynamodb_local_over_sigv4() {
+    let local = dynalab_tests::dynamodb_local::DynamoDbLocal::start().expect("DynamoDB Local");
+    let endpoint = format!("http://127.0.0.1:{}", local.port);
+    for example in ["orders-service", "hot-counter", "hot-counter-sharded"] {
+        let workbook = examples().join(format!("{example}.workbook.json"));
+        let (_, in_lab, _) = check(&[&workbook.to_string_lossy(), "--format", "json"]);
+        let output = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+            .args(["check", &workbook.to_string_lossy(), "--format", "json", "--endpoint", &endpoint])
+            .env("AWS_ACCESS_KEY_ID", "dynalabcheck")
+            .env("AWS_SECRET_ACCESS_KEY", "lab")
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{example}: {stderr}");
+        assert_eq!(verdicts(&String::from_utf8_lossy(&output.stdout)), verdicts(&in_lab), "{example}: {stderr}");
+    }
+    // The tables it made are gone, and a table that was already there is never touched.
+    let listed = dynalab_tests::http::call(local.port, "dynalabcheck", "ListTables", "{}").expect("list");
+    assert_eq!(listed.body, serde_json::json!({"TableNames": []}));
+    let create = r#"{"TableName":"counters","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+    dynalab_tests::http::call(local.port, "dynalabcheck", "CreateTable", create).expect("create");
+    let output = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["check", &examples().join("hot-counter.workbook.json").to_string_lossy(), "--endpoint", &endpoint])
+        .env("AWS_ACCESS_KEY_ID", "dynalabcheck")
+        .env("AWS_SECRET_ACCESS_KEY", "lab")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("table `counters` already exists"));
+}

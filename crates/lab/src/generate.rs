@@ -22,11 +22,11 @@ impl OrdersFixture {
 
     /// The items, in DynamoDB JSON, for the `orders` table.
     pub fn items(&self) -> Vec<Value> {
-        self.iter().collect()
+        self.stream().collect()
     }
 
     /// The items one at a time, so a large fixture never has to exist whole before it is written.
-    pub fn iter(&self) -> OrdersIter {
+    pub fn stream(&self) -> OrdersIter {
         // Cumulative Zipf weights, then one draw per order.
         let mut cumulative = Vec::with_capacity(self.users);
         let mut sum = 0.0;
@@ -39,11 +39,11 @@ impl OrdersFixture {
 
     /// PutItem requests for the items, as request JSON text.
     pub fn requests(&self) -> impl Iterator<Item = (&'static str, String)> {
-        self.iter().map(|item| ("PutItem", json!({"TableName": ORDERS_TABLE, "Item": item}).to_string()))
+        self.stream().map(|item| ("PutItem", json!({"TableName": ORDERS_TABLE, "Item": item}).to_string()))
     }
 }
 
-/// See [`OrdersFixture::iter`]: profiles first, then each order followed by its line item.
+/// See [`OrdersFixture::stream`]: profiles first, then each order followed by its line item.
 pub struct OrdersIter {
     fixture: OrdersFixture,
     cumulative: Vec<f64>,

@@ -280,7 +280,7 @@ fn judge(pattern: &Pattern, run: &PatternRun, prices: &Prices) -> PatternResult 
             ));
         }
     }
-    findings.sort_by(|a, b| b.0.cmp(&a.0));
+    findings.sort_by_key(|f| std::cmp::Reverse(f.0));
     let verdict = findings.first().map_or(Verdict::Pass, |f| f.0);
     let mut reasons: Vec<String> = findings.into_iter().map(|f| f.1).collect();
     if reasons.is_empty() {
@@ -540,9 +540,21 @@ mod tests {
             pattern("ok", "eventual", json!([query(json!({}))]), json!({"items": 20, "single_page": true})),
             pattern("scan", "eventual", json!([{"operation": "Scan", "request": {"TableName": "things"}}]), json!({})),
             pattern("join", "eventual", json!([query(json!({})), query(json!({}))]), json!({})),
-            pattern("filter", "eventual", json!([query(json!({"FilterExpression": "n > :n", "ExpressionAttributeValues": {":p": {"S": "T#1"}, ":n": {"N": "15"}}}))]), json!({})),
-            pattern("gsi-strong", "strong", json!([{"operation": "Query", "request": {"TableName": "things", "IndexName": "by_g",
-                "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "even"}}, "ConsistentRead": true}}]), json!({})),
+            pattern(
+                "filter",
+                "eventual",
+                json!([query(
+                    json!({"FilterExpression": "n > :n", "ExpressionAttributeValues": {":p": {"S": "T#1"}, ":n": {"N": "15"}}})
+                )]),
+                json!({})
+            ),
+            pattern(
+                "gsi-strong",
+                "strong",
+                json!([{"operation": "Query", "request": {"TableName": "things", "IndexName": "by_g",
+                "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "even"}}, "ConsistentRead": true}}]),
+                json!({})
+            ),
             pattern("paged", "eventual", json!([query(json!({"Limit": 5}))]), json!({"single_page": true})),
             pattern("weak", "strong", json!([query(json!({}))]), json!({})),
             pattern("count", "eventual", json!([query(json!({}))]), json!({"items": 3})),
@@ -554,7 +566,11 @@ mod tests {
             ("scan", Verdict::Fail, "Scan in a request path"),
             ("join", Verdict::Fail, "client-side join: 2 calls"),
             ("filter", Verdict::Warn, "the filter discards 16 of 20 items read"),
-            ("gsi-strong", Verdict::Fail, "ValidationException: Consistent reads are not supported on global secondary indexes"),
+            (
+                "gsi-strong",
+                Verdict::Fail,
+                "ValidationException: Consistent reads are not supported on global secondary indexes",
+            ),
             ("paged", Verdict::Fail, "needed more than one page"),
             ("weak", Verdict::Warn, "the inventory asks for strong consistency"),
             ("count", Verdict::Fail, "returned 20 item(s), expected 3"),
