@@ -147,6 +147,30 @@ try {
     await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('DescribeTable succeeded'));
   });
 
+  await step('the Patterns view runs a workbook: verdicts, cost chart, a pattern in the console, the note', async () => {
+    await tab(page, 'Patterns');
+    await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: FAIL');
+    assert.match(await t(page, 'verdict-row').first().textContent(), /C1.*fail: hot partition key on counters: 5000 WCU\/s .* shard the key 7 ways/);
+    await t(page, 'workbook-example').selectOption('orders-service.workbook.json');
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: PASS');
+    assert.equal(await t(page, 'verdict-row').count(), 8);
+    assert.equal(await t(page, 'cost-chart').locator('.bar').count(), 8);
+    const [note] = await Promise.all([page.waitForEvent('download'), t(page, 'download-note').click()]);
+    const chunks = [];
+    for await (const chunk of await note.createReadStream()) chunks.push(chunk);
+    assert.match(Buffer.concat(chunks).toString(), /^# Design check: Orders service\n/);
+    await t(page, 'workbook').fill('{"format": "dynalab-workbook/1", "name": "x", "tables": [], "patterns": []}');
+    await t(page, 'run-all').click();
+    assert.equal(await t(page, 'workbook-error').textContent(), 'Invalid workbook: tables: at least one table');
+    await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');
+    await t(page, 'run-all').click();
+    await page.getByRole('button', { name: 'C2 in the console' }).click();
+    assert.match(await t(page, 'request').inputValue(), /"TableName": "counters"/);
+  });
+
   await step('a fixture file goes in whole, and a bad one changes nothing', async () => {
     await tab(page, 'Items');
     await t(page, 'items-table').selectOption('people');

@@ -1,6 +1,8 @@
 //! The page: header with workspace actions, a tab per view, the notice line.
 
-use crate::pages::{console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, tables::TablesPage};
+use crate::pages::{
+    console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, patterns::PatternsPage, tables::TablesPage,
+};
 use crate::state::{Tab, Ui};
 use crate::storage;
 use leptos::prelude::*;
@@ -38,6 +40,7 @@ pub fn App() -> impl IntoView {
             {tab_button(Tab::Tables, "Tables")}
             {tab_button(Tab::Items, "Items")}
             {tab_button(Tab::Fixtures, "Examples & fixtures")}
+            {tab_button(Tab::Patterns, "Patterns")}
         </nav>
         <main>
             {move || match ui.tab.get() {
@@ -45,6 +48,7 @@ pub fn App() -> impl IntoView {
                 Tab::Tables => view! { <TablesPage/> }.into_any(),
                 Tab::Items => view! { <ItemsPage/> }.into_any(),
                 Tab::Fixtures => view! { <FixturesPage/> }.into_any(),
+                Tab::Patterns => view! { <PatternsPage/> }.into_any(),
             }}
         </main>
     }

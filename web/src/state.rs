@@ -74,6 +74,7 @@ pub enum Tab {
     Items,
     Console,
     Fixtures,
+    Patterns,
 }
 
 impl Ui {

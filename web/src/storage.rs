@@ -127,24 +127,27 @@ pub fn restore_previous(ui: Ui) {
 
 /// Offers the workspace as a file download.
 pub fn export(ui: Ui) {
-    let json = state::capture().to_json();
-    let result = (|| -> Option<()> {
-        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&json));
+    if !download("dynalab-workspace.json", "application/json", &state::capture().to_json()) {
+        ui.tell(false, "The browser refused the download.");
+    }
+}
+
+/// Offers `content` as a file download named `name`; false if the browser refused.
+pub fn download(name: &str, kind: &str, content: &str) -> bool {
+    (|| -> Option<()> {
+        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
         let options = web_sys::BlobPropertyBag::new();
-        options.set_type("application/json");
+        options.set_type(kind);
         let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
         let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
         let document = web_sys::window()?.document()?;
         let anchor: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
         anchor.set_href(&url);
-        anchor.set_download("dynalab-workspace.json");
+        anchor.set_download(name);
         anchor.click();
-        let _ = web_sys::Url::revoke_object_url(&url);
-        Some(())
-    })();
-    if result.is_none() {
-        ui.tell(false, "The browser refused the download.");
-    }
+        web_sys::Url::revoke_object_url(&url).ok()
+    })()
+    .is_some()
 }
 
 /// Replaces the workspace with an exported file's, or leaves it untouched and says why.

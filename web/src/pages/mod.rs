@@ -3,4 +3,5 @@
 pub mod console;
 pub mod fixtures;
 pub mod items;
+pub mod patterns;
 pub mod tables;

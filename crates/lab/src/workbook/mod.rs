@@ -6,6 +6,8 @@
 //! per pattern → [`analyse`](analysis::analyse) (verdicts, hot keys, cost) → [`report`] (Markdown, JSON).
 
 pub mod analysis;
+pub mod check;
+pub mod gallery;
 pub mod prices;
 pub mod report;
 pub mod runner;

@@ -1,0 +1,160 @@
+//! Patterns: a workbook's access-pattern inventory, edited as JSON, run pattern by pattern on fresh
+//! engines; the verdict table, a cost bar per pattern, any pattern opened in the console, and the
+//! design note and reports to download.
+
+use crate::state::{self, Ui};
+use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
+use dynalab_lab::workbook::{check::check, gallery, report, Workbook};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// The workbook being edited survives tab switches (it is part of neither the engine nor the history).
+    static DRAFT: std::cell::RefCell<String> = std::cell::RefCell::new(gallery::WORKBOOKS[0].1.to_string());
+}
+
+#[component]
+pub fn PatternsPage() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let text = RwSignal::new(DRAFT.with(|d| d.borrow().clone()));
+    Effect::new(move |_| {
+        let current = text.get();
+        DRAFT.with(|d| *d.borrow_mut() = current);
+    });
+    let result = RwSignal::new(None::<Result<DesignResult, String>>);
+    let run_all = move |_| {
+        let outcome = Workbook::parse(&text.get_untracked()).map(|workbook| check(&workbook, state::clock()).1);
+        result.set(Some(outcome));
+    };
+    let load_example = move |ev: leptos::ev::Event| {
+        let name = event_target_value(&ev);
+        if let Some((_, workbook)) = gallery::WORKBOOKS.iter().find(|(n, _)| *n == name) {
+            text.set((*workbook).to_string());
+            result.set(None);
+        }
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            match crate::storage::read_file(file).await {
+                Ok(content) => {
+                    text.set(content);
+                    result.set(None);
+                }
+                Err(e) => ui.tell(false, e),
+            }
+        });
+    };
+    let examples =
+        gallery::WORKBOOKS.iter().map(|(name, _)| view! { <option value=*name>{*name}</option> }).collect_view();
+    view! {
+        <div class="patterns-page">
+            <section class="card">
+                <h2>"Workbook"</h2>
+                <p class="muted">"Tables, fixture and the access-pattern inventory (format dynalab-workbook/1, see docs/workbook.md). Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched."</p>
+                <div class="row">
+                    <label>"Example "
+                        <select on:change=load_example data-test="workbook-example">{examples}</select>
+                    </label>
+                    <label class="button">"Open a workbook…"
+                        <input type="file" class="hidden-file" accept=".json,application/json" on:change=on_file/>
+                    </label>
+                </div>
+                <textarea class="code" rows="14" spellcheck="false" aria-label="Workbook JSON" data-test="workbook"
+                    prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                <button class="primary" on:click=run_all data-test="run-all">"Run all patterns"</button>
+            </section>
+            {move || result.get().map(|outcome| match outcome {
+                Err(e) => view! { <p class="field-error" role="alert" data-test="workbook-error">{format!("Invalid workbook: {e}")}</p> }.into_any(),
+                Ok(design) => view! { <Verdicts design/> }.into_any(),
+            })}
+        </div>
+    }
+}
+
+#[component]
+fn Verdicts(design: DesignResult) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let markdown = report::markdown(&design);
+    let json = report::json(&design);
+    let most = design.patterns.iter().map(|p| p.monthly_on_demand).fold(0.0_f64, f64::max).max(0.01);
+    let rows = design
+        .patterns
+        .iter()
+        .map(|p| {
+            let class = match p.verdict {
+                Verdict::Pass => "pass",
+                Verdict::Warn => "warn",
+                Verdict::Fail => "fail",
+            };
+            let units =
+                if p.write_units > 0.0 { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) };
+            let at_peak = if p.write_units > 0.0 { p.write_units_at_peak } else { p.read_units_at_peak };
+            view! {
+                <tr class=class data-test="verdict-row">
+                    <td>{p.id.clone()}</td>
+                    <td>{p.description.clone()}</td>
+                    <td>{p.operation.clone()}</td>
+                    <td>{p.index.clone().unwrap_or_else(|| "—".into())}</td>
+                    <td class="num">{p.items}</td>
+                    <td class="num">{units}</td>
+                    <td class="num">{format!("{at_peak}/s")}</td>
+                    <td><strong>{p.verdict.label()}</strong>": "{p.reasons.first().cloned().unwrap_or_default()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let bars = design
+        .patterns
+        .iter()
+        .map(|p| {
+            let width = format!("width: {:.1}%", 100.0 * p.monthly_on_demand / most);
+            view! {
+                <div class="bar-row">
+                    <span class="bar-label">{p.id.clone()}</span>
+                    <span class="bar" style=width></span>
+                    <span class="num">{format!("${:.2}", p.monthly_on_demand)}</span>
+                </div>
+            }
+        })
+        .collect_view();
+    let open_buttons = DRAFT.with(|d| Workbook::parse(&d.borrow())).ok().map(|workbook| {
+        workbook
+            .patterns
+            .iter()
+            .filter_map(|p| {
+                let (operation, request) = p.requests.first()?.resolve(&p.parameters).ok()?;
+                let body = serde_json::to_string_pretty(&request).unwrap_or_default();
+                let label = format!("{} in the console", p.id);
+                Some(view! {
+                    <button class="link" on:click=move |_| {
+                        ui.console_request.set(Some((operation.clone(), body.clone())));
+                        ui.tab.set(crate::state::Tab::Console);
+                    }>{label}</button>" "
+                })
+            })
+            .collect_view()
+    });
+    let cost = &design.cost;
+    view! {
+        <section class="card" aria-label="Verdicts">
+            <h2 data-test="design-verdict">{format!("Design verdict: {}", design.verdict.label().to_uppercase())}</h2>
+            <div class="grid-wrap">
+                <table class="verdicts">
+                    <thead><tr><th>"#"</th><th>"Pattern"</th><th>"Operation"</th><th>"Index"</th><th>"Items"</th><th>"Units"</th><th>"At peak"</th><th>"Verdict"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <h3>{format!("Cost per month: ${:.2} on demand, ${:.2} provisioned", cost.on_demand_total(), cost.provisioned_total())}</h3>
+            <div class="bars" data-test="cost-chart" aria-label="On-demand cost per pattern">{bars}</div>
+            <p class="muted">{format!("Prices {} as of {} ({}).", cost.prices.region, cost.prices.as_of, cost.prices.source)}</p>
+            <p>{open_buttons}</p>
+            <div class="row">
+                <button on:click=move |_| { crate::storage::download("design-note.md", "text/markdown", &markdown); } data-test="download-note">"Download the design note (.md)"</button>
+                <button on:click=move |_| { crate::storage::download("design-report.json", "application/json", &json); }>"Download the JSON report"</button>
+            </div>
+        </section>
+    }
+}
