@@ -3,19 +3,36 @@
 use crate::endpoint::{Credentials, EndpointTarget};
 use dynalab_engine::SystemClock;
 use dynalab_lab::workbook::analysis::{analyse, Verdict};
+use dynalab_lab::workbook::import::{import, Source};
+use dynalab_lab::workbook::report;
 use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget};
-use dynalab_lab::workbook::{report, Workbook};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub fn run(file: &Path, json: bool, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
+/// What to write: the design note, the JSON report, or every call's request and response.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Markdown,
+    Json,
+    Validation,
+}
+
+pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(e) => return invalid(&format!("{}: {e}", file.display())),
     };
-    let workbook = match Workbook::parse(&text) {
-        Ok(workbook) => workbook,
+    let workbook = match import(&text) {
+        Ok(imported) => {
+            if imported.source != Source::Workbook {
+                eprintln!("dynalab: read {} as {}", file.display(), imported.source.describe());
+            }
+            for note in &imported.notes {
+                eprintln!("dynalab: {note}");
+            }
+            imported.workbook
+        }
         Err(e) => return invalid(&format!("{}: {e}", file.display())),
     };
     let clock = Arc::new(SystemClock);
@@ -36,7 +53,11 @@ pub fn run(file: &Path, json: bool, out: Option<&Path>, endpoint: Option<&str>) 
         }
     };
     let result = analyse(&workbook, &runs, clock);
-    let rendered = if json { report::json(&result) } else { report::markdown(&result) };
+    let rendered = match output {
+        Output::Markdown => report::markdown(&result),
+        Output::Json => report::json(&result),
+        Output::Validation => report::validation(&workbook, &runs),
+    };
     match out {
         Some(path) => {
             if let Err(e) = std::fs::write(path, rendered) {

@@ -36,7 +36,8 @@ enum Command {
     /// fixture, and report calls, capacity, hot keys, cost and a verdict per pattern. Exit 0 when
     /// no pattern fails, 1 when one does, 2 when the workbook is invalid.
     Check {
-        /// The workbook (format dynalab-workbook/1, see docs/workbook.md).
+        /// The workbook (format dynalab-workbook/1, see docs/workbook.md), or a design to import: a
+        /// DynamoDB MCP server dynamodb_data_model.json, a NoSQL Workbench model, a CloudFormation template.
         file: PathBuf,
         /// Report as a Markdown design note or as JSON.
         #[arg(long, value_enum, default_value_t = Format::Md)]
@@ -55,8 +56,12 @@ enum Command {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
+    /// The design note.
     Md,
+    /// The same content as JSON.
     Json,
+    /// Every pattern's requests and responses (for MCP users: save as dynamodb_model_validation.json).
+    Validation,
 }
 
 fn main() -> std::process::ExitCode {
@@ -69,7 +74,12 @@ fn main() -> std::process::ExitCode {
             }
         },
         Command::Check { file, format, out, endpoint } => {
-            check::run(&file, matches!(format, Format::Json), out.as_deref(), endpoint.as_deref())
+            let output = match format {
+                Format::Md => check::Output::Markdown,
+                Format::Json => check::Output::Json,
+                Format::Validation => check::Output::Validation,
+            };
+            check::run(&file, output, out.as_deref(), endpoint.as_deref())
         }
     }
 }

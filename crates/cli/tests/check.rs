@@ -140,3 +140,24 @@ fn the_examples_get_the_same_verdicts_from_dynamodb_local_over_sigv4() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("table `counters` already exists"));
 }
+
+#[test]
+fn an_mcp_data_model_is_checked_as_is_and_its_validation_record_written() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/dynamodb_data_model.json");
+    let (code, report, stderr) = check(&[&model.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("as a DynamoDB MCP server data model"), "{stderr}");
+    assert!(
+        stderr.contains("pattern 4 (Search products by text) not imported: Full-text search belongs in OpenSearch"),
+        "{stderr}"
+    );
+    assert!(report.contains("| AP2-3 | Customer orders | Query |"), "{report}");
+    let (code, record, _) = check(&[&model.to_string_lossy(), "--format", "validation"]);
+    assert_eq!(code, 0);
+    let record: serde_json::Value = serde_json::from_str(&record).expect("JSON");
+    assert_eq!(record["patterns"][0]["calls"][0]["response"]["Item"]["pk"], serde_json::json!({"S": "CUST#1"}));
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/cloudformation-template.json");
+    let (code, _, stderr) = check(&[&template.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("a CloudFormation template holds tables but no access patterns to check"), "{stderr}");
+}

@@ -20,7 +20,17 @@ const TYPES: [&str; 10] = ["S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", 
 
 /// Parses JSON text, keeping number text exactly.
 pub fn parse(text: &str) -> Result<Json, String> {
-    let mut parser = Parser { text: text.as_bytes(), at: 0 };
+    parse_with(text, false)
+}
+
+/// [`parse`], also taking Python's `True`, `False` and `None` (files written by tools that
+/// print Python dicts, such as some `dynamodb_data_model.json` generators).
+pub fn parse_lenient(text: &str) -> Result<Json, String> {
+    parse_with(text, true)
+}
+
+fn parse_with(text: &str, python_literals: bool) -> Result<Json, String> {
+    let mut parser = Parser { text: text.as_bytes(), at: 0, python_literals };
     parser.skip_space();
     let value = parser.value(0)?;
     parser.skip_space();
@@ -154,6 +164,7 @@ fn write_attribute(name: &str, value: &Value, out: &mut String, indent: usize) -
 struct Parser<'a> {
     text: &'a [u8],
     at: usize,
+    python_literals: bool,
 }
 
 impl Parser<'_> {
@@ -179,6 +190,9 @@ impl Parser<'_> {
             Some(b't') => self.literal("true", Json::Bool(true)),
             Some(b'f') => self.literal("false", Json::Bool(false)),
             Some(b'n') => self.literal("null", Json::Null),
+            Some(b'T') if self.python_literals => self.literal("True", Json::Bool(true)),
+            Some(b'F') if self.python_literals => self.literal("False", Json::Bool(false)),
+            Some(b'N') if self.python_literals => self.literal("None", Json::Null),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(_) => Err(self.error("expected a value")),
             None => Err(self.error("unexpected end")),

@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod check;
 pub mod gallery;
+pub mod import;
 pub mod prices;
 pub mod report;
 pub mod runner;

@@ -1,11 +1,39 @@
 //! The design note, in Markdown as an expert would write it, and the same content as JSON.
 
 use super::analysis::{unit, DesignResult, PatternResult, Verdict};
+use super::runner::PatternRun;
+use super::Workbook;
 use std::fmt::Write as _;
 
 /// The JSON report.
 pub fn json(result: &DesignResult) -> String {
     serde_json::to_string_pretty(result).unwrap_or_default() + "\n"
+}
+
+/// Every pattern's calls with their requests and responses (or errors), as a validation record.
+pub fn validation(workbook: &Workbook, runs: &[PatternRun]) -> String {
+    let patterns: Vec<serde_json::Value> = workbook
+        .patterns
+        .iter()
+        .zip(runs)
+        .map(|(pattern, run)| {
+            let calls: Vec<serde_json::Value> = run
+                .calls
+                .iter()
+                .map(|call| {
+                    serde_json::json!({
+                        "operation": call.operation,
+                        "request": call.request,
+                        "response": call.response,
+                        "error": call.error.as_ref().map(|(name, message)| serde_json::json!({"name": name, "message": message})),
+                    })
+                })
+                .collect();
+            serde_json::json!({"id": pattern.id, "description": pattern.description, "problem": run.problem, "calls": calls})
+        })
+        .collect();
+    let record = serde_json::json!({"validated_by": "dynalab check", "workbook": workbook.name, "patterns": patterns});
+    serde_json::to_string_pretty(&record).unwrap_or_default() + "\n"
 }
 
 fn money(value: f64) -> String {
