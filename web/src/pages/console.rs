@@ -93,8 +93,8 @@ pub fn ConsolePage() -> impl IntoView {
         }
     };
     let next_page = Callback::new(move |key: Value| {
-        let op = outcome.get_untracked().map(|o| o.operation).unwrap_or_else(|| operation.get_untracked());
-        let previous = outcome.get_untracked().map(|o| o.request).unwrap_or_else(|| request.get_untracked());
+        let op = outcome.get_untracked().map_or_else(|| operation.get_untracked(), |o| o.operation);
+        let previous = outcome.get_untracked().map_or_else(|| request.get_untracked(), |o| o.request);
         let mut body: Value = serde_json::from_str(&previous).unwrap_or_else(|_| json!({}));
         body["ExclusiveStartKey"] = key;
         let text = serde_json::to_string_pretty(&body).unwrap_or_default();

@@ -102,8 +102,7 @@ fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, String> {
     {
         let label = pattern
             .get("pattern")
-            .map(|p| p.as_str().map_or_else(|| p.to_string(), String::from))
-            .unwrap_or_else(|| (i + 1).to_string());
+            .map_or_else(|| (i + 1).to_string(), |p| p.as_str().map_or_else(|| p.to_string(), String::from));
         let description = pattern.get("description").and_then(Value::as_str).unwrap_or("").to_string();
         let Some(implementation) = pattern.get("implementation").and_then(Value::as_str) else {
             let reason = pattern.get("reason").and_then(Value::as_str).unwrap_or("no implementation given");
@@ -230,7 +229,7 @@ fn cloudformation(template: &Map<String, Value>) -> Result<Imported, String> {
         for (key, value) in properties {
             match key.as_str() {
                 "TableName" if !value.is_string() => {
-                    notes.push(format!("{logical}: TableName is computed ({value}); named `{logical}` here"))
+                    notes.push(format!("{logical}: TableName is computed ({value}); named `{logical}` here"));
                 }
                 "TableName"
                 | "AttributeDefinitions"
