@@ -26,7 +26,7 @@ fn every_example_matches_its_golden_reports() {
         .filter(|p| p.to_string_lossy().ends_with(".workbook.json"))
         .collect();
     workbooks.sort();
-    assert!(workbooks.len() >= 3, "{workbooks:?}");
+    assert!(workbooks.len() >= 4, "{workbooks:?}");
     let mut mismatches = Vec::new();
     for workbook in &workbooks {
         let stem = workbook.to_string_lossy().trim_end_matches(".workbook.json").to_string();
@@ -113,7 +113,7 @@ fn verdicts(report: &str) -> Vec<(String, String)> {
 fn the_examples_get_the_same_verdicts_from_dynamodb_local_over_sigv4() {
     let local = dynalab_tests::dynamodb_local::DynamoDbLocal::start().expect("DynamoDB Local");
     let endpoint = format!("http://127.0.0.1:{}", local.port);
-    for example in ["orders-service", "hot-counter", "hot-counter-sharded"] {
+    for example in ["orders-service", "task-board", "hot-counter", "hot-counter-sharded"] {
         let workbook = examples().join(format!("{example}.workbook.json"));
         let (_, in_lab, _) = check(&[&workbook.to_string_lossy(), "--format", "json"]);
         let output = Command::new(env!("CARGO_BIN_EXE_dynalab"))

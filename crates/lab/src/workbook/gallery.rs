@@ -1,8 +1,9 @@
 //! The workbooks shipped in `examples/`, built in so the playground offers them offline.
 
 /// `(file name, workbook JSON)` for every shipped example.
-pub const WORKBOOKS: [(&str, &str); 3] = [
+pub const WORKBOOKS: [(&str, &str); 4] = [
     ("orders-service.workbook.json", include_str!("../../../../examples/orders-service.workbook.json")),
+    ("task-board.workbook.json", include_str!("../../../../examples/task-board.workbook.json")),
     ("hot-counter.workbook.json", include_str!("../../../../examples/hot-counter.workbook.json")),
     ("hot-counter-sharded.workbook.json", include_str!("../../../../examples/hot-counter-sharded.workbook.json")),
 ];
