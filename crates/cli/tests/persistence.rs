@@ -7,11 +7,6 @@ use common::{post, Server};
 use std::io::Write;
 use std::process::Command;
 
-fn scan_count(port: u16) -> String {
-    let response = post(port, "Scan", r#"{"TableName":"things","Select":"COUNT"}"#);
-    response.split("\r\n\r\n").nth(1).unwrap_or_default().to_string()
-}
-
 #[test]
 fn acknowledged_writes_survive_kill_9_and_a_torn_tail() {
     let dir = std::env::temp_dir().join(format!("dynalab-persistence-{}", std::process::id()));
@@ -58,7 +53,7 @@ fn acknowledged_writes_survive_kill_9_and_a_torn_tail() {
     drop(log);
 
     let again = Server::start_with(&["--data-dir", &data_dir]);
-    assert_eq!(scan_count(again.port), r#"{"Count":49,"ScannedCount":49}"#);
+    assert_eq!(scan_count_of(again.port, "things"), r#"{"Count":49,"ScannedCount":49}"#);
     let item = post(again.port, "GetItem", r#"{"TableName":"things","Key":{"id":{"S":"item-49"}}}"#);
     assert!(item.contains(r#""n":{"N":"49"}"#), "{item}");
     drop(again);
@@ -96,7 +91,7 @@ fn a_long_log_is_compacted_at_start_without_losing_anything() {
     drop(again);
     // The compacted log replays as well as the original did.
     let third = Server::start_with(&["--data-dir", &data_dir]);
-    assert_eq!(scan_count(third.port), r#"{"Count":3,"ScannedCount":3}"#);
+    assert_eq!(scan_count_of(third.port, "things"), r#"{"Count":3,"ScannedCount":3}"#);
     drop(third);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -140,4 +135,43 @@ fn every_write_boto3_saw_acknowledged_survives_kill_9_mid_load() {
     }
     drop(again);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn expired_items_are_swept_and_stay_gone_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("dynalab-ttl-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data_dir = dir.to_string_lossy().to_string();
+    let first = Server::start_with(&["--data-dir", &data_dir]);
+    post(
+        first.port,
+        "CreateTable",
+        r#"{"TableName":"sessions","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
+    );
+    let enabled = post(
+        first.port,
+        "UpdateTimeToLive",
+        r#"{"TableName":"sessions","TimeToLiveSpecification":{"AttributeName":"exp","Enabled":true}}"#,
+    );
+    assert!(enabled.starts_with("HTTP/1.1 200"), "{enabled}");
+    post(first.port, "PutItem", r#"{"TableName":"sessions","Item":{"id":{"S":"old"},"exp":{"N":"1764633600"}}}"#);
+    post(first.port, "PutItem", r#"{"TableName":"sessions","Item":{"id":{"S":"new"},"exp":{"N":"4102444800"}}}"#);
+    // Still readable until the sweep runs (every 5 s), as on DynamoDB.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(12);
+    while scan_count_of(first.port, "sessions") != r#"{"Count":1,"ScannedCount":1}"# {
+        assert!(std::time::Instant::now() < deadline, "the expired item was not swept");
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    drop(first);
+    let again = Server::start_with(&["--data-dir", &data_dir]);
+    assert_eq!(scan_count_of(again.port, "sessions"), r#"{"Count":1,"ScannedCount":1}"#);
+    let ttl = post(again.port, "DescribeTimeToLive", r#"{"TableName":"sessions"}"#);
+    assert!(ttl.contains(r#""TimeToLiveStatus":"ENABLED""#), "{ttl}");
+    drop(again);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn scan_count_of(port: u16, table: &str) -> String {
+    let response = post(port, "Scan", &format!(r#"{{"TableName":"{table}","Select":"COUNT"}}"#));
+    response.split("\r\n\r\n").nth(1).unwrap_or_default().to_string()
 }

@@ -57,6 +57,12 @@ impl Engine {
             "BatchWriteItem" => run(operation, request, |input| ops::batch_write_item::run(self, input)),
             "TransactWriteItems" => run(operation, request, |input| ops::transact_write_items::run(self, input)),
             "TransactGetItems" => run(operation, request, |input| ops::transact_get_items::run(self, input)),
+            "UpdateTimeToLive" => run(operation, request, |input| ops::update_time_to_live::run(self, input)),
+            "DescribeTimeToLive" => run(operation, request, |input| ops::describe_time_to_live::run(self, input)),
+            "TagResource" => run(operation, request, |input| ops::tags::tag_resource(self, input)),
+            "UntagResource" => run(operation, request, |input| ops::tags::untag_resource(self, input)),
+            "ListTagsOfResource" => run(operation, request, |input| ops::tags::list_tags_of_resource(self, &input)),
+            "DescribeLimits" => run(operation, request, |input| ops::describe_limits::run(self, input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }

@@ -21,6 +21,8 @@ pub enum ErrorKind {
     MissingAuthenticationToken,
     /// An `Authorization` header missing parts of SigV4 (the HTTP endpoint's check).
     IncompleteSignature,
+    /// ListTagsOfResource on a table that does not exist (the real service's answer).
+    AccessDenied,
     /// A request body over 16 MiB (the HTTP endpoint's check; HTTP 413 like DynamoDB Local).
     RequestEntityTooLarge,
 }
@@ -43,6 +45,7 @@ impl ErrorKind {
             Self::MissingAuthenticationToken => "MissingAuthenticationTokenException",
             Self::IncompleteSignature => "IncompleteSignatureException",
             Self::RequestEntityTooLarge => "RequestEntityTooLargeException",
+            Self::AccessDenied => "AccessDeniedException",
         }
     }
 
@@ -54,7 +57,8 @@ impl ErrorKind {
             | Self::UnknownOperation
             | Self::MissingAuthenticationToken
             | Self::IncompleteSignature
-            | Self::RequestEntityTooLarge => "com.amazon.coral.service",
+            | Self::RequestEntityTooLarge
+            | Self::AccessDenied => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())

@@ -12,6 +12,7 @@ mod inspect;
 pub mod ops;
 mod snapshot;
 pub mod table;
+mod ttl;
 mod validate;
 pub mod value;
 

@@ -11,6 +11,8 @@ use serde_json::{json, Value};
 #[derive(Debug)]
 pub struct TableSnapshot {
     pub create: Value,
+    /// The UpdateTimeToLive request that enables expiry, when it is enabled.
+    pub time_to_live: Option<Value>,
     pub items: Vec<Box<serde_json::value::RawValue>>,
 }
 
@@ -21,6 +23,7 @@ impl Engine {
             .values()
             .map(|table| TableSnapshot {
                 create: create_table_request(table),
+                time_to_live: time_to_live_request(table),
                 items: table
                     .storage
                     .items()
@@ -36,6 +39,9 @@ impl Engine {
         let mut requests = Vec::new();
         for table in self.tables.values() {
             requests.push(("CreateTable", create_table_request(table).to_string()));
+            if let Some(request) = time_to_live_request(table) {
+                requests.push(("UpdateTimeToLive", request.to_string()));
+            }
             for (_, stored) in table.storage.items() {
                 let put = json!({"TableName": table.definition.name, "Item": stored.item});
                 requests.push(("PutItem", put.to_string()));
@@ -43,6 +49,13 @@ impl Engine {
         }
         requests
     }
+}
+
+fn time_to_live_request(table: &Table) -> Option<Value> {
+    let attribute = table.time_to_live.as_ref()?;
+    Some(
+        json!({"TableName": table.definition.name, "TimeToLiveSpecification": {"AttributeName": attribute, "Enabled": true}}),
+    )
 }
 
 fn create_table_request(table: &Table) -> Value {
@@ -93,6 +106,9 @@ fn create_table_request(table: &Table) -> Value {
             request[member] = json!(indexes);
         }
     }
+    if !table.tags.is_empty() {
+        request["Tags"] = json!(table.tags);
+    }
     request
 }
 
@@ -136,6 +152,12 @@ mod tests {
                 .execute_value("PutItem", &json!({"TableName": "plain", "Item": {"id": {"N": i.to_string()}}}))
                 .expect("put");
         }
+        let ttl = json!({"TableName": "plain", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": true}});
+        original.execute_value("UpdateTimeToLive", &ttl).expect("ttl");
+        let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/orders";
+        original
+            .execute_value("TagResource", &json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}]}))
+            .expect("tag");
         let mut rebuilt = engine();
         for (operation, request) in original.recreate_requests() {
             rebuilt.execute(operation, &request).expect("replays");
@@ -150,6 +172,14 @@ mod tests {
             assert_eq!(
                 rebuilt.execute_value("DescribeTable", &describe).expect("describe"),
                 original.execute_value("DescribeTable", &describe).expect("describe")
+            );
+        }
+        for (operation, request) in
+            [("DescribeTimeToLive", json!({"TableName": "plain"})), ("ListTagsOfResource", json!({"ResourceArn": arn}))]
+        {
+            assert_eq!(
+                rebuilt.execute_value(operation, &request).expect(operation),
+                original.execute_value(operation, &request).expect(operation)
             );
         }
         let gsi = json!({"TableName": "orders", "IndexName": "byG", "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "G"}}});

@@ -30,6 +30,9 @@ pub struct Workspace {
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TableDump {
     pub create: Value,
+    /// The UpdateTimeToLive request, when expiry is enabled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_to_live: Option<Value>,
     pub items: Vec<Box<RawValue>>,
 }
 
@@ -43,7 +46,11 @@ pub struct HistoryEntry {
 impl Workspace {
     /// The engine's tables and items, with `history`.
     pub fn capture(engine: &Engine, history: &[HistoryEntry]) -> Self {
-        let tables = engine.snapshot().into_iter().map(|t| TableDump { create: t.create, items: t.items }).collect();
+        let tables = engine
+            .snapshot()
+            .into_iter()
+            .map(|t| TableDump { create: t.create, time_to_live: t.time_to_live, items: t.items })
+            .collect();
         let skip = history.len().saturating_sub(MAX_HISTORY);
         Self { format: FORMAT.to_string(), tables, history: history[skip..].to_vec() }
     }
@@ -57,6 +64,11 @@ impl Workspace {
         for table in &self.tables {
             let name = table.create["TableName"].as_str().unwrap_or("?").to_string();
             engine.execute_value("CreateTable", &table.create).map_err(|e| format!("Table `{name}`: {}", e.message))?;
+            if let Some(request) = &table.time_to_live {
+                engine
+                    .execute_value("UpdateTimeToLive", request)
+                    .map_err(|e| format!("Table `{name}`: {}", e.message))?;
+            }
             let quoted = Value::String(name.clone()).to_string();
             for (i, item) in table.items.iter().enumerate() {
                 let request = format!(r#"{{"TableName":{quoted},"Item":{}}}"#, item.get());

@@ -154,13 +154,42 @@ fn respond(request_id: &str, outcome: Result<String, DynamoError>) -> Response {
     response
 }
 
+/// How often the TTL sweep runs. DynamoDB promises only "within a few days"; a lab wants to see it.
+pub const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// DynamoDB's TTL process: removes expired items, each removal logged (with `--data-dir`) as the
+/// DeleteItem that replays it. Returns how many items went.
+pub fn sweep_expired(state: &AppState) -> usize {
+    let Ok(mut store) = state.engine.lock() else { return 0 };
+    let removed = store.engine.expire_items();
+    if let Some(log) = store.log.as_mut() {
+        for (table, key) in &removed {
+            let request = serde_json::json!({"TableName": table, "Key": key}).to_string();
+            if let Err(e) = log.append("DeleteItem", &request) {
+                eprintln!("dynalab: a TTL removal could not be logged: {e}");
+            }
+        }
+    }
+    removed.len()
+}
+
 /// Serves `app` on `listener` until `shutdown` completes.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+    let sweeper = state.clone();
+    let sweeps = tokio::spawn(async move {
+        let mut interval = tokio::time::interval(SWEEP_EVERY);
+        loop {
+            interval.tick().await;
+            sweep_expired(&sweeper);
+        }
+    });
+    let served = axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await;
+    sweeps.abort();
+    served
 }
 
 #[cfg(test)]

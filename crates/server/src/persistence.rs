@@ -12,10 +12,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Operations that change data and so are logged.
-const WRITES: [&str; 8] = [
+const WRITES: [&str; 11] = [
     "CreateTable",
     "DeleteTable",
     "UpdateTable",
+    "UpdateTimeToLive",
+    "TagResource",
+    "UntagResource",
     "PutItem",
     "UpdateItem",
     "DeleteItem",

@@ -40,6 +40,7 @@ pub struct CreateTableInput {
     pub provisioned_throughput: Option<ProvisionedThroughputInput>,
     pub global_secondary_indexes: Option<Vec<IndexInput>>,
     pub local_secondary_indexes: Option<Vec<IndexInput>>,
+    pub tags: Option<Vec<super::tags::Tag>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -115,6 +116,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         provisioned,
     )?;
     index_definitions::check_definitions_used(&definitions, &key_schema, &indexes)?;
+    super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
     let name = input.table_name.unwrap_or_default();
     if engine.tables.contains_key(&name) {
         return Err(DynamoError::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
@@ -132,7 +134,8 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         last_decrease_millis: None,
         decreases_today: 0,
     };
-    let table = Table::new(definition, indexes);
+    let mut table = Table::new(definition, indexes);
+    super::tags::apply(&mut table, input.tags.unwrap_or_default());
     let description = TableDescription::of(&table, "CREATING");
     engine.tables.insert(name, table);
     Ok(CreateTableOutput { table_description: description })

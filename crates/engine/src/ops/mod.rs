@@ -6,7 +6,9 @@ pub mod batch_write_item;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;
+pub mod describe_limits;
 pub mod describe_table;
+pub mod describe_time_to_live;
 pub mod get_item;
 mod index_definitions;
 mod index_read;
@@ -16,10 +18,12 @@ pub mod query;
 mod read_page;
 pub mod scan;
 mod table_description;
+pub mod tags;
 pub mod transact_get_items;
 pub mod transact_write_items;
 pub mod update_item;
 pub mod update_table;
+pub mod update_time_to_live;
 
 pub use table_description::TableDescription;
 

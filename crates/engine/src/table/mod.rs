@@ -19,6 +19,9 @@ pub struct Table {
     pub definition: TableDefinition,
     pub storage: Storage,
     pub indexes: Vec<Index>,
+    /// The TTL attribute, while time to live is enabled.
+    pub time_to_live: Option<String>,
+    pub tags: Vec<crate::ops::tags::Tag>,
 }
 
 /// What one item write did: the item it replaced and the units it consumed.
@@ -45,7 +48,13 @@ pub const ITEM_COLLECTION_LIMIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 
 impl Table {
     pub fn new(definition: TableDefinition, indexes: Vec<IndexDefinition>) -> Self {
-        Self { definition, storage: Storage::default(), indexes: indexes.into_iter().map(Index::new).collect() }
+        Self {
+            definition,
+            storage: Storage::default(),
+            indexes: indexes.into_iter().map(Index::new).collect(),
+            time_to_live: None,
+            tags: Vec::new(),
+        }
     }
 
     /// The table key's attribute names.

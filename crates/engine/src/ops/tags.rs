@@ -1,0 +1,129 @@
+//! TagResource, UntagResource and ListTagsOfResource: tags on a table, found by its ARN. The
+//! messages are the real service's as dynoxide recorded them (DynamoDB Local refuses tagging).
+
+use crate::engine::Engine;
+use crate::error::{DynamoError, ErrorKind, Result};
+use crate::table::Table;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "PascalCase")]
+pub struct Tag {
+    pub key: String,
+    pub value: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TagResourceInput {
+    pub resource_arn: Option<String>,
+    pub tags: Option<Vec<Tag>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct UntagResourceInput {
+    pub resource_arn: Option<String>,
+    pub tag_keys: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListTagsOfResourceInput {
+    pub resource_arn: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Empty {}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ListTagsOfResourceOutput {
+    pub tags: Vec<Tag>,
+}
+
+/// The table name an ARN points at: `arn:aws:dynamodb:<region>:<account>:table/<name>`.
+fn table_of(arn: Option<&String>) -> Result<&str> {
+    let arn = arn.map_or("", String::as_str);
+    if arn.is_empty() {
+        return Err(DynamoError::validation("Invalid TableArn"));
+    }
+    let invalid = || DynamoError::validation(format!("Invalid TableArn: Invalid ResourceArn provided as input {arn}"));
+    let rest = arn.strip_prefix("arn:aws:dynamodb:").ok_or_else(invalid)?;
+    let mut parts = rest.splitn(3, ':');
+    let (_region, _account, resource) = (parts.next(), parts.next(), parts.next().ok_or_else(invalid)?);
+    let name = resource.strip_prefix("table/").ok_or_else(invalid)?;
+    if name.is_empty() || name.contains('/') {
+        return Err(invalid());
+    }
+    Ok(name)
+}
+
+/// Tags must have a 1–128 character key and a value of at most 256 characters.
+pub fn check_tags(tags: &[Tag]) -> Result<()> {
+    for tag in tags {
+        if tag.key.is_empty() || tag.key.chars().count() > 128 {
+            return Err(DynamoError::validation(
+                "One or more parameter values were invalid: Tag key must be between 1 and 128 characters",
+            ));
+        }
+        if tag.value.chars().count() > 256 {
+            return Err(DynamoError::validation(
+                "One or more parameter values were invalid: Tag value must be between 0 and 256 characters",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Adds or replaces tags by key.
+pub fn apply(table: &mut Table, tags: Vec<Tag>) {
+    for tag in tags {
+        table.tags.retain(|t| t.key != tag.key);
+        table.tags.push(tag);
+    }
+}
+
+pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<Empty> {
+    let name = table_of(input.resource_arn.as_ref())?.to_string();
+    let tags = input.tags.unwrap_or_default();
+    if tags.is_empty() {
+        return Err(DynamoError::validation("Atleast one Tag needs to be provided as Input."));
+    }
+    check_tags(&tags)?;
+    let arn = input.resource_arn.unwrap_or_default();
+    let table = engine.tables.get_mut(&name).ok_or_else(|| {
+        DynamoError::new(
+            ErrorKind::ResourceNotFound,
+            format!("Requested resource not found: ResourcArn: {arn} not found"),
+        )
+    })?;
+    apply(table, tags);
+    Ok(Empty {})
+}
+
+pub fn untag_resource(engine: &mut Engine, input: UntagResourceInput) -> Result<Empty> {
+    let name = table_of(input.resource_arn.as_ref())?.to_string();
+    let keys = input.tag_keys.unwrap_or_default();
+    if keys.is_empty() {
+        return Err(DynamoError::validation("Atleast one Tag Key needs to be provided as Input."));
+    }
+    let table = engine
+        .tables
+        .get_mut(&name)
+        .ok_or_else(|| DynamoError::new(ErrorKind::ResourceNotFound, "Requested resource not found"))?;
+    table.tags.retain(|t| !keys.contains(&t.key));
+    Ok(Empty {})
+}
+
+pub fn list_tags_of_resource(engine: &mut Engine, input: &ListTagsOfResourceInput) -> Result<ListTagsOfResourceOutput> {
+    let name = table_of(input.resource_arn.as_ref())?;
+    let arn = input.resource_arn.as_deref().unwrap_or_default();
+    let table = engine.tables.get(name).ok_or_else(|| {
+        DynamoError::new(
+            ErrorKind::AccessDenied,
+            format!("User: arn:aws:iam::{}:root is not authorized to perform: dynamodb:ListTagsOfResource on resource: {arn}", crate::ACCOUNT_ID),
+        )
+    })?;
+    Ok(ListTagsOfResourceOutput { tags: table.tags.clone() })
+}
