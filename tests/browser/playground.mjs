@@ -186,6 +186,24 @@ try {
     assert.doesNotMatch(await page.locator('main').textContent(), /overwritten|f3/);
   });
 
+  await step('TTL: an item expiring in 30 minutes is still there until the lab clock moves 1 h on', async () => {
+    await tab(page, 'Console');
+    await t(page, 'operation').selectOption('UpdateTimeToLive');
+    await t(page, 'request').fill(JSON.stringify({ TableName: 'people', TimeToLiveSpecification: { AttributeName: 'exp', Enabled: true } }));
+    await t(page, 'run').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('UpdateTimeToLive succeeded'));
+    await tab(page, 'Items');
+    await t(page, 'items-table').selectOption('people');
+    const soon = Math.floor(Date.now() / 1000) + 1800;
+    await t(page, 'item-editor').fill(`{"pk": "expiring", "exp": ${soon}}`);
+    await t(page, 'save-item').click();
+    await page.waitForFunction(() => /^5 items/.test(document.querySelector('[data-test="items-summary"]')?.textContent ?? ''));
+    await t(page, 'advance-hour').click();
+    await notice(page).getByText('Lab time is 1 h ahead of real time; the TTL sweep removed 1 expired item(s).').waitFor();
+    assert.match(await t(page, 'items-summary').textContent(), /^4 items/);
+    assert.equal(await t(page, 'lab-time').textContent(), 'Lab time: now + 1 h');
+  });
+
   await step('a reload finds everything still there', async () => {
     await page.waitForTimeout(600); // the auto-save runs 400 ms after the last change
     await page.reload();

@@ -32,6 +32,7 @@ pub fn App() -> impl IntoView {
         <header>
             <h1>"Dynalab"</h1>
             <span class="tagline">"DynamoDB, exactly, in your browser"</span>
+            <LabClock/>
             <WorkspaceMenu/>
         </header>
         <Notice/>
@@ -51,6 +52,45 @@ pub fn App() -> impl IntoView {
                 Tab::Patterns => view! { <PatternsPage/> }.into_any(),
             }}
         </main>
+    }
+}
+
+/// The lab's time, and the control that moves it forward so TTL expiry shows without waiting.
+/// The sweep also runs every 5 seconds, as `dynalab serve`'s does.
+#[component]
+fn LabClock() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let ahead = RwSignal::new(0_u64);
+    let advance = move |by: Option<u64>| {
+        let removed = crate::state::advance_clock(by);
+        ahead.set(crate::state::advanced_ms());
+        if removed > 0 {
+            ui.changed();
+        }
+        let hours = crate::state::advanced_ms() / 3_600_000;
+        ui.tell(
+            true,
+            format!("Lab time is {hours} h ahead of real time; the TTL sweep removed {removed} expired item(s)."),
+        );
+    };
+    leptos::prelude::set_interval(
+        move || {
+            if crate::state::sweep() > 0 {
+                ui.changed();
+            }
+        },
+        std::time::Duration::from_secs(5),
+    );
+    view! {
+        <div class="lab-clock" role="group" aria-label="Lab time">
+            <span class="muted" data-test="lab-time">{move || {
+                let hours = ahead.get() / 3_600_000;
+                if hours == 0 { "Lab time: now".to_string() } else { format!("Lab time: now + {hours} h") }
+            }}</span>
+            <button on:click=move |_| advance(Some(3_600_000)) data-test="advance-hour">"+1 h"</button>
+            <button on:click=move |_| advance(Some(86_400_000)) data-test="advance-day">"+1 day"</button>
+            <button on:click=move |_| advance(None)>"Now"</button>
+        </div>
     }
 }
 

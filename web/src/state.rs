@@ -9,13 +9,36 @@ use leptos::prelude::*;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Time from the browser (`Date.now`), so TTL-free operations still see real timestamps.
+/// Time from the browser (`Date.now`), moved forward by the "advance time" control so expiry
+/// (TTL) can be watched without waiting.
 pub struct BrowserClock;
+
+static ADVANCED_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Clock for BrowserClock {
     fn now_millis(&self) -> u64 {
-        js_sys::Date::now() as u64
+        js_sys::Date::now() as u64 + ADVANCED_MS.load(std::sync::atomic::Ordering::Relaxed)
     }
+}
+
+/// How far the lab's clock runs ahead of the browser's.
+pub fn advanced_ms() -> u64 {
+    ADVANCED_MS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Moves the lab's clock forward (or back to real time with `None`), then runs the TTL sweep:
+/// how many expired items it removed.
+pub fn advance_clock(by_ms: Option<u64>) -> usize {
+    match by_ms {
+        Some(ms) => ADVANCED_MS.fetch_add(ms, std::sync::atomic::Ordering::Relaxed),
+        None => ADVANCED_MS.swap(0, std::sync::atomic::Ordering::Relaxed),
+    };
+    sweep()
+}
+
+/// DynamoDB's TTL process, run now: removes expired items from tables with TTL enabled.
+pub fn sweep() -> usize {
+    with_lab(|lab| lab.engine.expire_items().len())
 }
 
 pub fn clock() -> Arc<dyn Clock> {

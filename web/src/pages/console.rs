@@ -7,7 +7,7 @@ use dynalab_lab::aws_cli;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-pub const OPERATIONS: [&str; 15] = [
+pub const OPERATIONS: [&str; 21] = [
     "Query",
     "GetItem",
     "PutItem",
@@ -23,6 +23,12 @@ pub const OPERATIONS: [&str; 15] = [
     "UpdateTable",
     "DeleteTable",
     "ListTables",
+    "UpdateTimeToLive",
+    "DescribeTimeToLive",
+    "TagResource",
+    "UntagResource",
+    "ListTagsOfResource",
+    "DescribeLimits",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -264,6 +270,7 @@ pub fn template(operation: &str, table: Option<String>) -> String {
     let key = Value::Object(key);
     let sample = if hash_type == "N" { "1" } else { "value" };
     let value = json!({hash_type: sample});
+    let arn = format!("arn:aws:dynamodb:{}:{}:table/{table}", dynalab_engine::REGION, dynalab_engine::ACCOUNT_ID);
     let body = match operation {
         "GetItem" => json!({"TableName": table, "Key": key, "ReturnConsumedCapacity": "TOTAL"}),
         "PutItem" => {
@@ -294,7 +301,13 @@ pub fn template(operation: &str, table: Option<String>) -> String {
             "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}),
         "UpdateTable" => json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST"}),
-        "ListTables" => json!({}),
+        "ListTables" | "DescribeLimits" => json!({}),
+        "UpdateTimeToLive" => {
+            json!({"TableName": table, "TimeToLiveSpecification": {"AttributeName": "expires_at", "Enabled": true}})
+        }
+        "TagResource" => json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}]}),
+        "UntagResource" => json!({"ResourceArn": arn, "TagKeys": ["team"]}),
+        "ListTagsOfResource" => json!({"ResourceArn": arn}),
         _ => json!({"TableName": table}),
     };
     serde_json::to_string_pretty(&body).unwrap_or_default()
