@@ -153,8 +153,10 @@ fn error_outcome(kind: &str, message: &str, body: &Value) -> Value {
 }
 
 /// Fields that differ by time or identity, never by semantics.
-const VOLATILE: [&str; 7] = [
+const VOLATILE: [&str; 9] = [
     "TableId",
+    "LatestStreamArn",
+    "LatestStreamLabel",
     "IndexArn",
     "CreationDateTime",
     "TableArn",
@@ -188,7 +190,6 @@ pub fn normalize(value: &Value, unordered: bool) -> Value {
                     continue;
                 }
                 let mut inner = normalize(inner, unordered);
-                // Sets have no order, nor does the per-table capacity list of a batch.
                 // Sets have no order, nor do a batch's per-table capacities or a table's index list.
                 let sort = matches!(
                     key.as_str(),

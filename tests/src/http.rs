@@ -13,10 +13,15 @@ pub struct Response {
 
 /// POSTs one operation to `127.0.0.1:port`. The access key picks DynamoDB Local's database.
 pub fn call(port: u16, access_key: &str, operation: &str, body: &str) -> std::io::Result<Response> {
+    call_target(port, access_key, &format!("DynamoDB_20120810.{operation}"), body)
+}
+
+/// [`call`] with the full `X-Amz-Target` (e.g. `DynamoDBStreams_20120810.GetRecords`).
+pub fn call_target(port: u16, access_key: &str, target: &str, body: &str) -> std::io::Result<Response> {
     let mut stream = TcpStream::connect(("127.0.0.1", port))?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let request = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.{operation}\r\nAuthorization: AWS4-HMAC-SHA256 Credential={access_key}/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=0000\r\nX-Amz-Date: 20261202T000000Z\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: {target}\r\nAuthorization: AWS4-HMAC-SHA256 Credential={access_key}/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date;x-amz-target, Signature=0000\r\nX-Amz-Date: 20261202T000000Z\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes())?;

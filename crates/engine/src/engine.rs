@@ -41,6 +41,22 @@ impl Engine {
     /// Runs one DynamoDB operation (`"PutItem"`, `"Query"`, …) on a request body in DynamoDB JSON,
     /// returning the response body or the error DynamoDB would send.
     pub fn execute(&mut self, operation: &str, request: &str) -> Result<String> {
+        let outcome = self.dispatch(operation, request);
+        self.stamp_stream_records();
+        outcome
+    }
+
+    /// Dates the stream records the last request wrote; drops those past 24 hours.
+    pub(crate) fn stamp_stream_records(&mut self) {
+        let now = self.now_millis();
+        for table in self.tables.values_mut() {
+            for stream in &mut table.streams {
+                stream.stamp(now);
+            }
+        }
+    }
+
+    fn dispatch(&mut self, operation: &str, request: &str) -> Result<String> {
         match operation {
             "CreateTable" => run(operation, request, |input| ops::create_table::run(self, input)),
             "DescribeTable" => run(operation, request, |input| ops::describe_table::run(self, input)),
@@ -63,6 +79,10 @@ impl Engine {
             "UntagResource" => run(operation, request, |input| ops::tags::untag_resource(self, input)),
             "ListTagsOfResource" => run(operation, request, |input| ops::tags::list_tags_of_resource(self, &input)),
             "DescribeLimits" => run(operation, request, |input| ops::describe_limits::run(self, input)),
+            "ListStreams" => run(operation, request, |input| ops::list_streams::run(self, &input)),
+            "DescribeStream" => run(operation, request, |input| ops::describe_stream::run(self, &input)),
+            "GetShardIterator" => run(operation, request, |input| ops::get_shard_iterator::run(self, &input)),
+            "GetRecords" => run(operation, request, |input| ops::get_records::run(self, &input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }

@@ -23,6 +23,10 @@ pub enum ErrorKind {
     IncompleteSignature,
     /// ListTagsOfResource on a table that does not exist (the real service's answer).
     AccessDenied,
+    /// A Streams shard iterator older than 15 minutes.
+    ExpiredIterator,
+    /// A Streams read before the oldest record kept.
+    TrimmedDataAccess,
     /// A request body over 16 MiB (the HTTP endpoint's check; HTTP 413 like DynamoDB Local).
     RequestEntityTooLarge,
 }
@@ -46,6 +50,8 @@ impl ErrorKind {
             Self::IncompleteSignature => "IncompleteSignatureException",
             Self::RequestEntityTooLarge => "RequestEntityTooLargeException",
             Self::AccessDenied => "AccessDeniedException",
+            Self::ExpiredIterator => "ExpiredIteratorException",
+            Self::TrimmedDataAccess => "TrimmedDataAccessException",
         }
     }
 

@@ -11,6 +11,7 @@ pub mod expression;
 mod inspect;
 pub mod ops;
 mod snapshot;
+pub mod stream;
 pub mod table;
 mod ttl;
 mod validate;

@@ -109,6 +109,10 @@ fn create_table_request(table: &Table) -> Value {
     if !table.tags.is_empty() {
         request["Tags"] = json!(table.tags);
     }
+    // The stream itself is not recreated: a rebuilt table starts a new stream, with no records.
+    if let Some(stream) = table.streams.last().filter(|s| s.enabled) {
+        request["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": stream.view_type.name()});
+    }
     request
 }
 

@@ -31,13 +31,14 @@ impl Engine {
                 .collect();
             let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
             for key in keys {
-                if let Some(old) = table.write(key, None).old {
+                if let Some(old) = table.write_as(key, None, crate::stream::Origin::TimeToLive).old {
                     let key_item: Item =
                         key_names.iter().filter_map(|n| old.item.get(n).map(|v| (n.clone(), v.clone()))).collect();
                     removed.push((name.clone(), key_item));
                 }
             }
         }
+        self.stamp_stream_records();
         removed
     }
 }

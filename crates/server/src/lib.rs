@@ -22,6 +22,9 @@ use persistence::WriteLog;
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
 const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+/// The DynamoDB Streams API's target prefix; its operations share the endpoint here.
+const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
+const STREAMS_OPERATIONS: [&str; 4] = ["ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"];
 
 /// What every request shares: the engine (one lock makes every operation atomic and every
 /// transaction isolated) and a counter for request ids.
@@ -86,8 +89,10 @@ async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Resul
         return respond(&request_id, Err(error));
     }
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
-    let Some(operation) = target.strip_prefix(TARGET_PREFIX) else {
-        return respond(&request_id, Err(DynamoError::new(ErrorKind::UnknownOperation, "")));
+    let operation = match (target.strip_prefix(TARGET_PREFIX), target.strip_prefix(STREAMS_TARGET_PREFIX)) {
+        (Some(operation), _) if !STREAMS_OPERATIONS.contains(&operation) => operation,
+        (None, Some(operation)) if STREAMS_OPERATIONS.contains(&operation) => operation,
+        _ => return respond(&request_id, Err(DynamoError::new(ErrorKind::UnknownOperation, ""))),
     };
     let Ok(text) = std::str::from_utf8(&body) else {
         return respond(&request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));

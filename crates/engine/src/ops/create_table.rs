@@ -41,6 +41,7 @@ pub struct CreateTableInput {
     pub global_secondary_indexes: Option<Vec<IndexInput>>,
     pub local_secondary_indexes: Option<Vec<IndexInput>>,
     pub tags: Option<Vec<super::tags::Tag>>,
+    pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
 }
 
 #[derive(Debug, Serialize)]
@@ -91,6 +92,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         "localSecondaryIndexes",
         input.local_secondary_indexes.as_deref().unwrap_or_default(),
     );
+    super::stream_specification::check_shape(&mut v, "streamSpecification", input.stream_specification.as_ref());
     v.finish()?;
 
     let billing = billing_mode(input.billing_mode.as_deref(), input.provisioned_throughput.as_ref())?;
@@ -117,6 +119,10 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     )?;
     index_definitions::check_definitions_used(&definitions, &key_schema, &indexes)?;
     super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
+    let stream = match &input.stream_specification {
+        Some(spec) => super::stream_specification::wanted(spec)?,
+        None => None,
+    };
     let name = input.table_name.unwrap_or_default();
     if engine.tables.contains_key(&name) {
         return Err(DynamoError::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
@@ -136,6 +142,9 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     };
     let mut table = Table::new(definition, indexes);
     super::tags::apply(&mut table, input.tags.unwrap_or_default());
+    if let Some(view) = stream {
+        table.streams.push(crate::stream::Stream::new(&name, view, now));
+    }
     let description = TableDescription::of(&table, "CREATING");
     engine.tables.insert(name, table);
     Ok(CreateTableOutput { table_description: description })

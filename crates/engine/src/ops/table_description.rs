@@ -56,7 +56,30 @@ pub struct TableDescription {
     pub local_secondary_indexes: Option<Vec<IndexDescription>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_secondary_indexes: Option<Vec<IndexDescription>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_specification: Option<StreamSpecificationDescription>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_stream_label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_stream_arn: Option<String>,
     pub deletion_protection_enabled: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct StreamSpecificationDescription {
+    pub stream_enabled: bool,
+    pub stream_view_type: &'static str,
+}
+
+/// The table's key schema as DescribeTable and DescribeStream show it.
+pub fn key_schema_of(table: &Table) -> Vec<KeySchemaElement> {
+    let d = &table.definition;
+    let mut key_schema = vec![KeySchemaElement { attribute_name: d.key_schema.hash.name.clone(), key_type: "HASH" }];
+    if let Some(range) = &d.key_schema.range {
+        key_schema.push(KeySchemaElement { attribute_name: range.name.clone(), key_type: "RANGE" });
+    }
+    key_schema
 }
 
 #[derive(Debug, Serialize)]
@@ -132,11 +155,8 @@ pub fn seconds(millis: u64) -> f64 {
 impl TableDescription {
     pub fn of(table: &Table, status: &'static str) -> Self {
         let d = &table.definition;
-        let mut key_schema =
-            vec![KeySchemaElement { attribute_name: d.key_schema.hash.name.clone(), key_type: "HASH" }];
-        if let Some(range) = &d.key_schema.range {
-            key_schema.push(KeySchemaElement { attribute_name: range.name.clone(), key_type: "RANGE" });
-        }
+        let key_schema = key_schema_of(table);
+        let latest = table.streams.last();
         let (read, write, summary) = match d.billing {
             BillingMode::Provisioned { read, write } => (read, write, None),
             BillingMode::PayPerRequest => (
@@ -172,6 +192,11 @@ impl TableDescription {
             billing_mode_summary: summary,
             local_secondary_indexes: indexes(table, IndexKind::Local),
             global_secondary_indexes: indexes(table, IndexKind::Global),
+            stream_specification: latest
+                .filter(|s| s.enabled)
+                .map(|s| StreamSpecificationDescription { stream_enabled: true, stream_view_type: s.view_type.name() }),
+            latest_stream_label: latest.map(|s| s.label.clone()),
+            latest_stream_arn: latest.map(crate::stream::Stream::arn),
             deletion_protection_enabled: false,
         }
     }

@@ -19,6 +19,7 @@ pub struct UpdateTableInput {
     pub provisioned_throughput: Option<ProvisionedThroughputInput>,
     pub global_secondary_index_updates: Option<Vec<GsiUpdate>>,
     pub attribute_definitions: Option<Vec<AttributeDefinitionInput>>,
+    pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -46,10 +47,20 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     v.table_name("tableName", input.table_name.as_ref());
     v.one_of("billingMode", input.billing_mode.as_ref(), &["PROVISIONED", "PAY_PER_REQUEST"]);
     check_throughput(&mut v, "provisionedThroughput", input.provisioned_throughput.as_ref());
+    super::stream_specification::check_shape(&mut v, "streamSpecification", input.stream_specification.as_ref());
     v.finish()?;
     let now = engine.now_millis();
     let name = input.table_name.unwrap_or_default();
     let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    if let Some(spec) = &input.stream_specification {
+        super::stream_specification::update(table, spec, now)?;
+        if input.billing_mode.is_none()
+            && input.provisioned_throughput.is_none()
+            && input.global_secondary_index_updates.is_none()
+        {
+            return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
+        }
+    }
     if let Some(updates) = &input.global_secondary_index_updates {
         update_indexes(table, updates, input.attribute_definitions.as_deref().unwrap_or_default())?;
         if input.billing_mode.is_none() && input.provisioned_throughput.is_none() {

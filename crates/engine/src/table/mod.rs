@@ -22,6 +22,8 @@ pub struct Table {
     /// The TTL attribute, while time to live is enabled.
     pub time_to_live: Option<String>,
     pub tags: Vec<crate::ops::tags::Tag>,
+    /// Its streams, oldest first; the last one records while enabled.
+    pub streams: Vec<crate::stream::Stream>,
 }
 
 /// What one item write did: the item it replaced and the units it consumed.
@@ -54,6 +56,7 @@ impl Table {
             indexes: indexes.into_iter().map(Index::new).collect(),
             time_to_live: None,
             tags: Vec::new(),
+            streams: Vec::new(),
         }
     }
 
@@ -72,6 +75,16 @@ impl Table {
     /// counted in one place: the larger of the old and new item in 1 KB units on the table (one
     /// unit for removing nothing), and each index's own writes (see `Index::apply`).
     pub fn write(&mut self, key: PrimaryKey, new: Option<Item>) -> Written {
+        self.write_as(key, new, crate::stream::Origin::Request)
+    }
+
+    /// The enabled stream, if any.
+    pub fn live_stream(&mut self) -> Option<&mut crate::stream::Stream> {
+        self.streams.last_mut().filter(|s| s.enabled)
+    }
+
+    /// [`Table::write`], saying who wrote (DynamoDB's TTL process marks its stream records).
+    pub fn write_as(&mut self, key: PrimaryKey, new: Option<Item>, origin: crate::stream::Origin) -> Written {
         let new_size = new.as_ref().map_or(0, item_size);
         let mut consumption = Consumption::default();
         if !self.indexes.is_empty() {
@@ -89,10 +102,22 @@ impl Table {
                 }
             }
         }
+        let streamed = self
+            .streams
+            .last()
+            .is_some_and(|s| s.enabled)
+            .then(|| (new.clone(), self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()));
         let old = match new {
             Some(item) => self.storage.put(key, item),
             None => self.storage.delete(&key),
         };
+        if let (Some((new, key_names)), Some(stream)) = (streamed, self.streams.last_mut()) {
+            let image = new.as_ref().or(old.as_ref().map(|o| &o.item));
+            let keys: Item = image
+                .map(|i| key_names.iter().filter_map(|n| i.get(n).map(|v| (n.clone(), v.clone()))).collect())
+                .unwrap_or_default();
+            stream.capture(keys, old.as_ref().map(|o| &o.item), new.as_ref(), origin);
+        }
         let old_size = old.as_ref().map_or(0, |o| o.size);
         consumption.table = Units::write(new_size.max(old_size));
         crate::explain::write(

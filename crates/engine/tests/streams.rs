@@ -1,0 +1,195 @@
+//! DynamoDB Streams on the engine: one record per changed item in commit order, none for writes
+//! that change nothing, transactions and TTL removals included, images per view type, SizeBytes,
+//! iterators (TRIM_HORIZON, LATEST, AT_/AFTER_SEQUENCE_NUMBER), paging, retention, expiry.
+
+use dynalab_engine::{Engine, FixedClock};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+fn engine() -> (Engine, Arc<FixedClock>) {
+    let clock = Arc::new(FixedClock::at(1_796_249_859_340));
+    (Engine::new(clock.clone()), clock)
+}
+
+fn call(engine: &mut Engine, operation: &str, request: Value) -> Value {
+    engine.execute_value(operation, &request).unwrap_or_else(|e| panic!("{operation}: {e:?}"))
+}
+
+fn create(engine: &mut Engine, view: &str) -> String {
+    call(
+        engine,
+        "CreateTable",
+        json!({"TableName": "events", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}],
+            "StreamSpecification": {"StreamEnabled": true, "StreamViewType": view}}),
+    );
+    call(engine, "DescribeTable", json!({"TableName": "events"}))["Table"]["LatestStreamArn"]
+        .as_str()
+        .expect("arn")
+        .to_string()
+}
+
+fn iterator(engine: &mut Engine, arn: &str, kind: &str, sequence: Option<&str>) -> String {
+    let shard =
+        call(engine, "DescribeStream", json!({"StreamArn": arn}))["StreamDescription"]["Shards"][0]["ShardId"].clone();
+    let mut request = json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": kind});
+    if let Some(sequence) = sequence {
+        request["SequenceNumber"] = json!(sequence);
+    }
+    call(engine, "GetShardIterator", request)["ShardIterator"].as_str().expect("iterator").to_string()
+}
+
+fn read_all(engine: &mut Engine, arn: &str) -> Vec<Value> {
+    let mut it = iterator(engine, arn, "TRIM_HORIZON", None);
+    let mut records = Vec::new();
+    loop {
+        let page = call(engine, "GetRecords", json!({"ShardIterator": it, "Limit": 2}));
+        let got = page["Records"].as_array().cloned().unwrap_or_default();
+        if got.is_empty() {
+            return records;
+        }
+        records.extend(got);
+        it = page["NextShardIterator"].as_str().expect("open shard").to_string();
+    }
+}
+
+#[test]
+fn every_change_once_in_order_and_nothing_for_no_change() {
+    let (mut engine, _) = engine();
+    let arn = create(&mut engine, "NEW_AND_OLD_IMAGES");
+    let put = |v: u32| json!({"TableName": "events", "Item": {"p": {"S": "a"}, "v": {"N": v.to_string()}}});
+    call(&mut engine, "PutItem", put(1));
+    call(&mut engine, "PutItem", put(1));
+    call(&mut engine, "PutItem", put(2));
+    call(
+        &mut engine,
+        "UpdateItem",
+        json!({"TableName": "events", "Key": {"p": {"S": "a"}}, "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"N": "2"}}}),
+    );
+    call(&mut engine, "DeleteItem", json!({"TableName": "events", "Key": {"p": {"S": "a"}}}));
+    call(&mut engine, "DeleteItem", json!({"TableName": "events", "Key": {"p": {"S": "zz"}}}));
+    call(
+        &mut engine,
+        "TransactWriteItems",
+        json!({"TransactItems": [
+        {"Put": {"TableName": "events", "Item": {"p": {"S": "t1"}}}},
+        {"Put": {"TableName": "events", "Item": {"p": {"S": "t2"}}}}]}),
+    );
+    let failed = engine.execute_value("TransactWriteItems", &json!({"TransactItems": [
+        {"Put": {"TableName": "events", "Item": {"p": {"S": "t3"}}}},
+        {"Put": {"TableName": "events", "Item": {"p": {"S": "t1"}}, "ConditionExpression": "attribute_not_exists(p)"}}]}));
+    assert!(failed.is_err(), "a cancelled transaction writes nothing, so streams nothing");
+    let records = read_all(&mut engine, &arn);
+    let summary: Vec<(String, String, u64)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["eventName"].as_str().unwrap_or_default().to_string(),
+                r["dynamodb"]["Keys"]["p"]["S"].as_str().unwrap_or_default().to_string(),
+                r["dynamodb"]["SizeBytes"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected =
+        [("INSERT", "a", 7), ("MODIFY", "a", 12), ("REMOVE", "a", 7), ("INSERT", "t1", 6), ("INSERT", "t2", 6)];
+    assert_eq!(summary, expected.map(|(e, k, s)| (e.to_string(), k.to_string(), s)));
+    let sequences: Vec<&str> = records.iter().filter_map(|r| r["dynamodb"]["SequenceNumber"].as_str()).collect();
+    assert_eq!(sequences[0], "000000000000000000001");
+    assert!(sequences.windows(2).all(|w| w[0] < w[1]), "{sequences:?}");
+    assert_eq!(records[1]["dynamodb"]["OldImage"]["v"], json!({"N": "1"}));
+    assert_eq!(records[1]["dynamodb"]["NewImage"]["v"], json!({"N": "2"}));
+    assert!(records[2]["dynamodb"].get("NewImage").is_none());
+    assert_eq!(records[0]["dynamodb"]["ApproximateCreationDateTime"], json!(1_796_249_859.0));
+    // AFTER_SEQUENCE_NUMBER and AT_SEQUENCE_NUMBER resume exactly.
+    let after = iterator(&mut engine, &arn, "AFTER_SEQUENCE_NUMBER", Some(sequences[2]));
+    let page = call(&mut engine, "GetRecords", json!({"ShardIterator": after}));
+    assert_eq!(page["Records"][0]["dynamodb"]["SequenceNumber"], sequences[3]);
+    let at = iterator(&mut engine, &arn, "AT_SEQUENCE_NUMBER", Some(sequences[2]));
+    assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": at}))["Records"][0]["eventName"], "REMOVE");
+    let latest = iterator(&mut engine, &arn, "LATEST", None);
+    assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": latest.clone()}))["Records"], json!([]));
+    call(&mut engine, "PutItem", put(9));
+    assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": latest}))["Records"][0]["eventName"], "INSERT");
+}
+
+#[test]
+fn view_types_choose_the_images() {
+    for (view, new, old) in [("KEYS_ONLY", false, false), ("NEW_IMAGE", true, false), ("OLD_IMAGE", false, true)] {
+        let (mut engine, _) = engine();
+        let arn = create(&mut engine, view);
+        call(&mut engine, "PutItem", json!({"TableName": "events", "Item": {"p": {"S": "a"}, "v": {"N": "1"}}}));
+        call(&mut engine, "PutItem", json!({"TableName": "events", "Item": {"p": {"S": "a"}, "v": {"N": "2"}}}));
+        let modify = &read_all(&mut engine, &arn)[1]["dynamodb"];
+        assert_eq!(modify.get("NewImage").is_some(), new, "{view}");
+        assert_eq!(modify.get("OldImage").is_some(), old, "{view}");
+        assert_eq!(modify["StreamViewType"], view);
+        assert_eq!(modify["SizeBytes"], 2 + if new || old { 5 } else { 0 }, "{view}");
+    }
+}
+
+#[test]
+fn ttl_removals_carry_the_service_identity_and_old_records_age_out() {
+    let (mut engine, clock) = engine();
+    let arn = create(&mut engine, "NEW_AND_OLD_IMAGES");
+    call(
+        &mut engine,
+        "UpdateTimeToLive",
+        json!({"TableName": "events", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": true}}),
+    );
+    call(&mut engine, "PutItem", json!({"TableName": "events", "Item": {"p": {"S": "s"}, "exp": {"N": "1796249000"}}}));
+    assert_eq!(engine.expire_items().len(), 1);
+    let records = read_all(&mut engine, &arn);
+    assert_eq!(records[1]["eventName"], "REMOVE");
+    assert_eq!(records[1]["userIdentity"], json!({"type": "Service", "principalId": "dynamodb.amazonaws.com"}));
+    assert!(records[0].get("userIdentity").is_none());
+    // An iterator is good for 15 minutes.
+    let stale = iterator(&mut engine, &arn, "TRIM_HORIZON", None);
+    clock.advance(16 * 60 * 1000);
+    let error = engine.execute_value("GetRecords", &json!({"ShardIterator": stale})).expect_err("expired");
+    assert_eq!(error.kind.name(), "ExpiredIteratorException");
+    // Records are kept 24 hours.
+    clock.advance(24 * 3600 * 1000);
+    call(&mut engine, "PutItem", json!({"TableName": "events", "Item": {"p": {"S": "later"}}}));
+    let kept = read_all(&mut engine, &arn);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+}
+
+#[test]
+fn enabling_disabling_and_errors() {
+    let (mut engine, clock) = engine();
+    let arn = create(&mut engine, "KEYS_ONLY");
+    let update = |enabled: bool, view: Option<&str>| {
+        let mut spec = json!({"StreamEnabled": enabled});
+        if let Some(view) = view {
+            spec["StreamViewType"] = json!(view);
+        }
+        json!({"TableName": "events", "StreamSpecification": spec})
+    };
+    let error = |engine: &mut Engine, request: Value| {
+        engine.execute_value("UpdateTable", &request).expect_err("refused").message
+    };
+    assert_eq!(error(&mut engine, update(true, Some("NEW_IMAGE"))), "Table already has an enabled stream");
+    call(&mut engine, "UpdateTable", update(false, None));
+    let description = call(&mut engine, "DescribeTable", json!({"TableName": "events"}));
+    assert!(description["Table"].get("StreamSpecification").is_none());
+    assert_eq!(description["Table"]["LatestStreamArn"], arn.as_str(), "the old stream stays readable");
+    assert_eq!(
+        call(&mut engine, "DescribeStream", json!({"StreamArn": arn}))["StreamDescription"]["StreamStatus"],
+        "DISABLED"
+    );
+    assert_eq!(error(&mut engine, update(false, None)), "Table has no stream to disable");
+    assert_eq!(
+        error(&mut engine, update(true, None)),
+        "Invalid StreamViewType: Stream ViewType must not be null or empty when enabling streams."
+    );
+    clock.advance(1000);
+    call(&mut engine, "UpdateTable", update(true, Some("NEW_IMAGE")));
+    let streams = call(&mut engine, "ListStreams", json!({"TableName": "events"}));
+    assert_eq!(streams["Streams"].as_array().map(Vec::len), Some(2));
+    assert_ne!(streams["Streams"][0]["StreamArn"], arn.as_str(), "newest first");
+    let missing = engine.execute_value("DescribeStream", &json!({"StreamArn": "arn:nope"})).expect_err("missing");
+    assert_eq!(missing.message, "Requested resource not found: Stream: arn:nope not found");
+    let garbage = engine.execute_value("GetRecords", &json!({"ShardIterator": "garbage"})).expect_err("garbage");
+    assert_eq!(garbage.message, "Invalid ShardIterator");
+}
