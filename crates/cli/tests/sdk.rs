@@ -32,3 +32,8 @@ fn an_aws_cli_session_works_against_dynalab_serve() {
 fn an_aws_sdk_for_javascript_session_works_against_dynalab_serve() {
     run_scenario("node", "js_scenario.mjs");
 }
+
+#[test]
+fn a_boto3_streams_consumer_reads_every_record_once_in_order() {
+    run_scenario("python3", "boto3_streams.py");
+}
