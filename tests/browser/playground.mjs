@@ -147,6 +147,19 @@ try {
     await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('DescribeTable succeeded'));
   });
 
+  await step('with a stream enabled, a write shows the records a consumer would receive', async () => {
+    await tab(page, 'Console');
+    await t(page, 'operation').selectOption('UpdateTable');
+    await t(page, 'request').fill(JSON.stringify({ TableName: 'orders', StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }));
+    await t(page, 'run').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('UpdateTable succeeded'));
+    await runPattern(page, 'Ship an order: it leaves the open-orders index');
+    await t(page, 'stream').waitFor();
+    const records = await t(page, 'stream-record').allTextContents();
+    assert.equal(records.length, 1, records.join('\n'));
+    assert.match(records[0], /^ordersMODIFY.*ORDER#2026-12-02#o5.*000000000000000000001.*OldImage .*"OPEN".*NewImage .*"SHIPPED"/);
+  });
+
   await step('the Patterns view runs a workbook: verdicts, cost chart, a pattern in the console, the note', async () => {
     await tab(page, 'Patterns');
     await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');

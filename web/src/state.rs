@@ -68,6 +68,8 @@ pub struct Outcome {
     pub response: Result<serde_json::Value, ErrorShown>,
     pub steps: Vec<Step>,
     pub millis: f64,
+    /// Stream records the request produced, with their table.
+    pub stream_records: Vec<(String, serde_json::Value)>,
 }
 
 /// An error as DynamoDB names it, with what it carries.
@@ -129,14 +131,16 @@ pub fn now_ms() -> f64 {
 /// Runs one request on the engine, explained; `record` adds it to the history.
 pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
     let start = now_ms();
-    let (result, steps) = with_lab(|lab| {
-        let outcome = lab.engine.execute_explained(operation, request);
+    let (result, steps, stream_records) = with_lab(|lab| {
+        let marks = lab.engine.stream_marks();
+        let (outcome, steps) = lab.engine.execute_explained(operation, request);
+        let records = lab.engine.stream_records_since(&marks);
         if record {
             lab.history.push(HistoryEntry { operation: operation.to_string(), request: request.to_string() });
             let excess = lab.history.len().saturating_sub(MAX_HISTORY);
             lab.history.drain(..excess);
         }
-        outcome
+        (outcome, steps, records)
     });
     let millis = now_ms() - start;
     let response = match result {
@@ -147,7 +151,7 @@ pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
             body: error.to_json(),
         }),
     };
-    Outcome { operation: operation.to_string(), request: request.to_string(), response, steps, millis }
+    Outcome { operation: operation.to_string(), request: request.to_string(), response, steps, millis, stream_records }
 }
 
 /// Replaces the whole lab with a restored workspace (already checked by `Workspace::restore`).

@@ -65,6 +65,30 @@ impl Engine {
         Ok(views)
     }
 
+    /// Where each enabled stream stands: `(stream ARN, next sequence number)`.
+    pub fn stream_marks(&self) -> Vec<(String, u64)> {
+        self.tables
+            .values()
+            .filter_map(|t| t.streams.last().filter(|s| s.enabled))
+            .map(|s| (s.arn(), s.next_sequence))
+            .collect()
+    }
+
+    /// The records appended since `marks` (from [`Engine::stream_marks`]), as GetRecords shows
+    /// them, with their table: what a consumer of the stream would see for the writes in between.
+    pub fn stream_records_since(&self, marks: &[(String, u64)]) -> Vec<(String, serde_json::Value)> {
+        let mut out = Vec::new();
+        for table in self.tables.values() {
+            let Some(stream) = table.streams.last().filter(|s| s.enabled) else { continue };
+            let arn = stream.arn();
+            let from = marks.iter().find(|(a, _)| *a == arn).map_or(1, |(_, next)| *next);
+            for record in stream.records.iter().filter(|r| r.sequence >= from) {
+                out.push((stream.table.clone(), stream.record_json(record)));
+            }
+        }
+        out
+    }
+
     /// Item count and bytes of `table`, or of its index `index`.
     pub fn totals(&self, table: &str, index: Option<&str>) -> Result<Totals> {
         let table = self.table(table)?;

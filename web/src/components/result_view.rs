@@ -11,7 +11,7 @@ use serde_json::Value;
 #[component]
 pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>) -> impl IntoView {
     let raw = RwSignal::new(false);
-    let Outcome { operation, request, response, steps, millis } = outcome;
+    let Outcome { operation, request, response, steps, millis, stream_records } = outcome;
     match response {
         Err(error) => {
             let reasons = error.body.get("CancellationReasons").and_then(Value::as_array).cloned();
@@ -70,6 +70,7 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
                     })}
                     <Paging last_key why_stopped on_next_page/>
                     <Capacity body=body.clone() steps/>
+                    <StreamRecords records=stream_records/>
                     <div class="view-switch" role="group" aria-label="Show as">
                         <button aria-pressed=move || (!raw.get()).to_string() on:click=move |_| raw.set(false)>"Grid"</button>
                         <button aria-pressed=move || raw.get().to_string() on:click=move |_| raw.set(true) data-test="show-raw">"Raw JSON"</button>
@@ -166,6 +167,43 @@ fn Capacity(body: Value, steps: Vec<Step>) -> impl IntoView {
                 </details>
             })}
         </div>
+    })
+}
+
+/// What a stream consumer would receive for this request's writes.
+#[component]
+fn StreamRecords(records: Vec<(String, Value)>) -> impl IntoView {
+    (!records.is_empty()).then(|| {
+        let rows = records
+            .into_iter()
+            .map(|(table, record)| {
+                let d = &record["dynamodb"];
+                let images = ["OldImage", "NewImage"]
+                    .iter()
+                    .filter_map(|k| d.get(*k).map(|i| format!("{k} {i}")))
+                    .collect::<Vec<_>>()
+                    .join("  ");
+                view! {
+                    <tr data-test="stream-record">
+                        <td>{table}</td>
+                        <td>{record["eventName"].as_str().unwrap_or_default().to_string()}</td>
+                        <td><code>{d["Keys"].to_string()}</code></td>
+                        <td class="num">{d["SequenceNumber"].as_str().unwrap_or_default().to_string()}</td>
+                        <td class="num">{format!("{} B", d["SizeBytes"])}</td>
+                        <td><code>{images}</code></td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="stream" data-test="stream">
+                <h3>"Stream records this request produced"</h3>
+                <table>
+                    <thead><tr><th>"Table"</th><th>"Event"</th><th>"Keys"</th><th>"Sequence"</th><th>"Size"</th><th>"Images"</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
     })
 }
 

@@ -7,7 +7,7 @@ use dynalab_lab::aws_cli;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-pub const OPERATIONS: [&str; 21] = [
+pub const OPERATIONS: [&str; 25] = [
     "Query",
     "GetItem",
     "PutItem",
@@ -29,6 +29,10 @@ pub const OPERATIONS: [&str; 21] = [
     "UntagResource",
     "ListTagsOfResource",
     "DescribeLimits",
+    "ListStreams",
+    "DescribeStream",
+    "GetShardIterator",
+    "GetRecords",
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -308,6 +312,19 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         "TagResource" => json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}]}),
         "UntagResource" => json!({"ResourceArn": arn, "TagKeys": ["team"]}),
         "ListTagsOfResource" => json!({"ResourceArn": arn}),
+        "ListStreams" => json!({"TableName": table}),
+        "DescribeStream" | "GetShardIterator" | "GetRecords" => {
+            let stream = keys.as_ref().and_then(|d| d["Table"]["LatestStreamArn"].as_str().map(String::from));
+            let stream =
+                stream.unwrap_or_else(|| format!("{arn}/stream/LABEL (enable a stream with UpdateTable first)"));
+            match operation {
+                "DescribeStream" => json!({"StreamArn": stream}),
+                "GetShardIterator" => {
+                    json!({"StreamArn": stream, "ShardId": "from DescribeStream", "ShardIteratorType": "TRIM_HORIZON"})
+                }
+                _ => json!({"ShardIterator": "from GetShardIterator", "Limit": 100}),
+            }
+        }
         _ => json!({"TableName": table}),
     };
     serde_json::to_string_pretty(&body).unwrap_or_default()
