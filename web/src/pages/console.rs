@@ -312,7 +312,6 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         "TagResource" => json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}]}),
         "UntagResource" => json!({"ResourceArn": arn, "TagKeys": ["team"]}),
         "ListTagsOfResource" => json!({"ResourceArn": arn}),
-        "ListStreams" => json!({"TableName": table}),
         "DescribeStream" | "GetShardIterator" | "GetRecords" => {
             let stream = keys.as_ref().and_then(|d| d["Table"]["LatestStreamArn"].as_str().map(String::from));
             let stream =

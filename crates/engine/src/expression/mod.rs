@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod eval;
 pub mod key_condition;
+pub mod legacy;
 mod lexer;
 mod parser;
 pub mod projection;

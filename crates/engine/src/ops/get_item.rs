@@ -4,6 +4,7 @@ use super::refuse_legacy;
 use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::Result;
+use crate::expression::legacy::{self, Rewritten};
 use crate::expression::projection::project;
 use crate::expression::projection_only;
 use crate::table::ItemJson;
@@ -33,7 +34,7 @@ pub struct GetItemOutput<'a> {
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
-pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
+pub fn run(engine: &Engine, mut input: GetItemInput) -> Result<GetItemOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
@@ -46,6 +47,11 @@ pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
             ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
         ],
     )?;
+    if let Some(attributes) = input.attributes_to_get.take().filter(|_| input.expression_attribute_names.is_none()) {
+        let mut legacy = Rewritten::default();
+        input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
+        legacy.finish(&mut input.expression_attribute_names, &mut None);
+    }
     let projection =
         projection_only(input.expression_attribute_names.as_ref(), input.projection_expression.as_deref())?;
 

@@ -64,22 +64,19 @@ fn check_condition(
 }
 
 /// Refuses `ExpressionAttributeNames`/`Values` next to a legacy parameter, as DynamoDB does before
-/// anything else about expressions.
+/// anything else about expressions; legacy parameters alone are rewritten as expressions
+/// (`expression::legacy`).
 fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<()> {
     let legacy_used: Vec<&str> = legacy.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
     let expressions_used: Vec<&str> = expressions.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
-    if !legacy_used.is_empty() && !expressions_used.is_empty() {
+    // Names or values without any expression are refused later, by the expression checks, in
+    // their own words (as DynamoDB Local does).
+    let any_expression = expressions_used.iter().any(|e| !e.starts_with("ExpressionAttribute"));
+    if !legacy_used.is_empty() && any_expression {
         return Err(DynamoError::validation(format!(
             "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
             legacy_used.join(", "),
             expressions_used.join(", ")
-        )));
-    }
-    if !legacy_used.is_empty() {
-        // The legacy parameters arrive with the issue that covers them; until then say so plainly.
-        return Err(DynamoError::validation(format!(
-            "Dynalab does not support the legacy parameter {} yet; use the expression parameters",
-            legacy_used[0]
         )));
     }
     Ok(())

@@ -4,6 +4,7 @@ use super::{check_condition, check_return_values, refuse_legacy, MAX_ITEM_BYTES}
 use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
+use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::{ItemCollectionMetrics, ItemJson, StoredItem};
 use crate::validate::{
@@ -40,7 +41,7 @@ pub struct PutItemOutput {
     pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
-pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
+pub fn run(engine: &mut Engine, mut input: PutItemInput) -> Result<PutItemOutput> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("item", input.item.as_ref());
@@ -65,6 +66,14 @@ pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
             ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
+    let own_maps =
+        Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    if let Some(expected) = input.expected.take().filter(|_| !own_maps) {
+        let mut legacy = Rewritten::default();
+        input.condition_expression =
+            legacy::conditions(&expected, input.conditional_operator.as_deref(), Kind::Expected, &mut legacy)?;
+        legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
+    }
     check_return_values(input.return_values.as_ref(), &["NONE", "ALL_OLD"])?;
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),

@@ -8,6 +8,7 @@ use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::{Condition, Operand, Step};
 use crate::expression::key_condition::analyse;
+use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::{ItemJson, KeyAttribute, KeySchema, StoredItem, Table};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
@@ -146,7 +147,7 @@ fn collect_paths(condition: &Condition, out: &mut Vec<String>) {
     }
 }
 
-pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
+pub fn run(engine: &Engine, mut input: QueryInput) -> Result<ReadOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {
@@ -171,6 +172,34 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
             ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
+    let own_maps =
+        Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let mut legacy = Rewritten::default();
+    if let Some(conditions) = input.key_conditions.take().filter(|_| !own_maps) {
+        input.key_condition_expression = legacy::conditions(&conditions, None, Kind::Key, &mut legacy)?;
+    }
+    if let Some(filter) = input.query_filter.take().filter(|_| !own_maps) {
+        input.filter_expression =
+            legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
+    }
+    if let Some(attributes) = input.attributes_to_get.take().filter(|_| !own_maps) {
+        input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
+    }
+    legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
+    if own_maps && input.key_condition_expression.is_none() {
+        // Maps without an expression are refused before the missing key condition is.
+        ExpressionParams {
+            names: input.expression_attribute_names.as_ref(),
+            values: input.expression_attribute_values.as_ref(),
+            // In the order Local names them: "FilterExpression and KeyConditionExpression are null".
+            expressions: vec![
+                (ExprKind::Filter, input.filter_expression.as_deref()),
+                (ExprKind::KeyCondition, None),
+                (ExprKind::Projection, input.projection_expression.as_deref()),
+            ],
+        }
+        .check_maps()?;
+    }
     let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
         return Err(DynamoError::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",

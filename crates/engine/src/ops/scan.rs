@@ -7,6 +7,7 @@ use super::refuse_legacy;
 use crate::capacity::Report;
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
+use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::index::IndexSlot;
 use crate::table::PartitionSlot;
@@ -48,7 +49,7 @@ fn segment_start(segment: u64, total: u64) -> u64 {
     u64::try_from(start).unwrap_or(u64::MAX)
 }
 
-pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
+pub fn run(engine: &Engine, mut input: ScanInput) -> Result<ReadOutput<'_>> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {
@@ -75,6 +76,17 @@ pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
             ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
+    let own_maps =
+        Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let mut legacy = Rewritten::default();
+    if let Some(filter) = input.scan_filter.take().filter(|_| !own_maps) {
+        input.filter_expression =
+            legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
+    }
+    if let Some(attributes) = input.attributes_to_get.take().filter(|_| !own_maps) {
+        input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
+    }
+    legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
     // Real DynamoDB's wording (dynalite's suite); DynamoDB Local words these differently.
     let segments = match (input.segment, input.total_segments) {
         (Some(_), None) => {

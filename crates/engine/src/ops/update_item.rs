@@ -5,6 +5,7 @@ use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::{Action, Step};
+use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::projection::project;
 use crate::expression::update::apply;
 use crate::expression::{ExprKind, ExpressionParams};
@@ -45,7 +46,7 @@ pub struct UpdateItemOutput {
     pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
-pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+pub fn run(engine: &mut Engine, mut input: UpdateItemInput) -> Result<UpdateItemOutput> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
@@ -75,6 +76,17 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
             ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
+    let own_maps =
+        Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    let mut legacy = Rewritten::default();
+    if let Some(updates) = input.attribute_updates.take().filter(|_| !own_maps) {
+        input.update_expression = legacy::updates(&updates, &mut legacy)?;
+    }
+    if let Some(expected) = input.expected.take().filter(|_| !own_maps) {
+        input.condition_expression =
+            legacy::conditions(&expected, input.conditional_operator.as_deref(), Kind::Expected, &mut legacy)?;
+    }
+    legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),

@@ -1,0 +1,266 @@
+//! The legacy (pre-expression) parameters — `AttributesToGet`, `Expected`, `KeyConditions`,
+//! `QueryFilter`, `ScanFilter`, `ConditionalOperator`, `AttributeUpdates` — rewritten as the
+//! expressions they stand for, with generated `#l…` names and `:l…` values, so one evaluator serves
+//! both. DynamoDB refuses a request that mixes the two kinds, so generated placeholders never meet
+//! a caller's.
+
+use crate::error::{DynamoError, Result};
+use crate::value::AttributeValue;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The names and values the rewritten expressions of one request refer to.
+#[derive(Debug, Default)]
+pub struct Rewritten {
+    pub names: HashMap<String, String>,
+    pub values: HashMap<String, AttributeValue>,
+}
+
+impl Rewritten {
+    fn name(&mut self, attribute: &str) -> String {
+        if let Some((placeholder, _)) = self.names.iter().find(|(_, n)| *n == attribute) {
+            return placeholder.clone();
+        }
+        let placeholder = format!("#l{}", self.names.len());
+        self.names.insert(placeholder.clone(), attribute.to_string());
+        placeholder
+    }
+
+    fn value(&mut self, value: &Value, attribute: &str) -> Result<String> {
+        let parsed: AttributeValue = serde_json::from_value(value.clone()).map_err(|_| {
+            DynamoError::validation(format!(
+                "One or more parameter values were invalid: Invalid value for attribute: {attribute}"
+            ))
+        })?;
+        let placeholder = format!(":l{}", self.values.len());
+        self.values.insert(placeholder.clone(), parsed);
+        Ok(placeholder)
+    }
+
+    /// Whether the request brought its own expression maps: then there is nothing to rewrite
+    /// into, and the expression checks refuse the maps for having no expression.
+    pub fn has_maps<V>(names: Option<&HashMap<String, String>>, values: Option<&HashMap<String, V>>) -> bool {
+        names.is_some() || values.is_some()
+    }
+
+    /// Moves the generated names and values into a request's expression maps (empty, since
+    /// a request that mixes legacy and expression parameters is refused first).
+    pub fn finish(
+        self,
+        names: &mut Option<HashMap<String, String>>,
+        values: &mut Option<HashMap<String, AttributeValue>>,
+    ) {
+        if !self.names.is_empty() {
+            names.get_or_insert_with(HashMap::new).extend(self.names);
+        }
+        if !self.values.is_empty() {
+            values.get_or_insert_with(HashMap::new).extend(self.values);
+        }
+    }
+}
+
+/// Which legacy map is being rewritten: they allow different operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Expected,
+    Filter,
+    Key,
+}
+
+/// `AttributesToGet` as a `ProjectionExpression`.
+pub fn projection(attributes: &Value, into: &mut Rewritten) -> Result<String> {
+    let names: Vec<&str> =
+        attributes.as_array().map(|l| l.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if names.is_empty() {
+        return Err(DynamoError::validation(
+            "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    Ok(names.iter().map(|a| into.name(a)).collect::<Vec<_>>().join(", "))
+}
+
+/// `Expected`, `QueryFilter`, `ScanFilter` or `KeyConditions` as one condition, joined by
+/// `ConditionalOperator` (AND unless OR; key conditions are always AND).
+pub fn conditions(map: &Value, operator: Option<&str>, kind: Kind, into: &mut Rewritten) -> Result<Option<String>> {
+    let Some(entries) = map.as_object() else {
+        return Err(DynamoError::validation("One or more parameter values were invalid: the conditions must be a map"));
+    };
+    let joiner = match (operator, kind) {
+        (Some("OR"), Kind::Expected | Kind::Filter) => " OR ",
+        (None | Some("AND"), _) | (Some(_), Kind::Key) => " AND ",
+        (Some(other), _) => {
+            return Err(DynamoError::validation(format!(
+                "1 validation error detected: Value '{other}' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]"
+            )))
+        }
+    };
+    let mut parts = Vec::new();
+    for (attribute, condition) in entries {
+        parts.push(one(attribute, condition, kind, into)?);
+    }
+    Ok((!parts.is_empty()).then(|| parts.iter().map(|p| format!("({p})")).collect::<Vec<_>>().join(joiner)))
+}
+
+fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> Result<String> {
+    let invalid = |what: String| DynamoError::validation(format!("One or more parameter values were invalid: {what}"));
+    let operator = condition.get("ComparisonOperator").and_then(Value::as_str);
+    let list = condition.get("AttributeValueList").and_then(Value::as_array).cloned().unwrap_or_default();
+    if kind == Kind::Expected && operator.is_none() {
+        let exists = condition.get("Exists").and_then(Value::as_bool).unwrap_or(true);
+        return match (exists, condition.get("Value")) {
+            (true, Some(value)) => Ok(format!("{} = {}", into.name(attribute), into.value(value, attribute)?)),
+            (true, None) => {
+                Err(invalid(format!("Value must be provided when Exists is true for Attribute: {attribute}")))
+            }
+            (false, None) => Ok(format!("attribute_not_exists({})", into.name(attribute))),
+            (false, Some(_)) => {
+                Err(invalid(format!("Value cannot be used when Exists is false for Attribute: {attribute}")))
+            }
+        };
+    }
+    let operator =
+        operator.ok_or_else(|| invalid(format!("ComparisonOperator is missing for Attribute: {attribute}")))?;
+    let allowed: &[&str] = match kind {
+        Kind::Key => &["EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN"],
+        _ => &[
+            "EQ",
+            "NE",
+            "LE",
+            "LT",
+            "GE",
+            "GT",
+            "NOT_NULL",
+            "NULL",
+            "CONTAINS",
+            "NOT_CONTAINS",
+            "BEGINS_WITH",
+            "IN",
+            "BETWEEN",
+        ],
+    };
+    if !allowed.contains(&operator) {
+        return Err(invalid(format!("Unsupported operator on KeyCondition: {operator}")));
+    }
+    let arguments = match operator {
+        "NOT_NULL" | "NULL" => 0..=0,
+        "BETWEEN" => 2..=2,
+        "IN" => 1..=usize::MAX,
+        _ => 1..=1,
+    };
+    if !arguments.contains(&list.len()) {
+        return Err(invalid(format!("Invalid number of argument(s) for the {operator} ComparisonOperator")));
+    }
+    let name = into.name(attribute);
+    let mut values = Vec::new();
+    for value in &list {
+        values.push(into.value(value, attribute)?);
+    }
+    Ok(match operator {
+        "EQ" => format!("{name} = {}", values[0]),
+        "NE" => format!("{name} <> {}", values[0]),
+        "LE" => format!("{name} <= {}", values[0]),
+        "LT" => format!("{name} < {}", values[0]),
+        "GE" => format!("{name} >= {}", values[0]),
+        "GT" => format!("{name} > {}", values[0]),
+        "NOT_NULL" => format!("attribute_exists({name})"),
+        "NULL" => format!("attribute_not_exists({name})"),
+        "CONTAINS" => format!("contains({name}, {})", values[0]),
+        // Legacy NOT_CONTAINS needs the attribute to exist (DynamoDB Local, measured).
+        "NOT_CONTAINS" => format!("attribute_exists({name}) AND NOT contains({name}, {})", values[0]),
+        "BEGINS_WITH" => format!("begins_with({name}, {})", values[0]),
+        "IN" => format!("{name} IN ({})", values.join(", ")),
+        _ => format!("{name} BETWEEN {} AND {}", values[0], values[1]),
+    })
+}
+
+/// `AttributeUpdates` as an `UpdateExpression`: PUT → SET, DELETE → REMOVE (or DELETE from a set
+/// with a Value), ADD → ADD (for numbers and sets) or appending to a list.
+pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {
+    let Some(entries) = map.as_object() else {
+        return Err(DynamoError::validation(
+            "One or more parameter values were invalid: AttributeUpdates must be a map",
+        ));
+    };
+    let (mut set, mut remove, mut add, mut delete) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (attribute, update) in entries {
+        let action = update.get("Action").and_then(Value::as_str).unwrap_or("PUT");
+        let value = update.get("Value");
+        let name = into.name(attribute);
+        match (action, value) {
+            ("PUT", Some(v)) => set.push(format!("{name} = {}", into.value(v, attribute)?)),
+            ("PUT", None) => {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified: {attribute}"
+                )))
+            }
+            ("DELETE", None) => remove.push(name),
+            ("DELETE", Some(v)) => delete.push(format!("{name} {}", into.value(v, attribute)?)),
+            ("ADD", Some(v)) if v.get("L").is_some() => {
+                let appended = into.value(v, attribute)?;
+                let empty = into.value(&serde_json::json!({"L": []}), attribute)?;
+                set.push(format!("{name} = list_append(if_not_exists({name}, {empty}), {appended})"));
+            }
+            ("ADD", Some(v)) => add.push(format!("{name} {}", into.value(v, attribute)?)),
+            ("ADD", None) => {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified: {attribute}"
+                )))
+            }
+            (other, _) => {
+                return Err(DynamoError::validation(format!(
+                    "1 validation error detected: Value '{other}' at 'attributeUpdates.{attribute}.member.action' failed to satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]"
+                )))
+            }
+        }
+    }
+    let clauses: Vec<String> = [("SET", set), ("REMOVE", remove), ("ADD", add), ("DELETE", delete)]
+        .into_iter()
+        .filter(|(_, parts)| !parts.is_empty())
+        .map(|(keyword, parts)| format!("{keyword} {}", parts.join(", ")))
+        .collect();
+    Ok((!clauses.is_empty()).then(|| clauses.join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn expected_and_filters_become_conditions() {
+        let mut into = Rewritten::default();
+        let expected = json!({"a": {"Value": {"S": "x"}}, "b": {"Exists": false}, "c": {"ComparisonOperator": "BETWEEN", "AttributeValueList": [{"N": "1"}, {"N": "5"}]}});
+        let text = conditions(&expected, Some("OR"), Kind::Expected, &mut into).expect("ok").expect("some");
+        assert_eq!(text, "(#l0 = :l0) OR (attribute_not_exists(#l1)) OR (#l2 BETWEEN :l1 AND :l2)");
+        let mut into = Rewritten::default();
+        let error = conditions(
+            &json!({"a": {"ComparisonOperator": "EQ", "AttributeValueList": []}}),
+            None,
+            Kind::Filter,
+            &mut into,
+        )
+        .expect_err("no argument");
+        assert_eq!(
+            error.message,
+            "One or more parameter values were invalid: Invalid number of argument(s) for the EQ ComparisonOperator"
+        );
+        let error = conditions(&json!({"a": {"Exists": true}}), None, Kind::Expected, &mut Rewritten::default())
+            .expect_err("no value");
+        assert_eq!(
+            error.message,
+            "One or more parameter values were invalid: Value must be provided when Exists is true for Attribute: a"
+        );
+    }
+
+    #[test]
+    fn attribute_updates_become_an_update_expression() {
+        let mut into = Rewritten::default();
+        let updates_map = json!({"a": {"Action": "PUT", "Value": {"S": "x"}}, "b": {"Action": "DELETE"},
+            "c": {"Action": "ADD", "Value": {"N": "1"}}, "d": {"Action": "DELETE", "Value": {"SS": ["q"]}}, "e": {"Action": "ADD", "Value": {"L": [{"N": "1"}]}}});
+        let text = updates(&updates_map, &mut into).expect("ok").expect("some");
+        assert_eq!(
+            text,
+            "SET #l0 = :l0, #l4 = list_append(if_not_exists(#l4, :l4), :l3) REMOVE #l1 ADD #l2 :l1 DELETE #l3 :l2"
+        );
+    }
+}
