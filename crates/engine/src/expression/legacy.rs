@@ -188,11 +188,6 @@ pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {
         let name = into.name(attribute);
         match (action, value) {
             ("PUT", Some(v)) => set.push(format!("{name} = {}", into.value(v, attribute)?)),
-            ("PUT", None) => {
-                return Err(DynamoError::validation(format!(
-                    "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified: {attribute}"
-                )))
-            }
             ("DELETE", None) => remove.push(name),
             ("DELETE", Some(v)) => delete.push(format!("{name} {}", into.value(v, attribute)?)),
             ("ADD", Some(v)) if v.get("L").is_some() => {
@@ -201,10 +196,10 @@ pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {
                 set.push(format!("{name} = list_append(if_not_exists({name}, {empty}), {appended})"));
             }
             ("ADD", Some(v)) => add.push(format!("{name} {}", into.value(v, attribute)?)),
-            ("ADD", None) => {
-                return Err(DynamoError::validation(format!(
-                    "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified: {attribute}"
-                )))
+            ("PUT" | "ADD", None) => {
+                return Err(DynamoError::validation(
+                    "One or more parameter values were invalid: Only DELETE action is allowed when no attribute value is specified",
+                ))
             }
             (other, _) => {
                 return Err(DynamoError::validation(format!(

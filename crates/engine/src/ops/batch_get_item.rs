@@ -4,6 +4,7 @@
 use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
+use crate::expression::legacy::{self, Rewritten};
 use crate::expression::projection::project;
 use crate::expression::projection_only;
 use crate::table::{ItemJson, PrimaryKey};
@@ -72,13 +73,25 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
     // Validate every table's request before reading anything.
     let mut plans = Vec::new();
     for (table_name, request) in &request_items {
-        if request.attributes_to_get.is_some() {
-            return Err(DynamoError::validation(
-                "Dynalab does not support the legacy parameter AttributesToGet yet; use the expression parameters",
-            ));
-        }
-        let projection =
-            projection_only(request.expression_attribute_names.as_ref(), request.projection_expression.as_deref())?;
+        super::refuse_legacy(
+            &[("AttributesToGet", request.attributes_to_get.is_some())],
+            &[
+                ("ProjectionExpression", request.projection_expression.is_some()),
+                ("ExpressionAttributeNames", request.expression_attribute_names.is_some()),
+            ],
+        )?;
+        let projection = match &request.attributes_to_get {
+            Some(attributes) if request.expression_attribute_names.is_none() => {
+                let mut legacy = Rewritten::default();
+                let text = legacy::projection(attributes, &mut legacy)?;
+                let mut names = None;
+                legacy.finish(&mut names, &mut None);
+                projection_only(names.as_ref(), Some(&text))?
+            }
+            _ => {
+                projection_only(request.expression_attribute_names.as_ref(), request.projection_expression.as_deref())?
+            }
+        };
         let table = engine.table(table_name)?;
         let mut seen: HashSet<PrimaryKey> = HashSet::new();
         let mut keys = Vec::new();
