@@ -118,6 +118,17 @@ try {
     assert.match(await t(page, 'cli-error').textContent(), /`list-backups` is not an operation Dynalab runs/);
   });
 
+  await step('PartiQL runs in the console', async () => {
+    await t(page, 'cli-mode').click();
+    await page.getByRole('button', { name: 'DynamoDB JSON' }).click();
+    await t(page, 'operation').selectOption('ExecuteStatement');
+    await t(page, 'request').fill(JSON.stringify({ Statement: "SELECT sk, qty FROM orders WHERE pk = ? AND begins_with(sk, 'ITEM#')", Parameters: [{ S: 'ORDER#o3' }] }));
+    await t(page, 'run').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('ExecuteStatement succeeded'));
+    assert.match(await t(page, 'grid').textContent(), /N 2.*S ITEM#ink/);
+    assert.match(await t(page, 'capacity').textContent(), /0\.5 RCU/);
+  });
+
   await step('a conditional-check failure shows its name, message and the old item', async () => {
     await runPattern(page, 'Ship it again: the condition fails');
     await t(page, 'error-name').waitFor();

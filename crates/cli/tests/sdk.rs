@@ -37,3 +37,8 @@ fn an_aws_sdk_for_javascript_session_works_against_dynalab_serve() {
 fn a_boto3_streams_consumer_reads_every_record_once_in_order() {
     run_scenario("python3", "boto3_streams.py");
 }
+
+#[test]
+fn a_partiql_session_works_through_the_aws_sdk_for_javascript() {
+    run_scenario("node", "js_partiql.mjs");
+}

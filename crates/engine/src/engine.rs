@@ -83,6 +83,9 @@ impl Engine {
             "DescribeStream" => run(operation, request, |input| ops::describe_stream::run(self, &input)),
             "GetShardIterator" => run(operation, request, |input| ops::get_shard_iterator::run(self, &input)),
             "GetRecords" => run(operation, request, |input| ops::get_records::run(self, &input)),
+            "ExecuteStatement" => run(operation, request, |input| ops::execute_statement::run(self, &input)),
+            "BatchExecuteStatement" => run(operation, request, |input| ops::batch_execute_statement::run(self, &input)),
+            "ExecuteTransaction" => run(operation, request, |input| ops::execute_transaction::run(self, &input)),
             _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
         }
     }

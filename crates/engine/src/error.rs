@@ -23,6 +23,8 @@ pub enum ErrorKind {
     IncompleteSignature,
     /// ListTagsOfResource on a table that does not exist (the real service's answer).
     AccessDenied,
+    /// A PartiQL INSERT of a key that exists.
+    DuplicateItem,
     /// A Streams shard iterator older than 15 minutes.
     ExpiredIterator,
     /// A Streams read before the oldest record kept.
@@ -51,6 +53,7 @@ impl ErrorKind {
             Self::RequestEntityTooLarge => "RequestEntityTooLargeException",
             Self::AccessDenied => "AccessDeniedException",
             Self::ExpiredIterator => "ExpiredIteratorException",
+            Self::DuplicateItem => "DuplicateItemException",
             Self::TrimmedDataAccess => "TrimmedDataAccessException",
         }
     }

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod expression;
 mod inspect;
 pub mod ops;
+pub mod partiql;
 mod snapshot;
 pub mod stream;
 pub mod table;

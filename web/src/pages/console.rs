@@ -7,13 +7,16 @@ use dynalab_lab::aws_cli;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-pub const OPERATIONS: [&str; 25] = [
+pub const OPERATIONS: [&str; 28] = [
     "Query",
     "GetItem",
     "PutItem",
     "UpdateItem",
     "DeleteItem",
     "Scan",
+    "ExecuteStatement",
+    "BatchExecuteStatement",
+    "ExecuteTransaction",
     "BatchGetItem",
     "BatchWriteItem",
     "TransactWriteItems",
@@ -306,6 +309,15 @@ pub fn template(operation: &str, table: Option<String>) -> String {
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}),
         "UpdateTable" => json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST"}),
         "ListTables" | "DescribeLimits" => json!({}),
+        "ExecuteStatement" => {
+            json!({"Statement": format!("SELECT * FROM \"{table}\" WHERE \"{hash}\" = ?"), "Parameters": [value]})
+        }
+        "BatchExecuteStatement" => {
+            json!({"Statements": [{"Statement": format!("SELECT * FROM \"{table}\" WHERE \"{hash}\" = ?"), "Parameters": [value]}]})
+        }
+        "ExecuteTransaction" => {
+            json!({"TransactStatements": [{"Statement": format!("SELECT * FROM \"{table}\" WHERE \"{hash}\" = ?"), "Parameters": [value]}]})
+        }
         "UpdateTimeToLive" => {
             json!({"TableName": table, "TimeToLiveSpecification": {"AttributeName": "expires_at", "Enabled": true}})
         }

@@ -1,6 +1,7 @@
 //! One module per DynamoDB operation, named after it, each with its request and response types and
 //! its validation beside it. Shared pieces: the table description and the Query/Scan page reader.
 
+pub mod batch_execute_statement;
 pub mod batch_get_item;
 pub mod batch_write_item;
 pub mod create_table;
@@ -10,6 +11,8 @@ pub mod describe_limits;
 pub mod describe_stream;
 pub mod describe_table;
 pub mod describe_time_to_live;
+pub mod execute_statement;
+pub mod execute_transaction;
 pub mod get_item;
 pub mod get_records;
 pub mod get_shard_iterator;

@@ -1,0 +1,118 @@
+//! ExecuteTransaction: up to 100 PartiQL statements run as one TransactGetItems (all reads, each
+//! a whole key) or one TransactWriteItems (all writes), all or nothing.
+
+use crate::engine::Engine;
+use crate::error::{DynamoError, Result};
+use crate::partiql;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ParameterizedStatement {
+    pub statement: Option<String>,
+    pub parameters: Option<Vec<Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ExecuteTransactionInput {
+    pub transact_statements: Option<Vec<ParameterizedStatement>>,
+    pub client_request_token: Option<String>,
+    pub return_consumed_capacity: Option<String>,
+}
+
+pub fn run(engine: &mut Engine, input: &ExecuteTransactionInput) -> Result<Value> {
+    let statements = input.transact_statements.as_deref().unwrap_or_default();
+    let mut v = crate::validate::Violations::new();
+    v.required("transactStatements", input.transact_statements.as_ref());
+    v.length("transactStatements", "'[...]'", statements.len(), 1, 100);
+    v.finish()?;
+    let natives = statements
+        .iter()
+        .map(|s| {
+            partiql::prepare(engine, s.statement.as_deref().unwrap_or_default(), s.parameters.as_ref(), &Map::new())
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let reads = natives.iter().filter(|n| matches!(n.operation, "Query" | "Scan")).count();
+    if reads > 0 && reads < natives.len() {
+        return Err(DynamoError::validation(
+            "Read and write requests together in the same transaction is not supported.",
+        ));
+    }
+    let mut extra = json!({});
+    if let Some(capacity) = &input.return_consumed_capacity {
+        extra["ReturnConsumedCapacity"] = json!(capacity);
+    }
+    if reads > 0 {
+        let mut items = Vec::new();
+        for native in &natives {
+            if !native.single_item {
+                return Err(DynamoError::validation(
+                    "Must have an equality condition on all key attributes in the WHERE clause for transactional reads",
+                ));
+            }
+            let request = &native.request;
+            let key = key_from_conditions(engine, request)?;
+            let mut get = json!({"TableName": request["TableName"], "Key": key});
+            if let Some(projection) = request.get("ProjectionExpression").and_then(Value::as_str) {
+                // Only the names the projection uses: the key's names went into the Key.
+                let names: Map<String, Value> = request["ExpressionAttributeNames"]
+                    .as_object()
+                    .map(|all| {
+                        all.iter()
+                            .filter(|(p, _)| projection.contains(p.as_str()))
+                            .map(|(p, n)| (p.clone(), n.clone()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                get["ProjectionExpression"] = json!(projection);
+                get["ExpressionAttributeNames"] = Value::Object(names);
+            }
+            items.push(json!({"Get": get}));
+        }
+        extra["TransactItems"] = json!(items);
+        let response = engine.execute_value("TransactGetItems", &extra)?;
+        return Ok(json!({"Responses": response["Responses"]}));
+    }
+    let mut items = Vec::new();
+    for native in natives {
+        let mut action = native.request;
+        if let Some(object) = action.as_object_mut() {
+            object.remove("ReturnValues");
+        }
+        let kind = match native.operation {
+            "PutItem" => "Put",
+            "UpdateItem" => "Update",
+            _ => "Delete",
+        };
+        items.push(json!({kind: action}));
+    }
+    extra["TransactItems"] = json!(items);
+    if let Some(token) = &input.client_request_token {
+        extra["ClientRequestToken"] = json!(token);
+    }
+    let response = engine.execute_value("TransactWriteItems", &extra)?;
+    let mut output = json!({"Responses": []});
+    if let Some(capacity) = response.get("ConsumedCapacity") {
+        output["ConsumedCapacity"] = capacity.clone();
+    }
+    Ok(output)
+}
+
+/// The key a whole-key Query names: its `#p = :p` equalities, resolved.
+fn key_from_conditions(engine: &Engine, request: &Value) -> Result<Value> {
+    let table = engine.table(request["TableName"].as_str().unwrap_or_default())?;
+    let names = request["ExpressionAttributeNames"].as_object().cloned().unwrap_or_default();
+    let values = request["ExpressionAttributeValues"].as_object().cloned().unwrap_or_default();
+    let condition = request["KeyConditionExpression"].as_str().unwrap_or_default();
+    let mut key = Map::new();
+    for part in condition.split(" AND ") {
+        let Some((name, value)) = part.split_once(" = ") else { continue };
+        let attribute = names.get(name.trim()).and_then(Value::as_str).unwrap_or_default();
+        if table.key_names().contains(&attribute) {
+            key.insert(attribute.to_string(), values.get(value.trim()).cloned().unwrap_or(Value::Null));
+        }
+    }
+    Ok(Value::Object(key))
+}

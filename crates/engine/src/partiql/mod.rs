@@ -1,0 +1,376 @@
+//! PartiQL, as DynamoDB runs it: each statement becomes the native request it stands for — a
+//! SELECT with equality on the partition key a Query (sort-key conditions in the key condition,
+//! the rest a filter), any other SELECT a Scan, INSERT a PutItem that must not overwrite, UPDATE an
+//! UpdateItem of an existing item, DELETE a DeleteItem — so capacity, errors and semantics are the
+//! native operations'. Messages: DynamoDB Local's, the only source measured (fact sheet has none).
+
+pub mod parse;
+
+use crate::engine::Engine;
+use crate::error::{DynamoError, ErrorKind, Result};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use parse::{Expr, Literal, Path, PathStep, Statement};
+use serde_json::{json, Map, Value};
+use std::fmt::Write as _;
+
+/// A statement made into a native request.
+#[derive(Debug)]
+pub struct Native {
+    pub operation: &'static str,
+    pub request: Value,
+    /// For INSERT: a failed condition means the key exists.
+    pub insert: bool,
+    /// For a SELECT: the key of the item, when the WHERE fixes the whole primary key.
+    pub single_item: bool,
+}
+
+struct Builder<'p> {
+    names: Map<String, Value>,
+    values: Map<String, Value>,
+    params: &'p [Value],
+}
+
+impl Builder<'_> {
+    fn name(&mut self, name: &str) -> String {
+        if let Some((placeholder, _)) = self.names.iter().find(|(_, n)| n.as_str() == Some(name)) {
+            return placeholder.clone();
+        }
+        let placeholder = format!("#p{}", self.names.len());
+        self.names.insert(placeholder.clone(), Value::String(name.to_string()));
+        placeholder
+    }
+
+    fn path(&mut self, path: &Path) -> String {
+        let mut out = String::new();
+        for step in path {
+            match step {
+                PathStep::Name(n) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(&self.name(n));
+                }
+                PathStep::Index(i) => {
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        out
+    }
+
+    fn placeholder(&mut self, value: Value) -> String {
+        let placeholder = format!(":p{}", self.values.len());
+        self.values.insert(placeholder.clone(), value);
+        placeholder
+    }
+
+    /// The DynamoDB JSON of a literal or parameter.
+    fn value(&self, expr: &Expr) -> Result<Value> {
+        match expr {
+            Expr::Param(i) => Ok(self.params.get(*i).cloned().unwrap_or(Value::Null)),
+            Expr::Literal(literal) => self.literal(literal),
+            _ => Err(DynamoError::validation("Unsupported operand: only literals and parameters can be values here")),
+        }
+    }
+
+    fn literal(&self, literal: &Literal) -> Result<Value> {
+        Ok(match literal {
+            Literal::Text(s) => json!({"S": s}),
+            Literal::Number(n) => json!({"N": n}),
+            Literal::Bool(b) => json!({"BOOL": b}),
+            Literal::Null => json!({"NULL": true}),
+            Literal::List(items) => json!({"L": items.iter().map(|i| self.value(i)).collect::<Result<Vec<_>>>()?}),
+            Literal::Map(members) => {
+                let mut map = Map::new();
+                for (k, v) in members {
+                    map.insert(k.clone(), self.value(v)?);
+                }
+                json!({"M": map})
+            }
+            Literal::Set(items) => {
+                let values = items.iter().map(|i| self.value(i)).collect::<Result<Vec<_>>>()?;
+                let kind = values.first().and_then(|v| v.as_object()?.keys().next().cloned()).unwrap_or_default();
+                let members: Vec<Value> = values.iter().filter_map(|v| v.get(&kind).cloned()).collect();
+                match kind.as_str() {
+                    "S" | "N" | "B" if members.len() == values.len() => json!({format!("{kind}S"): members}),
+                    _ => {
+                        return Err(DynamoError::validation(
+                            "A set must hold strings, numbers or binaries, all of one type",
+                        ))
+                    }
+                }
+            }
+        })
+    }
+
+    /// An operand in expression syntax.
+    fn operand(&mut self, expr: &Expr) -> Result<String> {
+        match expr {
+            Expr::Path(path) => Ok(self.path(path)),
+            Expr::Arith(op, l, r) => Ok(format!("{} {op} {}", self.operand(l)?, self.operand(r)?)),
+            Expr::Call(name, args) if name == "size" => Ok(format!("size({})", self.operand(&args[0])?)),
+            other => {
+                let value = self.value(other)?;
+                Ok(self.placeholder(value))
+            }
+        }
+    }
+
+    /// A condition in expression syntax.
+    fn condition(&mut self, expr: &Expr) -> Result<String> {
+        Ok(match expr {
+            Expr::And(l, r) => format!("({}) AND ({})", self.condition(l)?, self.condition(r)?),
+            Expr::Or(l, r) => format!("({}) OR ({})", self.condition(l)?, self.condition(r)?),
+            Expr::Not(inner) => format!("NOT ({})", self.condition(inner)?),
+            Expr::Compare(op, l, r) => format!("{} {op} {}", self.operand(l)?, self.operand(r)?),
+            Expr::Between(v, lo, hi) => {
+                format!("{} BETWEEN {} AND {}", self.operand(v)?, self.operand(lo)?, self.operand(hi)?)
+            }
+            Expr::In(v, items) => {
+                let items = items.iter().map(|i| self.operand(i)).collect::<Result<Vec<_>>>()?;
+                format!("{} IN ({})", self.operand(v)?, items.join(", "))
+            }
+            Expr::Missing(v, negated) => {
+                format!("{}({})", if *negated { "attribute_exists" } else { "attribute_not_exists" }, self.operand(v)?)
+            }
+            Expr::Call(name, args) => {
+                let args = args.iter().map(|a| self.operand(a)).collect::<Result<Vec<_>>>()?;
+                format!("{name}({})", args.join(", "))
+            }
+            _ => return Err(DynamoError::validation("Unsupported condition in the WHERE clause")),
+        })
+    }
+}
+
+/// The top-level AND terms of a WHERE clause.
+fn conjuncts(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::And(l, r) => {
+            let mut terms = conjuncts(l);
+            terms.extend(conjuncts(r));
+            terms
+        }
+        other => vec![other],
+    }
+}
+
+/// `attribute = value` (either way round) on a top-level attribute: its name and the value's expression.
+fn equality(term: &Expr) -> Option<(&str, &Expr)> {
+    let Expr::Compare("=", left, right) = term else { return None };
+    match (left.as_ref(), right.as_ref()) {
+        (Expr::Path(p), v @ (Expr::Literal(_) | Expr::Param(_)))
+        | (v @ (Expr::Literal(_) | Expr::Param(_)), Expr::Path(p)) => match p.as_slice() {
+            [PathStep::Name(n)] => Some((n.as_str(), v)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a term can be a sort-key condition on `attribute`.
+fn range_condition(term: &Expr, attribute: &str) -> bool {
+    let on = |e: &Expr| matches!(e, Expr::Path(p) if p.as_slice() == [PathStep::Name(attribute.to_string())]);
+    match term {
+        Expr::Compare(op, l, r) => *op != "<>" && on(l) && !matches!(r.as_ref(), Expr::Path(_)),
+        Expr::Between(v, _, _) => on(v),
+        Expr::Call(name, args) => name == "begins_with" && args.first().is_some_and(on),
+        _ => false,
+    }
+}
+
+fn and_all(parts: &[String]) -> Option<String> {
+    (!parts.is_empty()).then(|| parts.iter().map(|p| format!("({p})")).collect::<Vec<_>>().join(" AND "))
+}
+
+/// Makes `statement` the native request it stands for.
+pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &Map<String, Value>) -> Result<Native> {
+    let table_name = statement.table();
+    let table = engine.table(table_name).map_err(|_| DynamoError::table_not_found())?;
+    let table_key: Vec<String> = table.key_names().into_iter().map(String::from).collect();
+    let mut b = Builder { names: Map::new(), values: Map::new(), params };
+    let mut request = json!({"TableName": table_name});
+    let finish = |b: Builder<'_>, request: &mut Value| {
+        if !b.names.is_empty() {
+            request["ExpressionAttributeNames"] = Value::Object(b.names);
+        }
+        if !b.values.is_empty() {
+            request["ExpressionAttributeValues"] = Value::Object(b.values);
+        }
+        for (k, v) in extra {
+            request[k] = v.clone();
+        }
+    };
+    let key_of = |b: &Builder<'_>, filter: Option<&Expr>| -> Result<(Value, Vec<Expr>)> {
+        let terms: Vec<&Expr> = filter.map(conjuncts).unwrap_or_default();
+        let mut key = Map::new();
+        let mut rest = Vec::new();
+        for term in terms {
+            match equality(term) {
+                Some((name, value)) if table_key.iter().any(|k| k == name) && !key.contains_key(name) => {
+                    key.insert(name.to_string(), b.value(value)?);
+                }
+                _ => rest.push(term.clone()),
+            }
+        }
+        if key.len() != table_key.len() {
+            return Err(DynamoError::validation(
+                "Where clause does not contain a mandatory equality on all key attributes",
+            ));
+        }
+        Ok((Value::Object(key), rest))
+    };
+    match statement {
+        Statement::Select { projection, index, filter, descending, .. } => {
+            let (hash, range): (Vec<String>, Vec<String>) = match index {
+                Some(index_name) => {
+                    let index = table.index(index_name).ok_or_else(|| {
+                        DynamoError::validation(format!("The table does not have the specified index: {index_name}"))
+                    })?;
+                    request["IndexName"] = json!(index_name);
+                    (
+                        index.definition.hash.iter().map(|a| a.name.clone()).collect(),
+                        index.definition.range.iter().map(|a| a.name.clone()).collect(),
+                    )
+                }
+                None => (table_key[..1].to_vec(), table_key[1..].to_vec()),
+            };
+            if let Some(paths) = projection {
+                let text = paths.iter().map(|p| b.path(p)).collect::<Vec<_>>().join(", ");
+                request["ProjectionExpression"] = json!(text);
+            }
+            let terms: Vec<&Expr> = filter.as_ref().map(conjuncts).unwrap_or_default();
+            let hash_terms: Vec<&Expr> = hash
+                .iter()
+                .filter_map(|h| terms.iter().copied().find(|t| equality(t).is_some_and(|(n, _)| n == h)))
+                .collect();
+            let mut single_item = false;
+            if hash_terms.len() == hash.len() && !hash.is_empty() {
+                let mut key_terms: Vec<&Expr> = hash_terms;
+                for r in &range {
+                    if let Some(term) = terms.iter().copied().find(|t| range_condition(t, r) && !key_terms.contains(t))
+                    {
+                        key_terms.push(term);
+                    } else {
+                        break;
+                    }
+                }
+                single_item = index.is_none()
+                    && key_terms.len() == table_key.len()
+                    && key_terms.iter().all(|t| equality(t).is_some());
+                let key_text = key_terms.iter().map(|t| b.condition(t)).collect::<Result<Vec<_>>>()?;
+                request["KeyConditionExpression"] = json!(key_text.join(" AND "));
+                let rest = terms
+                    .iter()
+                    .filter(|t| !key_terms.contains(t))
+                    .map(|t| b.condition(t))
+                    .collect::<Result<Vec<_>>>()?;
+                if let Some(filter) = and_all(&rest) {
+                    request["FilterExpression"] = json!(filter);
+                }
+                if *descending {
+                    request["ScanIndexForward"] = json!(false);
+                }
+                finish(b, &mut request);
+                return Ok(Native { operation: "Query", request, insert: false, single_item });
+            }
+            if let Some(filter) = filter {
+                request["FilterExpression"] = json!(b.condition(filter)?);
+            }
+            finish(b, &mut request);
+            Ok(Native { operation: "Scan", request, insert: false, single_item })
+        }
+        Statement::Insert { item, .. } => {
+            let item = b.value(item)?;
+            let Some(members) = item.get("M").and_then(Value::as_object) else {
+                return Err(DynamoError::validation(
+                    "Unsupported operand: INSERT takes a map of the item's attributes",
+                ));
+            };
+            if let Some(missing) = table_key.iter().find(|k| !members.contains_key(*k)) {
+                return Err(DynamoError::validation(format!(
+                    "Key attribute should be present in the item: Key {missing}"
+                )));
+            }
+            request["Item"] = Value::Object(members.clone());
+            let hash = b.name(&table_key[0]);
+            request["ConditionExpression"] = json!(format!("attribute_not_exists({hash})"));
+            finish(b, &mut request);
+            Ok(Native { operation: "PutItem", request, insert: true, single_item: false })
+        }
+        Statement::Update { set, remove, filter, returning, .. } => {
+            let (key, rest) = key_of(&b, filter.as_ref())?;
+            request["Key"] = key;
+            let mut clauses = Vec::new();
+            if !set.is_empty() {
+                let parts = set
+                    .iter()
+                    .map(|(p, v)| Ok(format!("{} = {}", b.path(p), b.operand(v)?)))
+                    .collect::<Result<Vec<_>>>()?;
+                clauses.push(format!("SET {}", parts.join(", ")));
+            }
+            if !remove.is_empty() {
+                clauses.push(format!("REMOVE {}", remove.iter().map(|p| b.path(p)).collect::<Vec<_>>().join(", ")));
+            }
+            request["UpdateExpression"] = json!(clauses.join(" "));
+            let hash = b.name(&table_key[0]);
+            let mut condition = vec![format!("attribute_exists({hash})")];
+            for term in &rest {
+                condition.push(b.condition(term)?);
+            }
+            request["ConditionExpression"] = json!(and_all(&condition).unwrap_or_default());
+            if let Some(returning) = returning {
+                request["ReturnValues"] = json!(returning);
+            }
+            finish(b, &mut request);
+            Ok(Native { operation: "UpdateItem", request, insert: false, single_item: false })
+        }
+        Statement::Delete { filter, returning, .. } => {
+            let (key, rest) = key_of(&b, filter.as_ref())?;
+            request["Key"] = key;
+            let rest = rest.iter().map(|t| b.condition(t)).collect::<Result<Vec<_>>>()?;
+            if let Some(condition) = and_all(&rest) {
+                request["ConditionExpression"] = json!(condition);
+            }
+            if let Some(returning) = returning {
+                request["ReturnValues"] = json!(returning);
+            }
+            finish(b, &mut request);
+            Ok(Native { operation: "DeleteItem", request, insert: false, single_item: false })
+        }
+    }
+}
+
+/// Parses `text`, checks the parameter count, and makes the native request.
+pub fn prepare(engine: &Engine, text: &str, params: Option<&Vec<Value>>, extra: &Map<String, Value>) -> Result<Native> {
+    let (statement, count) = parse::parse(text)?;
+    let params = params.map_or(&[][..], Vec::as_slice);
+    if count != params.len() {
+        return Err(DynamoError::validation("Number of parameters in request and statement don't match."));
+    }
+    native(engine, &statement, params, extra)
+}
+
+/// Runs a native request; an INSERT over an existing key is DynamoDB's DuplicateItemException.
+pub fn run(engine: &mut Engine, native: &Native) -> Result<Value> {
+    engine.execute_value(native.operation, &native.request).map_err(|e| {
+        if native.insert && e.kind == ErrorKind::ConditionalCheckFailed {
+            DynamoError::new(ErrorKind::DuplicateItem, "Duplicate primary key exists in table")
+        } else {
+            e
+        }
+    })
+}
+
+/// A SELECT's NextToken: its LastEvaluatedKey, opaque to the caller.
+pub fn next_token(last_key: &Value) -> String {
+    STANDARD.encode(last_key.to_string())
+}
+
+pub fn start_key(token: &str) -> Result<Value> {
+    STANDARD
+        .decode(token)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or_else(|| DynamoError::validation("Invalid NextToken"))
+}

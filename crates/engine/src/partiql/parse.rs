@@ -1,0 +1,579 @@
+//! DynamoDB's PartiQL subset: a lexer and a recursive-descent parser for SELECT, INSERT, UPDATE
+//! and DELETE, with `?` parameters, PartiQL literals (`'text'`, numbers, `<<sets>>`, `{maps}`,
+//! `[lists]`), paths (`a.b[0]`, `"quoted"`), and the WHERE operators DynamoDB accepts.
+
+use crate::error::{DynamoError, Result};
+
+/// The deepest nesting of expressions or literals accepted.
+const MAX_DEPTH: usize = 64;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Word(String),
+    Quoted(String),
+    Text(String),
+    Number(String),
+    Param,
+    Symbol(&'static str),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PathStep {
+    Name(String),
+    Index(u64),
+}
+
+pub type Path = Vec<PathStep>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    Text(String),
+    Number(String),
+    Bool(bool),
+    Null,
+    List(Vec<Expr>),
+    Map(Vec<(String, Expr)>),
+    Set(Vec<Expr>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Literal(Literal),
+    Param(usize),
+    Path(Path),
+    Compare(&'static str, Box<Expr>, Box<Expr>),
+    Arith(&'static str, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Between(Box<Expr>, Box<Expr>, Box<Expr>),
+    In(Box<Expr>, Vec<Expr>),
+    Call(String, Vec<Expr>),
+    Missing(Box<Expr>, bool),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    Select {
+        projection: Option<Vec<Path>>,
+        table: String,
+        index: Option<String>,
+        filter: Option<Expr>,
+        descending: bool,
+    },
+    Insert {
+        table: String,
+        item: Expr,
+    },
+    Update {
+        table: String,
+        set: Vec<(Path, Expr)>,
+        remove: Vec<Path>,
+        filter: Option<Expr>,
+        returning: Option<String>,
+    },
+    Delete {
+        table: String,
+        filter: Option<Expr>,
+        returning: Option<String>,
+    },
+}
+
+impl Statement {
+    pub fn is_read(&self) -> bool {
+        matches!(self, Self::Select { .. })
+    }
+
+    pub fn table(&self) -> &str {
+        match self {
+            Self::Select { table, .. }
+            | Self::Insert { table, .. }
+            | Self::Update { table, .. }
+            | Self::Delete { table, .. } => table,
+        }
+    }
+}
+
+fn malformed(statement: &str) -> DynamoError {
+    DynamoError::validation(format!("Statement wasn't well formed, can't be processed: {statement}"))
+}
+
+fn lex(text: &str) -> Option<Vec<Token>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == '\'' || c == '"' {
+            let mut value = String::new();
+            i += 1;
+            loop {
+                match chars.get(i) {
+                    Some(&q) if q == c && chars.get(i + 1) == Some(&c) => {
+                        value.push(c);
+                        i += 2;
+                    }
+                    Some(&q) if q == c => {
+                        i += 1;
+                        break;
+                    }
+                    Some(&other) => {
+                        value.push(other);
+                        i += 1;
+                    }
+                    None => return None,
+                }
+            }
+            tokens.push(if c == '\'' { Token::Text(value) } else { Token::Quoted(value) });
+            continue;
+        }
+        if c.is_ascii_digit()
+            || (c == '-'
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit)
+                && !matches!(
+                    tokens.last(),
+                    Some(
+                        Token::Number(_) | Token::Word(_) | Token::Quoted(_) | Token::Param | Token::Symbol(")" | "]")
+                    )
+                ))
+        {
+            let start = i;
+            i += 1;
+            while chars.get(i).is_some_and(|d| d.is_ascii_digit() || *d == '.' || *d == 'e' || *d == 'E')
+                || (matches!(chars.get(i), Some('-' | '+')) && matches!(chars.get(i - 1), Some('e' | 'E')))
+            {
+                i += 1;
+            }
+            tokens.push(Token::Number(chars[start..i].iter().collect()));
+            continue;
+        }
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while chars.get(i).is_some_and(|d| d.is_alphanumeric() || *d == '_') {
+                i += 1;
+            }
+            tokens.push(Token::Word(chars[start..i].iter().collect()));
+            continue;
+        }
+        let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+        let symbol = ["<<", ">>", "<=", ">=", "<>", "!="].into_iter().find(|s| *s == two);
+        if let Some(symbol) = symbol {
+            tokens.push(Token::Symbol(symbol));
+            i += 2;
+            continue;
+        }
+        let one = [".", ",", "(", ")", "[", "]", "{", "}", ":", "=", "<", ">", "+", "-", "*"]
+            .into_iter()
+            .find(|s| s.starts_with(c));
+        match (c, one) {
+            ('?', _) => tokens.push(Token::Param),
+            (_, Some(symbol)) => tokens.push(Token::Symbol(symbol)),
+            _ => return None,
+        }
+        i += 1;
+    }
+    Some(tokens)
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    at: usize,
+    params: usize,
+    depth: usize,
+}
+
+type Parsed<T> = std::result::Result<T, ()>;
+
+impl Parser {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.at)
+    }
+
+    fn keyword(&mut self, word: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Word(w)) if w.eq_ignore_ascii_case(word)) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_keyword(&mut self, word: &str) -> Parsed<()> {
+        self.keyword(word).then_some(()).ok_or(())
+    }
+
+    fn symbol(&mut self, symbol: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Symbol(s)) if *s == symbol) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, symbol: &str) -> Parsed<()> {
+        self.symbol(symbol).then_some(()).ok_or(())
+    }
+
+    fn name(&mut self) -> Parsed<String> {
+        match self.tokens.get(self.at).cloned() {
+            Some(Token::Word(w) | Token::Quoted(w)) => {
+                self.at += 1;
+                Ok(w)
+            }
+            _ => Err(()),
+        }
+    }
+
+    fn path(&mut self) -> Parsed<Path> {
+        let mut path = vec![PathStep::Name(self.name()?)];
+        loop {
+            if self.symbol(".") {
+                path.push(PathStep::Name(self.name()?));
+            } else if self.symbol("[") {
+                let Some(Token::Number(n)) = self.tokens.get(self.at).cloned() else { return Err(()) };
+                self.at += 1;
+                path.push(PathStep::Index(n.parse().map_err(|_| ())?));
+                self.expect("]")?;
+            } else {
+                return Ok(path);
+            }
+        }
+    }
+
+    fn table(&mut self) -> Parsed<(String, Option<String>)> {
+        let table = self.name()?;
+        let index = if self.symbol(".") { Some(self.name()?) } else { None };
+        Ok((table, index))
+    }
+
+    fn statement(&mut self) -> Parsed<Statement> {
+        if self.keyword("SELECT") {
+            let projection = if self.symbol("*") {
+                None
+            } else {
+                let mut paths = vec![self.path()?];
+                while self.symbol(",") {
+                    paths.push(self.path()?);
+                }
+                Some(paths)
+            };
+            self.expect_keyword("FROM")?;
+            let (table, index) = self.table()?;
+            let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
+            let mut descending = false;
+            if self.keyword("ORDER") {
+                self.expect_keyword("BY")?;
+                self.path()?;
+                descending = self.keyword("DESC");
+                if !descending {
+                    self.keyword("ASC");
+                }
+            }
+            return Ok(Statement::Select { projection, table, index, filter, descending });
+        }
+        if self.keyword("INSERT") {
+            self.expect_keyword("INTO")?;
+            let table = self.name()?;
+            self.expect_keyword("VALUE")?;
+            let item = self.primary()?;
+            return Ok(Statement::Insert { table, item });
+        }
+        if self.keyword("UPDATE") {
+            let table = self.name()?;
+            let (mut set, mut remove) = (Vec::new(), Vec::new());
+            loop {
+                if self.keyword("SET") {
+                    loop {
+                        let path = self.path()?;
+                        self.expect("=")?;
+                        set.push((path, self.additive()?));
+                        if !self.symbol(",") {
+                            break;
+                        }
+                    }
+                } else if self.keyword("REMOVE") {
+                    loop {
+                        remove.push(self.path()?);
+                        if !self.symbol(",") {
+                            break;
+                        }
+                    }
+                } else {
+                    break;
+                }
+            }
+            if set.is_empty() && remove.is_empty() {
+                return Err(());
+            }
+            let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
+            let returning = self.returning()?;
+            return Ok(Statement::Update { table, set, remove, filter, returning });
+        }
+        if self.keyword("DELETE") {
+            self.expect_keyword("FROM")?;
+            let table = self.name()?;
+            let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
+            let returning = self.returning()?;
+            return Ok(Statement::Delete { table, filter, returning });
+        }
+        Err(())
+    }
+
+    /// `RETURNING ALL|MODIFIED OLD|NEW *` as a ReturnValues value.
+    fn returning(&mut self) -> Parsed<Option<String>> {
+        if !self.keyword("RETURNING") {
+            return Ok(None);
+        }
+        let scope = if self.keyword("ALL") {
+            "ALL"
+        } else if self.keyword("MODIFIED") {
+            "UPDATED"
+        } else {
+            return Err(());
+        };
+        let image = if self.keyword("OLD") {
+            "OLD"
+        } else if self.keyword("NEW") {
+            "NEW"
+        } else {
+            return Err(());
+        };
+        self.expect("*")?;
+        Ok(Some(format!("{scope}_{image}")))
+    }
+
+    fn enter(&mut self) -> Parsed<()> {
+        self.depth += 1;
+        (self.depth <= MAX_DEPTH).then_some(()).ok_or(())
+    }
+
+    fn expr(&mut self) -> Parsed<Expr> {
+        self.enter()?;
+        let mut left = self.and()?;
+        while self.keyword("OR") {
+            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+        }
+        self.depth -= 1;
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Parsed<Expr> {
+        let mut left = self.not()?;
+        while self.keyword("AND") {
+            left = Expr::And(Box::new(left), Box::new(self.not()?));
+        }
+        Ok(left)
+    }
+
+    fn not(&mut self) -> Parsed<Expr> {
+        if self.keyword("NOT") {
+            self.enter()?;
+            let inner = self.not()?;
+            self.depth -= 1;
+            return Ok(Expr::Not(Box::new(inner)));
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> Parsed<Expr> {
+        let left = self.additive()?;
+        for (symbol, op) in [("=", "="), ("<>", "<>"), ("!=", "<>"), ("<=", "<="), (">=", ">="), ("<", "<"), (">", ">")]
+        {
+            if self.symbol(symbol) {
+                return Ok(Expr::Compare(op, Box::new(left), Box::new(self.additive()?)));
+            }
+        }
+        if self.keyword("BETWEEN") {
+            let low = self.additive()?;
+            self.expect_keyword("AND")?;
+            return Ok(Expr::Between(Box::new(left), Box::new(low), Box::new(self.additive()?)));
+        }
+        if self.keyword("IN") {
+            let close = if self.symbol("[") {
+                "]"
+            } else if self.symbol("(") {
+                ")"
+            } else {
+                return Err(());
+            };
+            let mut items = vec![self.additive()?];
+            while self.symbol(",") {
+                items.push(self.additive()?);
+            }
+            self.expect(close)?;
+            return Ok(Expr::In(Box::new(left), items));
+        }
+        if self.keyword("IS") {
+            let negated = self.keyword("NOT");
+            self.expect_keyword("MISSING")?;
+            return Ok(Expr::Missing(Box::new(left), negated));
+        }
+        Ok(left)
+    }
+
+    fn additive(&mut self) -> Parsed<Expr> {
+        let mut left = self.primary()?;
+        loop {
+            let op = if self.symbol("+") {
+                "+"
+            } else if self.symbol("-") {
+                "-"
+            } else {
+                return Ok(left);
+            };
+            left = Expr::Arith(op, Box::new(left), Box::new(self.primary()?));
+        }
+    }
+
+    fn primary(&mut self) -> Parsed<Expr> {
+        self.enter()?;
+        let token = self.tokens.get(self.at).cloned().ok_or(())?;
+        let expr = match token {
+            Token::Param => {
+                self.at += 1;
+                self.params += 1;
+                Expr::Param(self.params - 1)
+            }
+            Token::Text(s) => {
+                self.at += 1;
+                Expr::Literal(Literal::Text(s))
+            }
+            Token::Number(n) => {
+                self.at += 1;
+                Expr::Literal(Literal::Number(n))
+            }
+            Token::Symbol("(") => {
+                self.at += 1;
+                let inner = self.expr()?;
+                self.expect(")")?;
+                inner
+            }
+            Token::Symbol("[") => {
+                self.at += 1;
+                Expr::Literal(Literal::List(self.items("]")?))
+            }
+            Token::Symbol("<<") => {
+                self.at += 1;
+                Expr::Literal(Literal::Set(self.items(">>")?))
+            }
+            Token::Symbol("{") => {
+                self.at += 1;
+                let mut members = Vec::new();
+                if !self.symbol("}") {
+                    loop {
+                        let Some(Token::Text(key) | Token::Quoted(key)) = self.tokens.get(self.at).cloned() else {
+                            return Err(());
+                        };
+                        self.at += 1;
+                        self.expect(":")?;
+                        members.push((key, self.additive()?));
+                        if self.symbol("}") {
+                            break;
+                        }
+                        self.expect(",")?;
+                    }
+                }
+                Expr::Literal(Literal::Map(members))
+            }
+            Token::Word(w) if w.eq_ignore_ascii_case("true") || w.eq_ignore_ascii_case("false") => {
+                self.at += 1;
+                Expr::Literal(Literal::Bool(w.eq_ignore_ascii_case("true")))
+            }
+            Token::Word(w) if w.eq_ignore_ascii_case("null") => {
+                self.at += 1;
+                Expr::Literal(Literal::Null)
+            }
+            Token::Word(w) if matches!(self.tokens.get(self.at + 1), Some(Token::Symbol("("))) => {
+                self.at += 2;
+                let mut args = Vec::new();
+                if !self.symbol(")") {
+                    loop {
+                        args.push(self.additive()?);
+                        if self.symbol(")") {
+                            break;
+                        }
+                        self.expect(",")?;
+                    }
+                }
+                Expr::Call(w.to_ascii_lowercase(), args)
+            }
+            Token::Word(_) | Token::Quoted(_) => Expr::Path(self.path()?),
+            Token::Symbol(_) => return Err(()),
+        };
+        self.depth -= 1;
+        Ok(expr)
+    }
+
+    fn items(&mut self, close: &str) -> Parsed<Vec<Expr>> {
+        let mut items = Vec::new();
+        if self.symbol(close) {
+            return Ok(items);
+        }
+        loop {
+            items.push(self.additive()?);
+            if self.symbol(close) {
+                return Ok(items);
+            }
+            self.expect(",")?;
+        }
+    }
+}
+
+/// Parses one statement; also returns how many `?` it has.
+pub fn parse(text: &str) -> Result<(Statement, usize)> {
+    let tokens = lex(text).ok_or_else(|| malformed(text))?;
+    let mut parser = Parser { tokens, at: 0, params: 0, depth: 0 };
+    let statement = parser.statement().map_err(|()| malformed(text))?;
+    if parser.at != parser.tokens.len() {
+        return Err(malformed(text));
+    }
+    Ok((statement, parser.params))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_parse() {
+        let (select, params) =
+            parse("SELECT a, b.c[1] FROM \"t\".\"i\" WHERE pk = ? AND sk BETWEEN 1 AND 3 ORDER BY sk DESC")
+                .expect("select");
+        assert_eq!(params, 1);
+        let Statement::Select { projection, table, index, descending, .. } = select else { panic!("not a select") };
+        assert_eq!((table.as_str(), index.as_deref(), descending), ("t", Some("i"), true));
+        assert_eq!(
+            projection.expect("paths")[1],
+            vec![PathStep::Name("b".into()), PathStep::Name("c".into()), PathStep::Index(1)]
+        );
+        let (insert, _) = parse("INSERT INTO t VALUE {'pk': 'it''s', 'n': -1.5e3, 's': <<'a'>>, 'l': [1, true, null]}")
+            .expect("insert");
+        assert!(matches!(insert, Statement::Insert { .. }));
+        let (update, _) =
+            parse("update t set n = n + 1, m = 'x' remove o where pk = 'a' returning all new *").expect("update");
+        let Statement::Update { set, remove, returning, .. } = update else { panic!("not an update") };
+        assert_eq!((set.len(), remove.len(), returning.as_deref()), (2, 1, Some("ALL_NEW")));
+    }
+
+    #[test]
+    fn malformed_statements_are_refused_whole() {
+        for text in [
+            "SELEC * FROM t",
+            "SELECT * FROM",
+            "INSERT INTO t VALUE {'a' 1}",
+            "SELECT * FROM t WHERE 'x",
+            "UPDATE t WHERE a = 1",
+            "DELETE FROM t extra",
+        ] {
+            let error = parse(text).expect_err(text);
+            assert_eq!(error.message, format!("Statement wasn't well formed, can't be processed: {text}"));
+        }
+        let deep = format!("SELECT * FROM t WHERE {}a = 1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert!(parse(&deep).is_err());
+    }
+}
