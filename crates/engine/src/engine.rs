@@ -86,7 +86,13 @@ impl Engine {
             "ExecuteStatement" => run(operation, request, |input| ops::execute_statement::run(self, &input)),
             "BatchExecuteStatement" => run(operation, request, |input| ops::batch_execute_statement::run(self, &input)),
             "ExecuteTransaction" => run(operation, request, |input| ops::execute_transaction::run(self, &input)),
-            _ => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
+            "DescribeEndpoints" => run(operation, request, |input| ops::describe_endpoints::run(self, input)),
+            _ => match ops::cloud_only::feature(operation) {
+                Some(feature) => {
+                    Err(DynamoError::new(ErrorKind::UnknownOperation, ops::cloud_only::message(operation, feature)))
+                }
+                None => Err(DynamoError::new(ErrorKind::UnknownOperation, "")),
+            },
         }
     }
 

@@ -94,6 +94,12 @@ async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Resul
         (None, Some(operation)) if STREAMS_OPERATIONS.contains(&operation) => operation,
         _ => return respond(&request_id, Err(DynamoError::new(ErrorKind::UnknownOperation, ""))),
     };
+    if operation == "DescribeEndpoints" {
+        // Endpoint discovery must lead back here, not to AWS.
+        let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1");
+        let body = serde_json::json!({"Endpoints": [{"Address": host, "CachePeriodInMinutes": 1440}]});
+        return respond(&request_id, Ok(body.to_string()));
+    }
     let Ok(text) = std::str::from_utf8(&body) else {
         return respond(&request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));
     };
@@ -317,5 +323,29 @@ mod tests {
         assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
         assert_eq!(body["__type"], "com.amazon.coral.service#RequestEntityTooLargeException");
         assert!(headers.contains_key("x-amz-crc32"));
+    }
+
+    #[tokio::test]
+    async fn endpoint_discovery_points_back_here_and_cloud_only_operations_say_so() {
+        let app = app(state());
+        let request = Request::post("/")
+            .header("host", "127.0.0.1:8123")
+            .header("x-amz-target", "DynamoDB_20120810.DescribeEndpoints")
+            .header("x-amz-date", "20261202T000000Z")
+            .header("authorization", "AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+            .body(Body::from("{}"))
+            .expect("request");
+        let response = app.clone().oneshot(request).await.expect("response");
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        let body: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
+        assert_eq!(
+            body,
+            serde_json::json!({"Endpoints": [{"Address": "127.0.0.1:8123", "CachePeriodInMinutes": 1440}]})
+        );
+        let (status, _, body) =
+            call(app, Some("DynamoDB_20120810.CreateBackup"), r#"{"TableName":"t","BackupName":"b"}"#).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
+        assert!(body["message"].as_str().unwrap_or_default().contains("on-demand backups"), "{body}");
     }
 }

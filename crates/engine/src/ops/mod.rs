@@ -4,9 +4,11 @@
 pub mod batch_execute_statement;
 pub mod batch_get_item;
 pub mod batch_write_item;
+pub mod cloud_only;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;
+pub mod describe_endpoints;
 pub mod describe_limits;
 pub mod describe_stream;
 pub mod describe_table;
