@@ -161,3 +161,21 @@ fn an_mcp_data_model_is_checked_as_is_and_its_validation_record_written() {
     assert_eq!(code, 2);
     assert!(stderr.contains("a CloudFormation template holds tables but no access patterns to check"), "{stderr}");
 }
+
+#[test]
+fn a_yaml_cloudformation_template_is_read_with_its_short_form_tags() {
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/cloudformation-template.yaml");
+    let (code, _, stderr) = check(&[&template.to_string_lossy()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("a CloudFormation template holds tables but no access patterns to check"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "OrdersTable: TableName is computed ({\"Fn::Sub\":\"orders-${Stage}\"}); named `OrdersTable` here"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("OrdersTable: PointInTimeRecoverySpecification is not part of a CreateTable request"),
+        "{stderr}"
+    );
+}

@@ -36,6 +36,10 @@ pub struct Imported {
 
 /// Reads `text` in whichever supported shape it is.
 pub fn import(text: &str) -> Result<Imported, String> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') && !trimmed.starts_with('[') {
+        return yaml_template(text);
+    }
     let json = plain_json::parse_lenient(text).map_err(|e| format!("not JSON: {e}"))?;
     let value = json.to_value();
     let Some(object) = value.as_object() else { return Err("expected a JSON object".into()) };
@@ -214,6 +218,46 @@ fn workbench(model: &Map<String, Value>) -> Result<Imported, String> {
     }
     let workbook = json!({"format": FORMAT, "name": model["ModelName"].as_str().unwrap_or("NoSQL Workbench model"), "tables": tables, "fixtures": fixtures, "patterns": []});
     finish(Source::NoSqlWorkbench, workbook, notes)
+}
+
+/// A CloudFormation template in YAML (only built with the `yaml` feature, as the command line is).
+#[cfg(feature = "yaml")]
+fn yaml_template(text: &str) -> Result<Imported, String> {
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| format!("neither JSON nor YAML: {e}"))?;
+    let value = yaml_to_json(yaml);
+    match value.as_object() {
+        Some(object) if object.get("Resources").is_some_and(Value::is_object) => cloudformation(object),
+        _ => Err("a YAML file is read as a CloudFormation template, and this one has no Resources".into()),
+    }
+}
+
+#[cfg(not(feature = "yaml"))]
+fn yaml_template(_: &str) -> Result<Imported, String> {
+    Err("not JSON: YAML CloudFormation templates are read by `dynalab check`, not here".into())
+}
+
+/// YAML as JSON; CloudFormation's short-form tags become their long forms (`!Ref x` → `{"Ref": x}`,
+/// `!Sub s` → `{"Fn::Sub": s}`).
+#[cfg(feature = "yaml")]
+fn yaml_to_json(yaml: serde_yaml::Value) -> Value {
+    use serde_yaml::Value as Y;
+    match yaml {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => serde_json::from_str(&n.to_string()).unwrap_or(Value::Null),
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
+        Y::Mapping(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k.as_str().map_or_else(|| format!("{k:?}"), String::from), yaml_to_json(v)))
+                .collect(),
+        ),
+        Y::Tagged(tagged) => {
+            let name = tagged.tag.to_string().trim_start_matches('!').to_string();
+            let key = if name == "Ref" || name == "Condition" { name } else { format!("Fn::{name}") };
+            json!({key: yaml_to_json(tagged.value)})
+        }
+    }
 }
 
 /// CloudFormation: each `AWS::DynamoDB::Table` becomes a CreateTable request.
