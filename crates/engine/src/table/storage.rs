@@ -32,7 +32,9 @@ pub struct StoredItem {
 }
 
 impl StoredItem {
-    pub fn new(item: Item) -> Self {
+    pub fn new(mut item: Item) -> Self {
+        // Stored items live long: give back what building them reserved.
+        item.shrink_to_fit();
         let size = item_size(&item);
         Self { item, size, json: OnceLock::new() }
     }

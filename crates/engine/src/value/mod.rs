@@ -1,5 +1,6 @@
 //! Attribute values: DynamoDB's ten types, their wire form and their size.
 
+mod item;
 mod key;
 mod number;
 mod wire;
@@ -8,10 +9,7 @@ pub use key::{KeyValue, ScalarType};
 pub use number::Number;
 pub use wire::{item_to_json, ENVELOPED_MARK, VALIDATION_MARK};
 
-use std::collections::BTreeMap;
-
-/// An item, or a map value: attribute name → value.
-pub type Item = BTreeMap<String, AttributeValue>;
+pub use item::Item;
 
 /// One DynamoDB value.
 #[derive(Debug, Clone, PartialEq)]
