@@ -80,7 +80,7 @@ impl<'t> Target<'t> {
             .table
             .key_names()
             .iter()
-            .filter_map(|n| start.get_key_value(*n))
+            .filter_map(|n| start.get_key_value(n))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         let primary = self
