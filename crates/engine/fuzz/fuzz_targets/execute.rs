@@ -6,10 +6,12 @@ use dynalab_engine::{Engine, FixedClock};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
 
-const OPERATIONS: [&str; 16] = [
+const OPERATIONS: [&str; 30] = [
     "CreateTable", "DescribeTable", "ListTables", "DeleteTable", "UpdateTable", "PutItem", "GetItem",
     "UpdateItem", "DeleteItem", "Query", "Scan", "BatchGetItem", "BatchWriteItem", "TransactWriteItems",
-    "TransactGetItems", "Nope",
+    "TransactGetItems", "UpdateTimeToLive", "DescribeTimeToLive", "TagResource", "UntagResource",
+    "ListTagsOfResource", "DescribeLimits", "ListStreams", "DescribeStream", "GetShardIterator", "GetRecords",
+    "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction", "DescribeEndpoints", "Nope",
 ];
 
 fuzz_target!(|data: &[u8]| {
