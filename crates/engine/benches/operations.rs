@@ -51,7 +51,7 @@ fn create_indexed_request() -> String {
 
 fn order_item(i: usize) -> serde_json::Value {
     json!({"pk": {"S": format!("ORDER#{:06}", i % 20_000)}, "sk": {"N": "0"}, "warehouse": {"S": format!("W{}", i % 100)},
-        "customer": {"S": format!("C{}", i % 1000)}, "status": {"S": if i % 3 == 0 { "OPEN" } else { "SHIPPED" }},
+        "customer": {"S": format!("C{}", i % 1000)}, "status": {"S": if i.is_multiple_of(3) { "OPEN" } else { "SHIPPED" }},
         "placed": {"N": i.to_string()}, "total": {"N": "42.5"}})
 }
 

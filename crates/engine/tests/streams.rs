@@ -1,6 +1,8 @@
 //! DynamoDB Streams on the engine: one record per changed item in commit order, none for writes
 //! that change nothing, transactions and TTL removals included, images per view type, SizeBytes,
 //! iterators (TRIM_HORIZON, LATEST, AT_/AFTER_SEQUENCE_NUMBER), paging, retention, expiry.
+// The helpers take `json!` values by value.
+#![allow(clippy::needless_pass_by_value)]
 
 use dynalab_engine::{Engine, FixedClock};
 use serde_json::{json, Value};

@@ -499,6 +499,8 @@ fn cost(
 }
 
 #[cfg(test)]
+// The helpers take `json!` values by value.
+#[allow(clippy::needless_pass_by_value)]
 mod tests {
     use super::*;
     use crate::workbook::runner::{run, EngineTarget};
