@@ -127,7 +127,7 @@ impl Stream {
             }
             record.created_millis = now_millis;
         }
-        while self.records.front().is_some_and(|r| r.created_millis + RETENTION_MS < now_millis) {
+        while self.records.front().is_some_and(|r| r.created_millis.saturating_add(RETENTION_MS) < now_millis) {
             self.records.pop_front();
         }
     }

@@ -195,3 +195,23 @@ fn enabling_disabling_and_errors() {
     let garbage = engine.execute_value("GetRecords", &json!({"ShardIterator": "garbage"})).expect_err("garbage");
     assert_eq!(garbage.message, "Invalid ShardIterator");
 }
+
+#[test]
+fn hostile_iterators_and_sequence_numbers_are_refused_not_overflowed() {
+    use base64::Engine as _;
+    let (mut engine, _) = engine();
+    let arn = create(&mut engine, "KEYS_ONLY");
+    let shard = call(&mut engine, "DescribeStream", json!({"StreamArn": arn}))["StreamDescription"]["Shards"][0]
+        ["ShardId"]
+        .clone();
+    let after_max = json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": u64::MAX.to_string()});
+    let iterator =
+        call(&mut engine, "GetShardIterator", after_max)["ShardIterator"].as_str().expect("iterator").to_string();
+    assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": iterator}))["Records"], json!([]));
+    let shard = shard.as_str().unwrap_or_default();
+    let forged = format!(
+        "{arn}|001|{}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{shard}|{:021}|{}", 1, u64::MAX))
+    );
+    assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": forged}))["Records"], json!([]));
+}

@@ -17,7 +17,12 @@ pub struct OrdersFixture {
 impl OrdersFixture {
     /// How many items [`OrdersFixture::items`] makes: a profile per user, an order and a line item per order.
     pub fn item_count(&self) -> usize {
-        self.users + 2 * self.users * self.orders_per_user
+        self.users.saturating_add(self.orders().saturating_mul(2))
+    }
+
+    /// How many orders in all; saturating, since the counts come from a form.
+    fn orders(&self) -> usize {
+        self.users.saturating_mul(self.orders_per_user)
     }
 
     /// The items, in DynamoDB JSON, for the `orders` table.
@@ -68,7 +73,7 @@ impl Iterator for OrdersIter {
                 "email": {"S": format!("u{u}@example.com")}, "name": {"S": format!("User {u}")}}));
         }
         let o = self.next - users;
-        if o >= users * self.fixture.orders_per_user {
+        if o >= self.fixture.orders() {
             return None;
         }
         self.next += 1;
@@ -129,6 +134,12 @@ mod tests {
             }
         }
         counts
+    }
+
+    #[test]
+    fn absurd_counts_saturate_instead_of_overflowing() {
+        let fixture = OrdersFixture { users: usize::MAX, orders_per_user: usize::MAX, skew: 0.0, seed: 1 };
+        assert_eq!(fixture.item_count(), usize::MAX);
     }
 
     #[test]

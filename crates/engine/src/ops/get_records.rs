@@ -38,7 +38,8 @@ pub fn run(engine: &mut Engine, input: &GetRecordsInput) -> Result<GetRecordsOut
         .as_deref()
         .and_then(decode)
         .ok_or_else(|| DynamoError::validation("Invalid ShardIterator"))?;
-    if now > issued + ITERATOR_LIFETIME_MS {
+    // `issued` comes from the caller's iterator: it may be anything.
+    if now > issued.saturating_add(ITERATOR_LIFETIME_MS) {
         return Err(DynamoError::new(
             ErrorKind::ExpiredIterator,
             "Iterator expired. The iterator was created more than 15 minutes ago.",

@@ -68,7 +68,7 @@ pub fn run(engine: &mut Engine, input: &GetShardIteratorInput) -> Result<GetShar
         Some("TRIM_HORIZON") => first,
         Some("LATEST") => stream.next_sequence,
         Some("AT_SEQUENCE_NUMBER") => sequence()?,
-        _ => sequence()? + 1,
+        _ => sequence()?.saturating_add(1),
     };
     Ok(GetShardIteratorOutput { shard_iterator: encode(&stream.arn(), &shard, next, now) })
 }

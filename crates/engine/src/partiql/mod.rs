@@ -109,7 +109,10 @@ impl Builder<'_> {
         match expr {
             Expr::Path(path) => Ok(self.path(path)),
             Expr::Arith(op, l, r) => Ok(format!("{} {op} {}", self.operand(l)?, self.operand(r)?)),
-            Expr::Call(name, args) if name == "size" => Ok(format!("size({})", self.operand(&args[0])?)),
+            Expr::Call(name, args) if name == "size" => match args.as_slice() {
+                [path] => Ok(format!("size({})", self.operand(path)?)),
+                _ => Err(DynamoError::validation("size() takes one path")),
+            },
             other => {
                 let value = self.value(other)?;
                 Ok(self.placeholder(value))
@@ -373,4 +376,34 @@ pub fn start_key(token: &str) -> Result<Value> {
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .ok_or_else(|| DynamoError::validation("Invalid NextToken"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, FixedClock};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_function_with_the_wrong_arguments_is_refused_not_a_crash() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        let create = json!({"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]});
+        engine.execute_value("CreateTable", &create).expect("table");
+        engine
+            .execute_value(
+                "PutItem",
+                &json!({"TableName": "things", "Item": {"pk": {"S": "a"}, "l": {"L": [{"N": "1"}, {"N": "2"}]}}}),
+            )
+            .expect("put");
+        let error = engine
+            .execute_value("ExecuteStatement", &json!({"Statement": "SELECT * FROM things WHERE size() > 1"}))
+            .expect_err("no path");
+        assert_eq!(error.message, "size() takes one path");
+        let found = engine
+            .execute_value("ExecuteStatement", &json!({"Statement": "SELECT pk FROM things WHERE size(l) > 1"}))
+            .expect("size");
+        assert_eq!(found["Items"], json!([{"pk": {"S": "a"}}]));
+    }
 }
