@@ -1,29 +1,13 @@
 """A boto3 user's session against `dynalab serve`: waiters, batch writer, paginators, a GSI,
 typed exceptions. Usage: boto3_scenario.py http://127.0.0.1:PORT"""
 
-import sys
-
-import boto3
 from boto3.dynamodb.conditions import Key
-from botocore.config import Config
 
-endpoint = sys.argv[1]
-session = boto3.session.Session(aws_access_key_id="lab", aws_secret_access_key="lab", region_name="us-east-1")
-config = Config(retries={"max_attempts": 1})
-client = session.client("dynamodb", endpoint_url=endpoint, config=config)
-resource = session.resource("dynamodb", endpoint_url=endpoint, config=config)
+from lab import Checks, client as make_client, resource as make_resource
 
-passed = 0
-failed = 0
-
-
-def check(name, condition):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAILED: {name}")
+client = make_client()
+resource = make_resource()
+check = Checks()
 
 
 client.create_table(
@@ -107,5 +91,4 @@ except client.exceptions.ResourceNotFoundException:
 client.delete_table(TableName="orders")
 check("table deleted", client.list_tables()["TableNames"] == [])
 
-print(f"boto3: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish("boto3")

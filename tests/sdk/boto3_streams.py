@@ -2,28 +2,11 @@
 read through the dynamodbstreams client, exactly once and in order.
 Usage: boto3_streams.py http://127.0.0.1:PORT"""
 
-import sys
+from lab import Checks, client as make_client
 
-import boto3
-from botocore.config import Config
-
-endpoint = sys.argv[1]
-session = boto3.session.Session(aws_access_key_id="lab", aws_secret_access_key="lab", region_name="us-east-1")
-config = Config(retries={"max_attempts": 1})
-dynamodb = session.client("dynamodb", endpoint_url=endpoint, config=config)
-streams = session.client("dynamodbstreams", endpoint_url=endpoint, config=config)
-
-passed = 0
-failed = 0
-
-
-def check(name, condition):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAILED: {name}")
+dynamodb = make_client()
+streams = make_client("dynamodbstreams")
+check = Checks()
 
 
 dynamodb.create_table(
@@ -73,5 +56,4 @@ try:
     check("a bad iterator is refused", False)
 except streams.exceptions.ClientError as e:
     check("a bad iterator is refused", e.response["Error"]["Code"] == "ValidationException")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish("boto3 streams")

@@ -2,16 +2,13 @@
 // parameters, paging with NextToken, a batch, a transaction and its cancellation, typed errors,
 // and the document client's PartiQL commands. Usage: node js_partiql.mjs http://127.0.0.1:PORT
 import {
-  DynamoDBClient, CreateTableCommand, ExecuteStatementCommand, BatchExecuteStatementCommand, ExecuteTransactionCommand,
+  CreateTableCommand, ExecuteStatementCommand, BatchExecuteStatementCommand, ExecuteTransactionCommand,
   DuplicateItemException, TransactionCanceledException, ConditionalCheckFailedException,
 } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, ExecuteStatementCommand as DocExecuteStatement } from "@aws-sdk/lib-dynamodb";
+import { ExecuteStatementCommand as DocExecuteStatement } from "@aws-sdk/lib-dynamodb";
+import { client, doc, checks } from "./lab.mjs";
 
-const endpoint = process.argv[2];
-const client = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "lab", secretAccessKey: "lab" }, maxAttempts: 1 });
-const doc = DynamoDBDocumentClient.from(client);
-let passed = 0, failed = 0;
-const check = (name, ok) => { if (ok) passed++; else { failed++; console.log(`FAILED: ${name}`); } };
+const check = checks();
 const run = (Statement, Parameters, extra = {}) => client.send(new ExecuteStatementCommand({ Statement, Parameters, ...extra }));
 
 await client.send(new CreateTableCommand({
@@ -70,5 +67,4 @@ try {
 }
 const grace = await doc.send(new DocExecuteStatement({ Statement: `SELECT * FROM notes WHERE owner = ?`, Parameters: ["grace"] }));
 check("the document client's PartiQL unmarshals", grace.Items.length === 1 && grace.Items[0].id === 1);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+check.finish("js partiql");

@@ -1,16 +1,13 @@
 // The AWS SDK for JavaScript v3 against `dynalab serve`: paginators, the document client,
 // transactions with cancellation reasons, typed errors. Usage: node js_scenario.mjs http://127.0.0.1:PORT
 import {
-  DynamoDBClient, CreateTableCommand, DeleteTableCommand, paginateQuery, waitUntilTableExists,
+  CreateTableCommand, DeleteTableCommand, paginateQuery, waitUntilTableExists,
   ConditionalCheckFailedException, TransactionCanceledException, ResourceNotFoundException, DescribeTableCommand,
 } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand, GetCommand, UpdateCommand, TransactWriteCommand, BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, GetCommand, UpdateCommand, TransactWriteCommand, BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { client, doc, checks } from "./lab.mjs";
 
-const endpoint = process.argv[2];
-const client = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "lab", secretAccessKey: "lab" }, maxAttempts: 1 });
-const doc = DynamoDBDocumentClient.from(client);
-let passed = 0, failed = 0;
-const check = (name, ok) => { if (ok) passed++; else { failed++; console.log(`FAILED: ${name}`); } };
+const check = checks();
 
 await client.send(new CreateTableCommand({
   TableName: "carts",
@@ -75,5 +72,4 @@ try {
 }
 await client.send(new DeleteTableCommand({ TableName: "carts" }));
 
-console.log(`js: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+check.finish("js");

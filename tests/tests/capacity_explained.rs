@@ -2,22 +2,10 @@
 //! `ReturnConsumedCapacity: INDEXES`), the explained steps sum, table by table and index by index,
 //! to the `ConsumedCapacity` the response reports.
 
+use dynalab_engine::capacity::REPORTING_OPERATIONS;
 use dynalab_tests::corpus::{fresh_engine, load};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-const WITH_CAPACITY: [&str; 10] = [
-    "PutItem",
-    "GetItem",
-    "UpdateItem",
-    "DeleteItem",
-    "Query",
-    "Scan",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "TransactWriteItems",
-    "TransactGetItems",
-];
 
 /// `(table, index or "")` → units, from a response's ConsumedCapacity (object or list).
 fn reported(response: &Value) -> BTreeMap<(String, String), f64> {
@@ -53,7 +41,8 @@ fn explained_steps_sum_to_the_reported_capacity() {
         let mut engine = fresh_engine();
         for (i, step) in sequence.steps.iter().enumerate() {
             let mut request = step.request.clone();
-            let explainable = WITH_CAPACITY.contains(&step.op.as_str()) && request.get("ClientRequestToken").is_none();
+            let explainable =
+                REPORTING_OPERATIONS.contains(&step.op.as_str()) && request.get("ClientRequestToken").is_none();
             if explainable {
                 request["ReturnConsumedCapacity"] = Value::from("INDEXES");
             }

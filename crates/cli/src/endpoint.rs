@@ -230,22 +230,11 @@ fn sign(
     )
 }
 
-/// `(20261202T130501Z, 20261202)` for seconds since the epoch (UTC, proleptic Gregorian).
+/// `(20261202T130501Z, 20261202)` for seconds since the epoch.
 fn timestamp(seconds: u64) -> (String, String) {
-    let days = (seconds / 86_400) as i64;
-    let rest = seconds % 86_400;
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let date = format!("{year:04}{month:02}{day:02}");
-    (format!("{date}T{:02}{:02}{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60), date)
+    let t = dynalab_engine::Utc::of_millis(seconds.saturating_mul(1000));
+    let date = format!("{:04}{:02}{:02}", t.year, t.month, t.day);
+    (format!("{date}T{:02}{:02}{:02}Z", t.hour, t.minute, t.second), date)
 }
 
 #[cfg(test)]

@@ -9,15 +9,9 @@ use std::process::Command;
 
 #[test]
 fn acknowledged_writes_survive_kill_9_and_a_torn_tail() {
-    let dir = std::env::temp_dir().join(format!("dynalab-persistence-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data_dir = dir.to_string_lossy().to_string();
+    let (dir, data_dir) = fresh_dir("dynalab-persistence");
     let mut first = Server::start_with(&["--data-dir", &data_dir]);
-    let created = post(
-        first.port,
-        "CreateTable",
-        r#"{"TableName":"things","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
-    );
+    let created = create_table(first.port, "things");
     assert!(created.starts_with("HTTP/1.1 200"), "{created}");
     for i in 0..50 {
         let put = post(
@@ -62,15 +56,9 @@ fn acknowledged_writes_survive_kill_9_and_a_torn_tail() {
 
 #[test]
 fn a_long_log_is_compacted_at_start_without_losing_anything() {
-    let dir = std::env::temp_dir().join(format!("dynalab-compaction-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data_dir = dir.to_string_lossy().to_string();
+    let (dir, data_dir) = fresh_dir("dynalab-compaction");
     let first = Server::start_with(&["--data-dir", &data_dir]);
-    post(
-        first.port,
-        "CreateTable",
-        r#"{"TableName":"things","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
-    );
+    create_table(first.port, "things");
     for i in 0..1200 {
         post(
             first.port,
@@ -98,9 +86,7 @@ fn a_long_log_is_compacted_at_start_without_losing_anything() {
 
 #[test]
 fn every_write_boto3_saw_acknowledged_survives_kill_9_mid_load() {
-    let dir = std::env::temp_dir().join(format!("dynalab-crash-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data_dir = dir.to_string_lossy().to_string();
+    let (dir, data_dir) = fresh_dir("dynalab-crash");
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk/crash_writer.py");
     let mut server = Server::start_with(&["--data-dir", &data_dir]);
     let created = Command::new("python3").arg(&script).args([&server.endpoint, "create"]).output().expect("python3");
@@ -139,15 +125,9 @@ fn every_write_boto3_saw_acknowledged_survives_kill_9_mid_load() {
 
 #[test]
 fn expired_items_are_swept_and_stay_gone_after_a_restart() {
-    let dir = std::env::temp_dir().join(format!("dynalab-ttl-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data_dir = dir.to_string_lossy().to_string();
+    let (dir, data_dir) = fresh_dir("dynalab-ttl");
     let first = Server::start_with(&["--data-dir", &data_dir]);
-    post(
-        first.port,
-        "CreateTable",
-        r#"{"TableName":"sessions","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#,
-    );
+    create_table(first.port, "sessions");
     let enabled = post(
         first.port,
         "UpdateTimeToLive",
@@ -169,6 +149,22 @@ fn expired_items_are_swept_and_stay_gone_after_a_restart() {
     assert!(ttl.contains(r#""TimeToLiveStatus":"ENABLED""#), "{ttl}");
     drop(again);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An empty directory for a test's `--data-dir`, and its path as a flag value.
+fn fresh_dir(name: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data_dir = dir.to_string_lossy().to_string();
+    (dir, data_dir)
+}
+
+/// Creates an on-demand table keyed by `id`; the raw response.
+fn create_table(port: u16, name: &str) -> String {
+    let request = format!(
+        r#"{{"TableName":"{name}","AttributeDefinitions":[{{"AttributeName":"id","AttributeType":"S"}}],"KeySchema":[{{"AttributeName":"id","KeyType":"HASH"}}],"BillingMode":"PAY_PER_REQUEST"}}"#
+    );
+    post(port, "CreateTable", &request)
 }
 
 fn scan_count_of(port: u16, table: &str) -> String {

@@ -36,3 +36,43 @@ impl Clock for FixedClock {
         self.0.load(std::sync::atomic::Ordering::SeqCst)
     }
 }
+
+/// A UTC calendar time, for the places that print one (stream labels, request signing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Utc {
+    pub year: i64,
+    pub month: i64,
+    pub day: i64,
+    pub hour: u64,
+    pub minute: u64,
+    pub second: u64,
+    pub millisecond: u64,
+}
+
+impl Utc {
+    /// The calendar time of `millis` since the epoch (proleptic Gregorian; Howard Hinnant's
+    /// days-to-civil).
+    pub fn of_millis(millis: u64) -> Self {
+        let seconds = millis / 1000;
+        let days = (seconds / 86_400) as i64;
+        let rest = seconds % 86_400;
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Self {
+            year,
+            month,
+            day,
+            hour: rest / 3600,
+            minute: rest % 3600 / 60,
+            second: rest % 60,
+            millisecond: millis % 1000,
+        }
+    }
+}

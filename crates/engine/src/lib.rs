@@ -20,7 +20,7 @@ pub mod value;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use clock::SystemClock;
-pub use clock::{Clock, FixedClock};
+pub use clock::{Clock, FixedClock, Utc};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
 pub use inspect::{CollectionView, ItemView, Totals};

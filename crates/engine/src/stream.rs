@@ -172,24 +172,10 @@ impl Stream {
 
 /// A stream label: the creation time, `2026-12-02T22:17:39.340`.
 pub fn label(millis: u64) -> String {
-    let seconds = millis / 1000;
-    let days = (seconds / 86_400) as i64;
-    let rest = seconds % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = crate::clock::Utc::of_millis(millis);
     format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        millis % 1000
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}",
+        t.year, t.month, t.day, t.hour, t.minute, t.second, t.millisecond
     )
 }
 

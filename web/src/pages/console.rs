@@ -71,17 +71,8 @@ pub fn ConsolePage() -> impl IntoView {
     let execute = move |op: String, body: String| {
         problem.set(None);
         let result = state::run(&op, &body, true);
-        if result.response.is_ok()
-            && !matches!(
-                op.as_str(),
-                "GetItem" | "Query" | "Scan" | "BatchGetItem" | "TransactGetItems" | "DescribeTable" | "ListTables"
-            )
-        {
-            ui.changed();
-        } else {
-            ui.version.update(|v| *v += 1);
-            crate::storage::schedule_save();
-        }
+        // Even a read changes the history, which the workspace saves.
+        ui.changed();
         outcome.set(Some(result));
     };
     let run_now = move || match input.get_untracked() {

@@ -173,6 +173,27 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
     })
 }
 
+/// A PutItem's or DeleteItem's `Expected` (joined by `ConditionalOperator`) as its
+/// `ConditionExpression` — unless the request brought its own maps, which the expression checks
+/// then refuse for having no expression.
+pub fn rewrite_expected(
+    expected: &mut Option<Value>,
+    operator: Option<&str>,
+    condition: &mut Option<String>,
+    names: &mut Option<HashMap<String, String>>,
+    values: &mut Option<HashMap<String, AttributeValue>>,
+) -> Result<()> {
+    if Rewritten::has_maps(names.as_ref(), values.as_ref()) {
+        return Ok(());
+    }
+    if let Some(expected) = expected.take() {
+        let mut legacy = Rewritten::default();
+        *condition = conditions(&expected, operator, Kind::Expected, &mut legacy)?;
+        legacy.finish(names, values);
+    }
+    Ok(())
+}
+
 /// `AttributeUpdates` as an `UpdateExpression`: PUT → SET, DELETE → REMOVE (or DELETE from a set
 /// with a Value), ADD → ADD (for numbers and sets) or appending to a list.
 pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {

@@ -43,12 +43,9 @@ pub fn run(engine: &mut Engine, input: &BatchExecuteStatementInput) -> Result<Va
         .iter()
         .map(|s| {
             let text = s.statement.as_deref().unwrap_or_default();
-            let (statement, _) = partiql::parse::parse(text)?;
-            Ok((
-                statement.is_read(),
-                statement.table().to_string(),
-                partiql::prepare(engine, text, s.parameters.as_ref(), &Map::new()),
-            ))
+            let (statement, count) = partiql::parse::parse(text)?;
+            let native = partiql::prepare_parsed(engine, &statement, count, s.parameters.as_ref(), &Map::new());
+            Ok((statement.is_read(), statement.table().to_string(), native))
         })
         .collect::<Result<Vec<_>>>()?;
     if parsed.iter().any(|(read, ..)| *read) && parsed.iter().any(|(read, ..)| !*read) {
@@ -72,7 +69,7 @@ pub fn run(engine: &mut Engine, input: &BatchExecuteStatementInput) -> Result<Va
     for ((read, table, native), statement) in parsed.into_iter().zip(statements) {
         let mut entry = json!({"TableName": table});
         let outcome = native.and_then(|mut native| {
-            if read && !native.single_item {
+            if read && native.item_key.is_none() {
                 return Err(DynamoError::validation(
                     "Must have an equality condition on all key attributes in the WHERE clause for batch reads",
                 ));

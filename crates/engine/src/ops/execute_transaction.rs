@@ -47,13 +47,12 @@ pub fn run(engine: &mut Engine, input: &ExecuteTransactionInput) -> Result<Value
     if reads > 0 {
         let mut items = Vec::new();
         for native in &natives {
-            if !native.single_item {
+            let Some(key) = native.item_key.clone() else {
                 return Err(DynamoError::validation(
                     "Must have an equality condition on all key attributes in the WHERE clause for transactional reads",
                 ));
-            }
+            };
             let request = &native.request;
-            let key = key_from_conditions(engine, request)?;
             let mut get = json!({"TableName": request["TableName"], "Key": key});
             if let Some(projection) = request.get("ProjectionExpression").and_then(Value::as_str) {
                 // Only the names the projection uses: the key's names went into the Key.
@@ -98,21 +97,4 @@ pub fn run(engine: &mut Engine, input: &ExecuteTransactionInput) -> Result<Value
         output["ConsumedCapacity"] = capacity.clone();
     }
     Ok(output)
-}
-
-/// The key a whole-key Query names: its `#p = :p` equalities, resolved.
-fn key_from_conditions(engine: &Engine, request: &Value) -> Result<Value> {
-    let table = engine.table(request["TableName"].as_str().unwrap_or_default())?;
-    let names = request["ExpressionAttributeNames"].as_object().cloned().unwrap_or_default();
-    let values = request["ExpressionAttributeValues"].as_object().cloned().unwrap_or_default();
-    let condition = request["KeyConditionExpression"].as_str().unwrap_or_default();
-    let mut key = Map::new();
-    for part in condition.split(" AND ") {
-        let Some((name, value)) = part.split_once(" = ") else { continue };
-        let attribute = names.get(name.trim()).and_then(Value::as_str).unwrap_or_default();
-        if table.key_names().contains(&attribute) {
-            key.insert(attribute.to_string(), values.get(value.trim()).cloned().unwrap_or(Value::Null));
-        }
-    }
-    Ok(Value::Object(key))
 }

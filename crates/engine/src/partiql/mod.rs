@@ -21,8 +21,9 @@ pub struct Native {
     pub request: Value,
     /// For INSERT: a failed condition means the key exists.
     pub insert: bool,
-    /// For a SELECT: the key of the item, when the WHERE fixes the whole primary key.
-    pub single_item: bool,
+    /// For a SELECT whose WHERE fixes the whole primary key: that key (batches and transactions
+    /// read by it).
+    pub item_key: Option<Value>,
 }
 
 struct Builder<'p> {
@@ -247,7 +248,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 .iter()
                 .filter_map(|h| terms.iter().copied().find(|t| equality(t).is_some_and(|(n, _)| n == h)))
                 .collect();
-            let mut single_item = false;
+            let mut item_key = None;
             if hash_terms.len() == hash.len() && !hash.is_empty() {
                 let mut key_terms: Vec<&Expr> = hash_terms;
                 for r in &range {
@@ -258,9 +259,16 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                         break;
                     }
                 }
-                single_item = index.is_none()
-                    && key_terms.len() == table_key.len()
-                    && key_terms.iter().all(|t| equality(t).is_some());
+                if index.is_none() && key_terms.len() == table_key.len() {
+                    let equalities: Option<Vec<(&str, &Expr)>> = key_terms.iter().map(|t| equality(t)).collect();
+                    if let Some(equalities) = equalities {
+                        let key = equalities
+                            .into_iter()
+                            .map(|(n, v)| Ok((n.to_string(), b.value(v)?)))
+                            .collect::<Result<Map<_, _>>>()?;
+                        item_key = Some(Value::Object(key));
+                    }
+                }
                 let key_text = key_terms.iter().map(|t| b.condition(t)).collect::<Result<Vec<_>>>()?;
                 request["KeyConditionExpression"] = json!(key_text.join(" AND "));
                 let rest = terms
@@ -275,13 +283,13 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                     request["ScanIndexForward"] = json!(false);
                 }
                 finish(b, &mut request);
-                return Ok(Native { operation: "Query", request, insert: false, single_item });
+                return Ok(Native { operation: "Query", request, insert: false, item_key });
             }
             if let Some(filter) = filter {
                 request["FilterExpression"] = json!(b.condition(filter)?);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "Scan", request, insert: false, single_item })
+            Ok(Native { operation: "Scan", request, insert: false, item_key })
         }
         Statement::Insert { item, .. } => {
             let item = b.value(item)?;
@@ -299,7 +307,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             let hash = b.name(&table_key[0]);
             request["ConditionExpression"] = json!(format!("attribute_not_exists({hash})"));
             finish(b, &mut request);
-            Ok(Native { operation: "PutItem", request, insert: true, single_item: false })
+            Ok(Native { operation: "PutItem", request, insert: true, item_key: None })
         }
         Statement::Update { set, remove, filter, returning, .. } => {
             let (key, rest) = key_of(&b, filter.as_ref())?;
@@ -326,7 +334,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 request["ReturnValues"] = json!(returning);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "UpdateItem", request, insert: false, single_item: false })
+            Ok(Native { operation: "UpdateItem", request, insert: false, item_key: None })
         }
         Statement::Delete { filter, returning, .. } => {
             let (key, rest) = key_of(&b, filter.as_ref())?;
@@ -339,7 +347,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 request["ReturnValues"] = json!(returning);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "DeleteItem", request, insert: false, single_item: false })
+            Ok(Native { operation: "DeleteItem", request, insert: false, item_key: None })
         }
     }
 }
@@ -347,11 +355,22 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
 /// Parses `text`, checks the parameter count, and makes the native request.
 pub fn prepare(engine: &Engine, text: &str, params: Option<&Vec<Value>>, extra: &Map<String, Value>) -> Result<Native> {
     let (statement, count) = parse::parse(text)?;
+    prepare_parsed(engine, &statement, count, params, extra)
+}
+
+/// [`prepare`] for a statement already parsed (with `count` parameters).
+pub fn prepare_parsed(
+    engine: &Engine,
+    statement: &Statement,
+    count: usize,
+    params: Option<&Vec<Value>>,
+    extra: &Map<String, Value>,
+) -> Result<Native> {
     let params = params.map_or(&[][..], Vec::as_slice);
     if count != params.len() {
         return Err(DynamoError::validation("Number of parameters in request and statement don't match."));
     }
-    native(engine, &statement, params, extra)
+    native(engine, statement, params, extra)
 }
 
 /// Runs a native request; an INSERT over an existing key is DynamoDB's DuplicateItemException.

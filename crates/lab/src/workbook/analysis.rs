@@ -3,9 +3,9 @@
 //! its reason; then the design's cost and table sizes.
 
 use super::prices::{self, Prices};
-use super::runner::{CallRun, PatternRun};
+use super::runner::{CallRun, EngineTarget, PatternRun};
 use super::{Consistency, Pattern, PatternKind, Workbook};
-use dynalab_engine::{Clock, Engine};
+use dynalab_engine::Clock;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -401,11 +401,11 @@ fn collect_conditions(value: &Value, out: &mut Vec<String>) {
 }
 
 fn table_summaries(workbook: &Workbook, clock: Arc<dyn Clock>) -> Vec<TableSummary> {
-    let mut engine = Engine::new(clock);
-    let mut target = EngineOnly(&mut engine);
+    let mut target = EngineTarget::new(clock);
     if super::runner::load(workbook, &mut target).is_err() {
         return Vec::new();
     }
+    let engine = target.engine_mut();
     engine
         .table_names()
         .into_iter()
@@ -428,24 +428,6 @@ fn table_summaries(workbook: &Workbook, clock: Arc<dyn Clock>) -> Vec<TableSumma
             TableSummary { name, items: totals.items, bytes: totals.bytes, largest_item, largest_collection, indexes }
         })
         .collect()
-}
-
-/// The runner's loader, pointed at an engine the caller keeps.
-struct EngineOnly<'e>(&'e mut Engine);
-
-impl super::runner::Target for EngineOnly<'_> {
-    fn reset(&mut self) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn call(
-        &mut self,
-        operation: &str,
-        request: &Value,
-    ) -> (Result<Value, (String, String)>, Vec<dynalab_engine::explain::Step>) {
-        let outcome = self.0.execute_value(operation, request).map_err(|e| (e.kind.name().to_string(), e.message));
-        (outcome, Vec::new())
-    }
 }
 
 fn cost(

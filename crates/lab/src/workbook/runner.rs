@@ -3,26 +3,13 @@
 
 use super::Workbook;
 use crate::plain_json;
+use dynalab_engine::capacity::REPORTING_OPERATIONS;
 use dynalab_engine::explain::{Step, StepKind};
 use dynalab_engine::{Clock, Engine};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// Operations that take `ReturnConsumedCapacity`.
-const MEASURED: [&str; 10] = [
-    "PutItem",
-    "GetItem",
-    "UpdateItem",
-    "DeleteItem",
-    "Query",
-    "Scan",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "TransactWriteItems",
-    "TransactGetItems",
-];
 
 /// Where a call can be sent: the lab's own engine, or an HTTP endpoint (`dynalab check --endpoint`).
 pub trait Target {
@@ -42,6 +29,11 @@ pub struct EngineTarget {
 impl EngineTarget {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
         Self { engine: Engine::new(clock.clone()), clock }
+    }
+
+    /// The engine as the last load left it.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
     }
 }
 
@@ -139,7 +131,7 @@ pub fn run(workbook: &Workbook, target: &mut dyn Target) -> Vec<PatternRun> {
 }
 
 fn run_call(target: &mut dyn Target, operation: String, mut request: Value) -> CallRun {
-    if MEASURED.contains(&operation.as_str()) && request.is_object() {
+    if REPORTING_OPERATIONS.contains(&operation.as_str()) && request.is_object() {
         request["ReturnConsumedCapacity"] = json!("INDEXES");
     }
     let (outcome, steps) = target.call(&operation, &request);
