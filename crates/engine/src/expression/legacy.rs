@@ -176,7 +176,7 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
 /// A PutItem's or DeleteItem's `Expected` (joined by `ConditionalOperator`) as its
 /// `ConditionExpression` — unless the request brought its own maps, which the expression checks
 /// then refuse for having no expression.
-pub fn rewrite_expected(
+pub(crate) fn rewrite_expected(
     expected: &mut Option<Value>,
     operator: Option<&str>,
     condition: &mut Option<String>,
