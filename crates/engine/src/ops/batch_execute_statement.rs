@@ -51,12 +51,11 @@ pub fn run(engine: &mut Engine, input: &BatchExecuteStatementInput) -> Result<Va
     if parsed.iter().any(|(read, ..)| *read) && parsed.iter().any(|(read, ..)| !*read) {
         return Err(DynamoError::validation("Read and write requests together in the same batch is not supported."));
     }
+    // Two writes to one item in a batch are refused, whatever else they say.
     let mut keys = Vec::new();
-    for (_, table, native) in &parsed {
-        if let Ok(native) = native {
-            if let Some(key) =
-                native.request.get("Key").or_else(|| native.request.get("Item").filter(|_| native.insert))
-            {
+    for (read, table, native) in &parsed {
+        if let (false, Ok(native)) = (read, native) {
+            if let Some(key) = &native.item_key {
                 let key = (table.clone(), key.to_string());
                 if keys.contains(&key) {
                     return Err(DynamoError::validation("Provided list of item keys contains duplicates"));

@@ -21,8 +21,8 @@ pub struct Native {
     pub request: Value,
     /// For INSERT: a failed condition means the key exists.
     pub insert: bool,
-    /// For a SELECT whose WHERE fixes the whole primary key: that key (batches and transactions
-    /// read by it).
+    /// The primary key of the one item the statement reads or writes, when it names a whole key
+    /// (batches read by it and find duplicates with it).
     pub item_key: Option<Value>,
 }
 
@@ -303,11 +303,13 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                     "Key attribute should be present in the item: Key {missing}"
                 )));
             }
+            let key: Map<String, Value> =
+                table_key.iter().filter_map(|k| Some((k.clone(), members.get(k)?.clone()))).collect();
             request["Item"] = Value::Object(members.clone());
             let hash = b.name(&table_key[0]);
             request["ConditionExpression"] = json!(format!("attribute_not_exists({hash})"));
             finish(b, &mut request);
-            Ok(Native { operation: "PutItem", request, insert: true, item_key: None })
+            Ok(Native { operation: "PutItem", request, insert: true, item_key: Some(Value::Object(key)) })
         }
         Statement::Update { set, remove, filter, returning, .. } => {
             let (key, rest) = key_of(&b, filter.as_ref())?;
@@ -334,7 +336,8 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 request["ReturnValues"] = json!(returning);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "UpdateItem", request, insert: false, item_key: None })
+            let item_key = request.get("Key").cloned();
+            Ok(Native { operation: "UpdateItem", request, insert: false, item_key })
         }
         Statement::Delete { filter, returning, .. } => {
             let (key, rest) = key_of(&b, filter.as_ref())?;
@@ -347,7 +350,8 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 request["ReturnValues"] = json!(returning);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "DeleteItem", request, insert: false, item_key: None })
+            let item_key = request.get("Key").cloned();
+            Ok(Native { operation: "DeleteItem", request, insert: false, item_key })
         }
     }
 }
