@@ -5,6 +5,7 @@
 // import, a share link opened in a fresh browser, the keyboard, a phone-sized screen.
 // Any console error fails the run. Usage: node tests/browser/playground.mjs [dist] [screenshot.png]
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, launch, watchedPage } from './serve-and-launch.mjs';
@@ -189,6 +190,17 @@ try {
     await t(page, 'workbook').fill('{"format": "dynalab-workbook/1", "name": "x", "tables": [], "patterns": []}');
     await t(page, 'run-all').click();
     assert.equal(await t(page, 'workbook-error').textContent(), 'Invalid workbook: tables: at least one table');
+    // Other design formats are converted when run, with what was left out said.
+    await t(page, 'workbook').fill(readFileSync(new URL('../imports/dynamodb_data_model.json', import.meta.url), 'utf8'));
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: PASS');
+    assert.match(await t(page, 'import-notes').textContent(), /Read as a DynamoDB MCP server data model.*pattern 4 \(Search products by text\) not imported/);
+    assert.match(await t(page, 'workbook').inputValue(), /"format": "dynalab-workbook\/1"/);
+    await t(page, 'workbook').fill(readFileSync(new URL('../imports/design-cost-model.json', import.meta.url), 'utf8'));
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: FAIL');
+    assert.match(await t(page, 'import-notes').textContent(), /Order: 40,000,000 items of 1536 B in production → 4,700 in the fixture/);
+    assert.equal(await t(page, 'verdict-row').count(), 6);
     await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');
     await t(page, 'run-all').click();
     await page.getByRole('button', { name: 'C2 in the console' }).click();

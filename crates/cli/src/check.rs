@@ -4,8 +4,8 @@ use crate::endpoint::{Credentials, EndpointTarget};
 use dynalab_engine::SystemClock;
 use dynalab_lab::workbook::analysis::{analyse, Verdict};
 use dynalab_lab::workbook::import::{import, Source};
-use dynalab_lab::workbook::report;
 use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget};
+use dynalab_lab::workbook::{report, Workbook};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,22 +18,34 @@ pub enum Output {
     Validation,
 }
 
-pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => return invalid(&format!("{}: {e}", file.display())),
-    };
-    let workbook = match import(&text) {
-        Ok(imported) => {
-            if imported.source != Source::Workbook {
-                eprintln!("dynalab: read {} as {}", file.display(), imported.source.describe());
-            }
-            for note in &imported.notes {
-                eprintln!("dynalab: {note}");
-            }
-            imported.workbook
+/// The workbook `file` holds or becomes, with what an import left out said on standard error.
+fn read(file: &Path) -> Result<Workbook, ExitCode> {
+    let text = std::fs::read_to_string(file).map_err(|e| invalid(&format!("{}: {e}", file.display())))?;
+    let imported = import(&text).map_err(|e| invalid(&format!("{}: {e}", file.display())))?;
+    if imported.source != Source::Workbook {
+        eprintln!("dynalab: read {} as {}", file.display(), imported.source.describe());
+    }
+    for note in &imported.notes {
+        eprintln!("dynalab: {note}");
+    }
+    Ok(imported.workbook)
+}
+
+/// `--format workbook`: writes the workbook an imported design became, to edit and check again.
+pub fn convert(file: &Path, out: Option<&Path>) -> ExitCode {
+    match read(file) {
+        Ok(workbook) => {
+            let text = serde_json::to_string_pretty(&workbook).unwrap_or_default() + "\n";
+            write(out, &text).map_or(ExitCode::from(2), |()| ExitCode::SUCCESS)
         }
-        Err(e) => return invalid(&format!("{}: {e}", file.display())),
+        Err(code) => code,
+    }
+}
+
+pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
+    let workbook = match read(file) {
+        Ok(workbook) => workbook,
+        Err(code) => return code,
     };
     let clock = Arc::new(SystemClock);
     let runs = match endpoint {
@@ -58,14 +70,8 @@ pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&st
         Output::Json => report::json(&result),
         Output::Validation => report::validation(&workbook, &runs),
     };
-    match out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, rendered) {
-                eprintln!("dynalab: cannot write {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-        None => print!("{rendered}"),
+    if write(out, &rendered).is_err() {
+        return ExitCode::from(2);
     }
     let failed: Vec<&str> =
         result.patterns.iter().filter(|p| p.verdict == Verdict::Fail).map(|p| p.id.as_str()).collect();
@@ -75,6 +81,15 @@ pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&st
         eprintln!("dynalab: {} pattern(s) failed: {}", failed.len(), failed.join(", "));
         ExitCode::from(1)
     }
+}
+
+/// To `out`, or standard output.
+fn write(out: Option<&Path>, text: &str) -> Result<(), ()> {
+    if let Some(path) = out {
+        return std::fs::write(path, text).map_err(|e| eprintln!("dynalab: cannot write {}: {e}", path.display()));
+    }
+    print!("{text}");
+    Ok(())
 }
 
 fn invalid(message: &str) -> ExitCode {

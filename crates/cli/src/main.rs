@@ -37,9 +37,10 @@ enum Command {
     /// no pattern fails, 1 when one does, 2 when the workbook is invalid.
     Check {
         /// The workbook (format dynalab-workbook/1, see docs/workbook.md), or a design to import: a
-        /// DynamoDB MCP server dynamodb_data_model.json, a NoSQL Workbench model, a CloudFormation template.
+        /// DynamoDB MCP server dynamodb_data_model.json, a design skill cost model, a NoSQL Workbench
+        /// model, a CloudFormation template (JSON or YAML).
         file: PathBuf,
-        /// Report as a Markdown design note or as JSON.
+        /// What to write.
         #[arg(long, value_enum, default_value_t = Format::Md)]
         format: Format,
         /// Write the report here instead of standard output.
@@ -62,6 +63,9 @@ enum Format {
     Json,
     /// Every pattern's requests and responses (for MCP users: save as dynamodb_model_validation.json).
     Validation,
+    /// The workbook the file became (an imported design converted, to edit and check again);
+    /// nothing is run.
+    Workbook,
 }
 
 fn main() -> std::process::ExitCode {
@@ -78,6 +82,7 @@ fn main() -> std::process::ExitCode {
                 Format::Md => check::Output::Markdown,
                 Format::Json => check::Output::Json,
                 Format::Validation => check::Output::Validation,
+                Format::Workbook => return check::convert(&file, out.as_deref()),
             };
             check::run(&file, output, out.as_deref(), endpoint.as_deref())
         }

@@ -91,9 +91,23 @@ fn every_example_is_valid_against_the_published_schema() {
         .filter(|p| p.ends_with(".workbook.json"))
         .collect();
     workbooks.sort();
+    // What the importers make of a design is a workbook too.
+    let dir = std::env::temp_dir().join(format!("dynalab-converted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for design in ["dynamodb_data_model.json", "design-cost-model.json"] {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports").join(design);
+        let converted = dir.join(design);
+        let (code, _, stderr) =
+            check(&[&source.to_string_lossy(), "--format", "workbook", "--out", &converted.to_string_lossy()]);
+        assert_eq!(code, 0, "{stderr}");
+        let (code, _, _) = check(&[&converted.to_string_lossy(), "--format", "json"]);
+        assert_eq!(code, i32::from(design.starts_with("design")), "the converted workbook checks as its source does");
+        workbooks.push(converted.to_string_lossy().into_owned());
+    }
     let output = Command::new("python3").args(["-c", script]).arg(&schema).args(&workbooks).output().expect("python3");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), workbooks.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Verdicts per pattern from a JSON report.
@@ -178,4 +192,17 @@ fn a_yaml_cloudformation_template_is_read_with_its_short_form_tags() {
         stderr.contains("OrdersTable: PointInTimeRecoverySpecification is not part of a CreateTable request"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_design_skill_cost_model_is_checked_on_a_generated_fixture() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/design-cost-model.json");
+    let (code, report, stderr) = check(&[&model.to_string_lossy(), "--format", "json"]);
+    assert_eq!(code, 1, "AP4 puts all its writes on one customer: {stderr}");
+    assert!(stderr.contains("as a DynamoDB design skill cost model"), "{stderr}");
+    assert!(stderr.contains("Order: 40,000,000 items of 1536 B in production → 4,700 in the fixture"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
+    assert_eq!(report["scale"], 8500.0);
+    assert_eq!(report["patterns"][1]["items"], 20);
+    assert_eq!(report["patterns"][3]["verdict"], "fail");
 }

@@ -4,7 +4,7 @@
 
 use crate::state::{self, Ui};
 use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
-use dynalab_lab::workbook::{check::check, gallery, report, Workbook};
+use dynalab_lab::workbook::{check::check, gallery, import, report, Workbook};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -22,7 +22,36 @@ pub fn PatternsPage() -> impl IntoView {
         DRAFT.with(|d| *d.borrow_mut() = current);
     });
     let result = RwSignal::new(None::<Result<DesignResult, String>>);
+    let imported_notes = RwSignal::new(Vec::<String>::new());
+    // Another design format (an MCP data model, a cost model, a NoSQL Workbench model, a
+    // CloudFormation template) is converted into the workbook it becomes, which is then edited here.
+    let adopt = move |content: String| {
+        result.set(None);
+        match import::import(&content) {
+            Ok(imported) if imported.source != import::Source::Workbook => {
+                // A generated fixture can run to megabytes: indented, it would only get longer.
+                let compact = serde_json::to_string(&imported.workbook).unwrap_or_default();
+                let workbook = if compact.len() < 256 * 1024 {
+                    serde_json::to_string_pretty(&imported.workbook).unwrap_or(compact)
+                } else {
+                    compact
+                };
+                let mut notes = vec![format!("Read as {}; converted to a workbook.", imported.source.describe())];
+                notes.extend(imported.notes);
+                imported_notes.set(notes);
+                text.set(workbook);
+            }
+            _ => {
+                imported_notes.set(Vec::new());
+                text.set(content);
+            }
+        }
+    };
     let run_all = move |_| {
+        let current = text.get_untracked();
+        if !current.contains(dynalab_lab::workbook::FORMAT) {
+            adopt(current);
+        }
         let outcome = Workbook::parse(&text.get_untracked()).map(|workbook| check(&workbook, state::clock()).1);
         result.set(Some(outcome));
     };
@@ -30,6 +59,7 @@ pub fn PatternsPage() -> impl IntoView {
         let name = event_target_value(&ev);
         if let Some((_, workbook)) = gallery::WORKBOOKS.iter().find(|(n, _)| *n == name) {
             text.set((*workbook).to_string());
+            imported_notes.set(Vec::new());
             result.set(None);
         }
     };
@@ -39,10 +69,7 @@ pub fn PatternsPage() -> impl IntoView {
         input.set_value("");
         leptos::task::spawn_local(async move {
             match crate::storage::read_file(file).await {
-                Ok(content) => {
-                    text.set(content);
-                    result.set(None);
-                }
+                Ok(content) => adopt(content),
                 Err(e) => ui.tell(false, e),
             }
         });
@@ -53,7 +80,7 @@ pub fn PatternsPage() -> impl IntoView {
         <div class="patterns-page">
             <section class="card">
                 <h2>"Workbook"</h2>
-                <p class="muted">"Tables, fixture and the access-pattern inventory (format dynalab-workbook/1, see docs/workbook.md). Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched."</p>
+                <p class="muted">"Tables, fixture and the access-pattern inventory (format dynalab-workbook/1, see docs/workbook.md), or a DynamoDB MCP data model, a design skill cost model, a NoSQL Workbench model or a CloudFormation template (JSON), converted when opened or run. Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched."</p>
                 <div class="row">
                     <label>"Example "
                         <select on:change=load_example data-test="workbook-example">{examples}</select>
@@ -62,6 +89,12 @@ pub fn PatternsPage() -> impl IntoView {
                         <input type="file" class="hidden-file" accept=".json,application/json" on:change=on_file/>
                     </label>
                 </div>
+                {move || {
+                    let notes = imported_notes.get();
+                    (!notes.is_empty()).then(|| view! {
+                        <ul class="muted" data-test="import-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    })
+                }}
                 <textarea class="code" rows="14" spellcheck="false" aria-label="Workbook JSON" data-test="workbook"
                     prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 <button class="primary" on:click=run_all data-test="run-all">"Run all patterns"</button>

@@ -156,13 +156,14 @@ pub fn analyse(workbook: &Workbook, runs: &[PatternRun], clock: Arc<dyn Clock>) 
                 table.name, table.largest_item
             ));
         }
-        let collection = table.largest_collection as f64 * workbook.scale;
+        let collection_scale = workbook.collection_scale.unwrap_or(workbook.scale);
+        let collection = table.largest_collection as f64 * collection_scale;
         if collection > 5.0 * 1024.0 * 1024.0 * 1024.0 {
             deviations.push(format!(
                 "{}: the largest item collection reaches {:.1} GB at scale ×{} (10 GB limit with an LSI)",
                 table.name,
                 collection / 1024.0 / 1024.0 / 1024.0,
-                workbook.scale
+                collection_scale
             ));
         }
     }

@@ -31,6 +31,11 @@ pub struct Workbook {
     /// Production holds `scale` times the fixture's items: storage cost and collection sizes scale by it.
     #[serde(default = "one")]
     pub scale: f64,
+    /// How many times larger production's item collections are than the fixture's: `scale` unless
+    /// given (the fixture is production shrunk evenly). A generator that builds collections at
+    /// their production size and only fewer of them says 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collection_scale: Option<f64>,
     /// CreateTable requests.
     pub tables: Vec<Value>,
     /// Items per table, in DynamoDB JSON or plain JSON.
@@ -51,11 +56,11 @@ pub struct Pattern {
     pub kind: PatternKind,
     pub peak_rps: f64,
     /// Defaults to the peak.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub avg_rps: Option<f64>,
     pub consistency: Consistency,
     /// Who may run it (reported as given).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
     /// The share of this pattern's traffic on its busiest partition key; 1 (all of it) unless the
     /// designer knows the spread. The hot-key check multiplies by it.
@@ -89,11 +94,11 @@ pub enum Consistency {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Call {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<Value>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cli: Option<String>,
 }
 
@@ -101,13 +106,13 @@ pub struct Call {
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     /// Items the pattern returns (Count, or 1/0 for GetItem).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<u64>,
     /// The answer fits one page (no LastEvaluatedKey).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub single_page: Option<bool>,
     /// The error this pattern must meet (e.g. a guard that refuses a duplicate).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -180,6 +185,9 @@ impl Workbook {
     fn check(&self) -> Result<(), String> {
         if !(self.scale.is_finite() && self.scale >= 1.0) {
             return Err("scale: must be a number ≥ 1".into());
+        }
+        if self.collection_scale.is_some_and(|s| !(s.is_finite() && s >= 1.0)) {
+            return Err("collection_scale: must be a number ≥ 1".into());
         }
         if self.tables.is_empty() {
             return Err("tables: at least one table".into());

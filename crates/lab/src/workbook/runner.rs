@@ -82,8 +82,29 @@ pub struct PatternRun {
     pub problem: Option<String>,
 }
 
+/// The fixture's items in DynamoDB JSON, by table, converted once for every load.
+fn fixture_items(workbook: &Workbook) -> Result<Vec<(&str, Vec<Value>)>, String> {
+    let mut tables = Vec::new();
+    for (table, items) in &workbook.fixtures {
+        let Some(items) = items.as_array() else { return Err(format!("fixtures.{table}: a list of items")) };
+        let converted = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                plain_json::item_from_text(&item.to_string()).map_err(|e| format!("fixtures.{table}[{i}]: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        tables.push((table.as_str(), converted));
+    }
+    Ok(tables)
+}
+
 /// Loads the workbook's tables, fixture and setup into `target` (after a reset).
 pub fn load(workbook: &Workbook, target: &mut dyn Target) -> Result<(), String> {
+    load_items(workbook, &fixture_items(workbook)?, target)
+}
+
+fn load_items(workbook: &Workbook, fixture: &[(&str, Vec<Value>)], target: &mut dyn Target) -> Result<(), String> {
     target.reset()?;
     for table in &workbook.tables {
         let name = table["TableName"].as_str().unwrap_or("?");
@@ -91,11 +112,8 @@ pub fn load(workbook: &Workbook, target: &mut dyn Target) -> Result<(), String> 
             return Err(format!("tables `{name}`: {error}: {message}"));
         }
     }
-    for (table, items) in &workbook.fixtures {
-        let Some(items) = items.as_array() else { return Err(format!("fixtures.{table}: a list of items")) };
+    for (table, items) in fixture {
         for (i, item) in items.iter().enumerate() {
-            let item =
-                plain_json::item_from_text(&item.to_string()).map_err(|e| format!("fixtures.{table}[{i}]: {e}"))?;
             if let (Err((error, message)), _) = target.call("PutItem", &json!({"TableName": table, "Item": item})) {
                 return Err(format!("fixtures.{table}[{i}]: {error}: {message}"));
             }
@@ -112,11 +130,13 @@ pub fn load(workbook: &Workbook, target: &mut dyn Target) -> Result<(), String> 
 
 /// Runs every pattern, each on freshly loaded data.
 pub fn run(workbook: &Workbook, target: &mut dyn Target) -> Vec<PatternRun> {
+    let fixture = fixture_items(workbook);
     workbook
         .patterns
         .iter()
         .map(|pattern| {
-            if let Err(problem) = load(workbook, target) {
+            let loaded = fixture.as_ref().map_err(Clone::clone).and_then(|f| load_items(workbook, f, target));
+            if let Err(problem) = loaded {
                 return PatternRun { id: pattern.id.clone(), calls: Vec::new(), problem: Some(problem) };
             }
             let calls = pattern

@@ -1,6 +1,9 @@
 //! Designs people already have, turned into workbooks: the AWS DynamoDB MCP server's
-//! `dynamodb_data_model.json`, NoSQL Workbench models, and CloudFormation templates (JSON) with
-//! `AWS::DynamoDB::Table` resources. Each import says what it could not carry over and why.
+//! `dynamodb_data_model.json`, the amazon-dynamodb design skill's cost model ([`cost_model`]),
+//! NoSQL Workbench models, and CloudFormation templates (JSON, and YAML with the `yaml` feature)
+//! with `AWS::DynamoDB::Table` resources. Each import says what it could not carry over and why.
+
+mod cost_model;
 
 use super::{Call, Consistency, Expect, Pattern, PatternKind, Workbook, FORMAT};
 use crate::plain_json::{self, Json};
@@ -11,6 +14,7 @@ use serde_json::{json, Map, Value};
 pub enum Source {
     Workbook,
     McpDataModel,
+    DesignCostModel,
     NoSqlWorkbench,
     CloudFormation,
 }
@@ -20,6 +24,7 @@ impl Source {
         match self {
             Self::Workbook => "a Dynalab workbook",
             Self::McpDataModel => "a DynamoDB MCP server data model (dynamodb_data_model.json)",
+            Self::DesignCostModel => "a DynamoDB design skill cost model (dynamodb_data_model.json with entities)",
             Self::NoSqlWorkbench => "a NoSQL Workbench model",
             Self::CloudFormation => "a CloudFormation template",
         }
@@ -46,6 +51,9 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if object.get("format").and_then(Value::as_str) == Some(FORMAT) {
         return Ok(Imported { source: Source::Workbook, workbook: Workbook::parse(text)?, notes: Vec::new() });
     }
+    if cost_model::is_cost_model(object) {
+        return cost_model::import(object);
+    }
     if object.contains_key("access_patterns") && object.contains_key("tables") {
         return mcp(object, &json);
     }
@@ -55,7 +63,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     if object.get("Resources").is_some_and(Value::is_object) {
         return cloudformation(object);
     }
-    Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
+    Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a design skill cost model (tables, entities, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
 }
 
 fn finish(source: Source, workbook: Value, notes: Vec<String>) -> Result<Imported, String> {
@@ -302,7 +310,7 @@ mod tests {
     use super::*;
 
     /// A data model as the MCP server's generation guide describes it (Python-style `True` included).
-    const MCP: &str = include_str!("../../../../tests/imports/dynamodb_data_model.json");
+    const MCP: &str = include_str!("../../../../../tests/imports/dynamodb_data_model.json");
 
     #[test]
     fn an_mcp_data_model_imports_with_notes_and_runs() {
@@ -331,11 +339,11 @@ mod tests {
 
     #[test]
     fn workbench_and_cloudformation_bring_tables_and_say_patterns_are_missing() {
-        let workbench = include_str!("../../../../tests/imports/nosql-workbench-model.json");
+        let workbench = include_str!("../../../../../tests/imports/nosql-workbench-model.json");
         let error = import(workbench).expect_err("no patterns");
         assert!(error.starts_with("a NoSQL Workbench model holds tables but no access patterns to check"), "{error}");
         assert!(error.contains("facet `Post` describes a view"), "{error}");
-        let template = include_str!("../../../../tests/imports/cloudformation-template.json");
+        let template = include_str!("../../../../../tests/imports/cloudformation-template.json");
         let error = import(template).expect_err("no patterns");
         assert!(error.contains("Orders: TimeToLiveSpecification is not part of a CreateTable request"), "{error}");
         assert!(import("[1]").expect_err("array").contains("expected a JSON object"));
