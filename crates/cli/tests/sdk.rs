@@ -42,3 +42,8 @@ fn a_boto3_streams_consumer_reads_every_record_once_in_order() {
 fn a_partiql_session_works_through_the_aws_sdk_for_javascript() {
     run_scenario("node", "js_partiql.mjs");
 }
+
+#[test]
+fn the_aws_sdk_for_javascript_works_from_a_browser_page_on_another_origin() {
+    run_scenario("node", "js_browser.mjs");
+}

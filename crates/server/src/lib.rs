@@ -58,7 +58,8 @@ pub fn app(state: AppState) -> Router {
     let cors = CorsLayer::new()
         .allow_origin(AllowOrigin::any())
         .allow_methods(AllowMethods::list([Method::GET, Method::POST, Method::OPTIONS]))
-        .allow_headers(AllowHeaders::any())
+        // Mirrored rather than `*`: the wildcard does not cover Authorization, which every SDK sends.
+        .allow_headers(AllowHeaders::mirror_request())
         .expose_headers([HeaderName::from_static("x-amz-crc32"), HeaderName::from_static("x-amzn-requestid")]);
     Router::new()
         .route("/", post(dynamodb).get(health))
@@ -198,9 +199,19 @@ pub async fn serve(
             sweep_expired(&sweeper);
         }
     });
-    let served = axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await;
+    let served = serve_connections(listener, state, shutdown).await;
     sweeps.abort();
     served
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, without the TTL sweep: for the extra
+/// threads of a server whose first thread runs [`serve`] on the same listening socket.
+pub async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
 }
 
 #[cfg(test)]
@@ -309,6 +320,11 @@ mod tests {
         let response = app.oneshot(preflight).await.expect("response");
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["access-control-allow-origin"], "*");
+        assert_eq!(
+            response.headers()["access-control-allow-headers"],
+            "x-amz-target,content-type,authorization",
+            "listed: a `*` would not cover Authorization"
+        );
     }
 
     #[tokio::test]
