@@ -131,11 +131,12 @@ fn check_authorization(headers: &HeaderMap) -> Result<(), DynamoError> {
     let Some(auth) = authorization.filter(|a| a.starts_with("AWS4-")) else {
         return Err(DynamoError::new(ErrorKind::MissingAuthenticationToken, "Request is missing Authentication Token"));
     };
-    let mut missing: Vec<String> = ["Credential", "Signature", "SignedHeaders"]
-        .iter()
-        .filter(|part| !auth.contains(&format!("{part}=")))
-        .map(|part| format!("Authorization header requires '{part}' parameter."))
-        .collect();
+    let mut missing: Vec<String> =
+        [("Credential", "Credential="), ("Signature", "Signature="), ("SignedHeaders", "SignedHeaders=")]
+            .iter()
+            .filter(|(_, marker)| !auth.contains(marker))
+            .map(|(part, _)| format!("Authorization header requires '{part}' parameter."))
+            .collect();
     if !headers.contains_key("x-amz-date") && !headers.contains_key(header::DATE) {
         missing.push("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.".into());
     }
