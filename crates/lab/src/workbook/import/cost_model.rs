@@ -12,11 +12,17 @@ use crate::workbook::{Call, Consistency, Expect, Pattern, PatternKind, FORMAT};
 use dynalab_engine::value::{item_size, Item};
 use serde_json::{json, Map, Value};
 
-/// The generated fixture holds about this many items at most; production counts are divided by
-/// the scale factor that gets it there.
+/// The generated fixture holds about this many items and bytes at most; production counts are
+/// divided by the scale factor that gets it there.
 const FIXTURE_ITEMS: f64 = 5_000.0;
-/// One generated item collection holds at most this many items.
+const FIXTURE_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
+/// Beyond these a fixture is refused rather than generated (many entities each keep at least one
+/// whole collection).
+const FIXTURE_ITEMS_REFUSED: u64 = 50_000;
+const FIXTURE_BYTES_REFUSED: u64 = 128 * 1024 * 1024;
+/// One generated item collection holds at most this many items and bytes.
 const MAX_COLLECTION: u64 = 10_000;
+const MAX_COLLECTION_BYTES: u64 = 16 * 1024 * 1024;
 const ITEM_LIMIT: u64 = 400 * 1024;
 /// The attribute that brings a generated item up to its declared size.
 const FILLER: &str = "filler";
@@ -83,13 +89,38 @@ pub(super) fn import(model: &Map<String, Value>) -> Result<Imported, String> {
     let mut entities = read_entities(model, &tables)?;
     let declared = read_patterns(model, &tables, &entities, &mut notes);
     size_collections(&mut entities, &tables, &declared);
-    let total: u64 = entities.iter().map(|e| e.count).sum();
-    let scale = (total as f64 / FIXTURE_ITEMS).ceil().max(1.0);
-    let mut fixtures = Map::new();
-    for (e, entity) in entities.iter_mut().enumerate() {
+    for entity in &mut entities {
+        let fits = (MAX_COLLECTION_BYTES / entity.size.max(1)).max(1);
+        if entity.per_partition > fits {
+            notes.push(format!(
+                "{}: generated item collections hold {fits} items (16 MB), not {}",
+                entity.name, entity.per_partition
+            ));
+            entity.per_partition = fits;
+        }
+    }
+    let total = entities.iter().fold(0_u64, |sum, e| sum.saturating_add(e.count));
+    let total_bytes = entities.iter().map(|e| e.count as f64 * e.size as f64).sum::<f64>();
+    let scale = (total as f64 / FIXTURE_ITEMS).max(total_bytes / FIXTURE_BYTES).ceil().max(1.0);
+    let (mut generated, mut generated_bytes) = (0_u64, 0_u64);
+    for entity in &mut entities {
         let partitions = entity.count.div_ceil(entity.per_partition);
         let kept = ((partitions as f64 / scale).round() as u64).max(1);
-        entity.fixture_count = entity.count.min(kept * entity.per_partition).max(1);
+        entity.fixture_count = entity.count.min(kept.saturating_mul(entity.per_partition)).max(1);
+        generated = generated.saturating_add(entity.fixture_count);
+        generated_bytes = generated_bytes.saturating_add(entity.fixture_count.saturating_mul(entity.size));
+    }
+    if generated > FIXTURE_ITEMS_REFUSED || generated_bytes > FIXTURE_BYTES_REFUSED {
+        return Err(format!(
+            "entities: the generated fixture would hold {} items and {} MB (each entity keeps at least one whole item collection); the lab generates at most {} items and {} MB",
+            thousands(generated),
+            generated_bytes / (1024 * 1024),
+            thousands(FIXTURE_ITEMS_REFUSED),
+            FIXTURE_BYTES_REFUSED / (1024 * 1024)
+        ));
+    }
+    let mut fixtures = Map::new();
+    for (e, entity) in entities.iter().enumerate() {
         let table = &tables[entity.table];
         let items = fixtures.entry(table.name.clone()).or_insert_with(|| json!([]));
         let Some(items) = items.as_array_mut() else { continue };
@@ -726,7 +757,14 @@ fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Entity]) -> Res
         Ok(generate(entity, e, table, position, serial)?.0)
     };
     let strong = declared.consistency == Some(Consistency::Strong);
-    let wanted = declared.items;
+    // One past the operation's own limit is enough for DynamoDB's error to show; more would only
+    // take time and memory to generate.
+    let limit = match declared.operation.as_str() {
+        "BatchWriteItem" => 25,
+        "BatchGetItem" | "TransactWriteItems" | "TransactGetItems" => 100,
+        _ => u64::MAX - 1,
+    };
+    let wanted = declared.items.min(limit + 1);
     let mut expect = Expect::default();
     let (operation, request) = match declared.operation.as_str() {
         "GetItem" => {
@@ -1007,6 +1045,40 @@ mod tests {
             "tables[1].key_schema.partition_key: missing"
         );
         assert_eq!(broken(&["entities"], json!("many")), "entities: expected a list");
+
+        // Hostile sizes and counts give a bounded fixture or a refusal, never gigabytes.
+        let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
+        model["entities"][1]["item_size_bytes"] = json!(400 * 1024);
+        model["entities"][1]["item_count"] = json!(u64::MAX);
+        model["entities"][1]["items_per_partition"] = json!(1_000_000);
+        let imported = import(&model.to_string()).expect("a bounded fixture");
+        let orders = imported.workbook.fixtures["AppTable"].as_array().expect("items").len();
+        assert!(orders <= 100, "{orders} items");
+        assert!(
+            imported.notes.iter().any(|n| n == "Order: generated item collections hold 40 items (16 MB), not 10000"),
+            "{:?}",
+            imported.notes
+        );
+        let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
+        let many: Vec<Value> = (0..2_000)
+            .map(|n| json!({"name": format!("E{n}"), "table": "AppTable", "item_size_bytes": 100, "item_count": 1_000_000, "items_per_partition": 100}))
+            .collect();
+        model["entities"] = json!(many);
+        let error = import(&model.to_string()).expect_err("too many collections");
+        assert!(error.starts_with("entities: the generated fixture would hold 200,000 items"), "{error}");
+
+        let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
+        model["access_patterns"][3]["items_per_request"] = json!(u64::MAX);
+        let mut imported = import(&model.to_string()).expect("imports");
+        let actions = imported.workbook.patterns[3].requests[0]
+            .request
+            .as_ref()
+            .map(|r| r["TransactItems"].as_array().map(Vec::len));
+        assert_eq!(actions, Some(Some(101)), "one past the limit, for DynamoDB's own error");
+        imported.workbook.patterns.retain(|p| p.id == "AP4");
+        let (runs, _) = check(&imported.workbook, clock());
+        let error = runs[0].calls[0].error.clone().expect("refused");
+        assert_eq!(error.0, "ValidationException", "{error:?}");
 
         let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
         model["access_patterns"][2]["index"] = json!("GSI9");
