@@ -332,6 +332,14 @@ mod tests {
         let error = runs[0].calls[0].error.clone().expect("refused");
         assert_eq!(error.0, "ValidationException", "{error:?}");
 
+        // A model whose collections are smaller than what a Query is said to read fails that pattern.
+        let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
+        model["entities"][1]["items_per_partition"] = json!(5);
+        let mut imported = import(&model.to_string()).expect("imports");
+        imported.workbook.patterns.retain(|p| p.id == "AP2");
+        let (_, result) = check(&imported.workbook, clock());
+        assert_eq!((result.patterns[0].verdict.label(), result.patterns[0].items), ("fail", 5));
+
         let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
         model["access_patterns"][2]["index"] = json!("GSI9");
         let imported = import(&model.to_string()).expect("imports");
