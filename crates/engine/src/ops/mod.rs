@@ -87,6 +87,26 @@ fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Resul
     Ok(())
 }
 
+/// PutItem's and DeleteItem's legacy condition: `Expected` (with `ConditionalOperator`) may not
+/// stand beside expressions, and alone it becomes the `ConditionExpression`.
+fn expected_as_condition(
+    expected: &mut Option<serde_json::Value>,
+    operator: Option<&str>,
+    condition: &mut Option<String>,
+    names: &mut Option<std::collections::HashMap<String, String>>,
+    values: &mut Option<std::collections::HashMap<String, crate::value::AttributeValue>>,
+) -> Result<()> {
+    refuse_legacy(
+        &[("Expected", expected.is_some()), ("ConditionalOperator", operator.is_some())],
+        &[
+            ("ConditionExpression", condition.is_some()),
+            ("ExpressionAttributeNames", names.is_some()),
+            ("ExpressionAttributeValues", values.is_some()),
+        ],
+    )?;
+    crate::expression::legacy::rewrite_expected(expected, operator, condition, names, values)
+}
+
 /// `ItemCollectionMetrics` of a batch or transaction: per table with LSIs, each collection written.
 fn item_collection_metrics(
     engine: &crate::engine::Engine,

@@ -1,10 +1,9 @@
 //! PutItem.
 
-use super::{check_condition, check_return_values, refuse_legacy, MAX_ITEM_BYTES};
+use super::{check_condition, check_return_values, expected_as_condition, MAX_ITEM_BYTES};
 use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
-use crate::expression::legacy;
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::{ItemCollectionMetrics, ItemJson, StoredItem};
 use crate::validate::{
@@ -58,15 +57,7 @@ pub fn run(engine: &mut Engine, mut input: PutItemInput) -> Result<PutItemOutput
         &RETURN_VALUES_ON_FAILURE,
     );
     v.finish()?;
-    refuse_legacy(
-        &[("Expected", input.expected.is_some()), ("ConditionalOperator", input.conditional_operator.is_some())],
-        &[
-            ("ConditionExpression", input.condition_expression.is_some()),
-            ("ExpressionAttributeNames", input.expression_attribute_names.is_some()),
-            ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
-        ],
-    )?;
-    legacy::rewrite_expected(
+    expected_as_condition(
         &mut input.expected,
         input.conditional_operator.as_deref(),
         &mut input.condition_expression,
