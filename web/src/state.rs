@@ -51,6 +51,24 @@ pub struct Lab {
     pub history: Vec<HistoryEntry>,
 }
 
+impl Lab {
+    /// The key attributes of `item`, by `table`'s key schema (none when there is no such table).
+    pub fn key_of(&mut self, table: &str, item: &serde_json::Value) -> serde_json::Value {
+        let names: Vec<String> = self
+            .engine
+            .execute_value("DescribeTable", &serde_json::json!({"TableName": table}))
+            .ok()
+            .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|k| k["AttributeName"].as_str().map(String::from))
+            .collect();
+        serde_json::Value::Object(
+            names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect(),
+        )
+    }
+}
+
 thread_local! {
     static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new() });
 }

@@ -254,7 +254,7 @@ async fn load(
                 let written = request.get("Key").cloned().unwrap_or_else(|| request["Item"].clone());
                 let (operation, request) = match old {
                     Some(item) => ("PutItem", json!({"TableName": table, "Item": item})),
-                    None => ("DeleteItem", json!({"TableName": table, "Key": key_only(lab, &table, &written)})),
+                    None => ("DeleteItem", json!({"TableName": table, "Key": lab.key_of(&table, &written)})),
                 };
                 let _ = lab.engine.execute(operation, &request.to_string());
             }
@@ -268,18 +268,4 @@ async fn load(
     }
     progress.busy.set(false);
     ui.changed();
-}
-
-/// The key attributes of an item of `table`.
-fn key_only(lab: &mut state::Lab, table: &str, item: &Value) -> Value {
-    let names: Vec<String> = lab
-        .engine
-        .execute_value("DescribeTable", &json!({"TableName": table}))
-        .ok()
-        .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|k| k["AttributeName"].as_str().map(String::from))
-        .collect();
-    Value::Object(names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect())
 }

@@ -76,7 +76,7 @@ pub fn ItemsPage() -> impl IntoView {
             Ok(item) => item,
             Err(e) => return problem.set(Some(e)),
         };
-        let key = key_of(&table, &item);
+        let key = with_lab(|lab| lab.key_of(&table, &item));
         let outcome = state::run("DeleteItem", &json!({"TableName": table, "Key": key}).to_string(), true);
         match outcome.response {
             Ok(_) => {
@@ -136,18 +136,6 @@ pub fn ItemsPage() -> impl IntoView {
             }}
         </div>
     }
-}
-
-/// The key attributes of `item` in `table`.
-fn key_of(table: &str, item: &Value) -> Value {
-    let description = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": table})).ok());
-    let names: Vec<String> = description
-        .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|k| k["AttributeName"].as_str().map(String::from))
-        .collect();
-    Value::Object(names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect())
 }
 
 #[component]
