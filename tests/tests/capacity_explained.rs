@@ -2,7 +2,7 @@
 //! `ReturnConsumedCapacity: INDEXES`), the explained steps sum, table by table and index by index,
 //! to the `ConsumedCapacity` the response reports.
 
-use dynalab_engine::capacity::REPORTING_OPERATIONS;
+use dynalab_engine::Operation;
 use dynalab_tests::corpus::{fresh_engine, load};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -41,8 +41,8 @@ fn explained_steps_sum_to_the_reported_capacity() {
         let mut engine = fresh_engine();
         for (i, step) in sequence.steps.iter().enumerate() {
             let mut request = step.request.clone();
-            let explainable =
-                REPORTING_OPERATIONS.contains(&step.op.as_str()) && request.get("ClientRequestToken").is_none();
+            let explainable = Operation::from_name(&step.op).is_some_and(Operation::reports_capacity)
+                && request.get("ClientRequestToken").is_none();
             if explainable {
                 request["ReturnConsumedCapacity"] = Value::from("INDEXES");
             }

@@ -8,14 +8,12 @@ use dynalab_tests::http::call;
 use std::sync::Arc;
 
 /// A server on a free loopback port, stopped when the returned sender drops.
-fn start_server(runtime: &tokio::runtime::Runtime) -> (u16, tokio::sync::oneshot::Sender<()>) {
+fn start_server(runtime: &tokio::runtime::Runtime) -> (u16, tokio::sync::watch::Sender<bool>) {
     let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("bind 127.0.0.1");
     let port = listener.local_addr().expect("address").port();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
     let state = AppState::new(Engine::new(Arc::new(FixedClock::at(1_764_633_600_000))));
-    runtime.spawn(dynalab_server::serve(listener, state, async {
-        let _ = stopped.await;
-    }));
+    runtime.spawn(dynalab_server::serve(listener, state, Default::default(), stopped, false));
     (port, stop)
 }
 

@@ -8,6 +8,7 @@ mod serve;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 
 // Requests allocate many small short-lived buffers; mimalloc measured less CPU per request than
 // the system allocator (benches/serve.sh).
@@ -36,6 +37,30 @@ enum Command {
         /// replayed at the next start. Without it, everything is in memory.
         #[arg(long, value_name = "DIR")]
         data_dir: Option<PathBuf>,
+        /// Also allow browser pages from this origin (repeatable; `*` allows every origin, `null`
+        /// allows sandboxed and file: pages). Pages from localhost are always allowed.
+        #[arg(long = "cors-origin", value_name = "ORIGIN")]
+        cors_origins: Vec<String>,
+        /// Most connections open at once; one more is answered 503.
+        #[arg(long, default_value_t = 768)]
+        max_connections: usize,
+        /// Seconds a connection may take to send a request's headers, or sit idle between requests.
+        #[arg(long, default_value_t = 60)]
+        idle_timeout: u64,
+        /// Seconds a request's body may take to arrive.
+        #[arg(long, default_value_t = 60)]
+        body_timeout: u64,
+        /// Seconds in-flight requests get to finish after Ctrl-C or SIGTERM (a second signal stops at once).
+        #[arg(long, default_value_t = 10)]
+        shutdown_grace: u64,
+    },
+    /// Repair a data directory whose write log is damaged: keeps a copy of the whole log beside it
+    /// (writes.log.damaged-TIME), then cuts the log at its last good record. Every record after the
+    /// damage is lost from the log (it stays in the copy).
+    Repair {
+        /// The data directory `dynalab serve --data-dir` refused to start with.
+        #[arg(long, value_name = "DIR")]
+        data_dir: PathBuf,
     },
     /// Prove a design: run every access pattern of a workbook on a fresh engine loaded with its
     /// fixture, and report calls, capacity, hot keys, cost and a verdict per pattern. Exit 0 when
@@ -75,8 +100,36 @@ enum Format {
 
 fn main() -> std::process::ExitCode {
     match Cli::parse().command {
-        Command::Serve { host, port, data_dir } => match serve::run(&host, port, data_dir.as_deref()) {
-            Ok(()) => std::process::ExitCode::SUCCESS,
+        Command::Serve {
+            host,
+            port,
+            data_dir,
+            cors_origins,
+            max_connections,
+            idle_timeout,
+            body_timeout,
+            shutdown_grace,
+        } => {
+            let limits = dynalab_server::Limits {
+                max_connections: max_connections.max(1),
+                idle_timeout: Duration::from_secs(idle_timeout.max(1)),
+                body_timeout: Duration::from_secs(body_timeout.max(1)),
+                shutdown_grace: Duration::from_secs(shutdown_grace),
+            };
+            let options = serve::Options { host, port, data_dir, cors_origins, limits };
+            match serve::run(options) {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("dynalab: {e}");
+                    std::process::ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Repair { data_dir } => match dynalab_server::persistence::repair(&data_dir) {
+            Ok(said) => {
+                println!("{said}");
+                std::process::ExitCode::SUCCESS
+            }
             Err(e) => {
                 eprintln!("dynalab: {e}");
                 std::process::ExitCode::FAILURE

@@ -1,48 +1,79 @@
 //! `dynalab serve`: the engine behind DynamoDB's HTTP API until Ctrl-C or SIGTERM.
 
 use dynalab_engine::{Engine, SystemClock};
+use dynalab_server::access::Access;
+use dynalab_server::connections::ConnectionCount;
 use dynalab_server::persistence::WriteLog;
-use dynalab_server::AppState;
+use dynalab_server::{AppState, Limits, Settings};
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::watch;
+
+/// What `dynalab serve` was asked for.
+pub struct Options {
+    pub host: String,
+    pub port: u16,
+    pub data_dir: Option<PathBuf>,
+    pub cors_origins: Vec<String>,
+    pub limits: Limits,
+}
 
 /// Runs the server: one thread per core, each with its own one-thread runtime taking connections
 /// from the shared listener. A connection stays on the thread that accepted it: every operation
 /// takes the engine's one lock anyway, and tokio's work-stealing runtime measured ~20% more CPU
 /// per request than threads that keep their connections.
-pub fn run(host: &str, port: u16, data_dir: Option<&std::path::Path>) -> std::io::Result<()> {
-    let state = match data_dir {
-        None => AppState::new(Engine::new(Arc::new(SystemClock))),
-        Some(dir) => {
-            let (log, engine) = WriteLog::open(dir).map_err(std::io::Error::other)?;
-            AppState::with_log(engine, Some(log))
-        }
-    };
-    let listener = std::net::TcpListener::bind((host, port))?;
+pub fn run(options: Options) -> std::io::Result<()> {
+    let listener = std::net::TcpListener::bind((options.host.as_str(), options.port))?;
     listener.set_nonblocking(true)?;
     let address = listener.local_addr()?;
+    let (log, engine) = match &options.data_dir {
+        None => (None, Engine::new(Arc::new(SystemClock))),
+        Some(dir) => {
+            let (log, engine) = WriteLog::open(dir).map_err(std::io::Error::other)?;
+            (Some(log), engine)
+        }
+    };
+    let loopback = address.ip().is_loopback();
+    if !loopback {
+        eprintln!(
+            "dynalab: WARNING: listening on {address}, not a loopback address: anyone who can reach it can read, change and delete every table, with any credentials"
+        );
+    }
+    let settings = Settings {
+        address: Some(address.to_string()),
+        access: Access { loopback_only: loopback, cors_origins: options.cors_origins },
+        limits: options.limits,
+    };
+    let state = AppState::with_log(engine, log, settings);
+    let count = ConnectionCount::default();
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let (stop, stopped) = watch::channel(false);
     let mut workers = Vec::new();
     for n in 1..threads {
-        let (listener, state, stopped) = (listener.try_clone()?, state.clone(), stopped.clone());
+        let (listener, state, count, stopped) = (listener.try_clone()?, state.clone(), count.clone(), stopped.clone());
         let worker = std::thread::Builder::new().name(format!("dynalab-serve-{n}")).spawn(move || {
             one_thread_runtime()?.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)?;
-                dynalab_server::serve_connections(listener, state, stop_requested(stopped)).await
+                dynalab_server::serve(listener, state, count, stopped, false).await
             })
         })?;
         workers.push(worker);
     }
     println!("dynalab serving DynamoDB on http://{address}");
-    // This thread also watches for the signal and runs the TTL sweep.
+    // This thread also watches for signals and runs the TTL sweep.
     let mut outcome = one_thread_runtime()?.block_on(async move {
+        let mut signals = Signals::new()?;
         tokio::spawn(async move {
-            shutdown_signal().await;
+            signals.next().await;
+            eprintln!("dynalab: stopping (finishing requests in flight; a second Ctrl-C stops at once)");
             let _ = stop.send(true);
+            signals.next().await;
+            eprintln!("dynalab: stopped at once");
+            // Every acknowledged write is already in the log; the lock goes with the process.
+            std::process::exit(130);
         });
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        dynalab_server::serve(listener, state, stop_requested(stopped)).await
+        dynalab_server::serve(listener, state, count, stopped, true).await
     });
     for worker in workers {
         let finished = worker.join().unwrap_or_else(|_| Err(std::io::Error::other("a server thread panicked")));
@@ -55,28 +86,33 @@ fn one_thread_runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build()
 }
 
-async fn stop_requested(mut stopped: watch::Receiver<bool>) {
-    let _ = stopped.wait_for(|stop| *stop).await;
+/// Ctrl-C or SIGTERM, as a stream: the same listeners see the first signal and the second, so a
+/// second one sent at once is not missed.
+struct Signals {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
 }
 
-/// Ctrl-C or SIGTERM: stop accepting, finish what is in flight, exit.
-async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+impl Signals {
+    fn new() -> std::io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Ok(Self { interrupt: signal(SignalKind::interrupt())?, terminate: signal(SignalKind::terminate())? })
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {},
-        () = terminate => {},
+        #[cfg(not(unix))]
+        Ok(Self {})
+    }
+
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = self.interrupt.recv() => {},
+            _ = self.terminate.recv() => {},
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
     }
 }

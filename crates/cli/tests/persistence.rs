@@ -36,7 +36,7 @@ fn acknowledged_writes_survive_kill_9_and_a_torn_tail() {
         .output()
         .expect("runs");
     assert!(!second.status.success());
-    assert!(String::from_utf8_lossy(&second.stderr).contains("is in use by another dynalab serve"));
+    assert!(String::from_utf8_lossy(&second.stderr).contains("is in use by another dynalab process"));
 
     first.child.kill().expect("kill -9");
     first.child.wait().expect("gone");

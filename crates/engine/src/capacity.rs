@@ -31,20 +31,6 @@ impl std::ops::Add for Units {
     }
 }
 
-/// The operations that take `ReturnConsumedCapacity` (and so can say what they consumed).
-pub const REPORTING_OPERATIONS: [&str; 10] = [
-    "PutItem",
-    "GetItem",
-    "UpdateItem",
-    "DeleteItem",
-    "Query",
-    "Scan",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "TransactWriteItems",
-    "TransactGetItems",
-];
-
 /// What a request asked for in `ReturnConsumedCapacity`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Report {

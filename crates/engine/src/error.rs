@@ -31,6 +31,10 @@ pub enum ErrorKind {
     TrimmedDataAccess,
     /// A request body over 16 MiB (the HTTP endpoint's check; HTTP 413 like DynamoDB Local).
     RequestEntityTooLarge,
+    /// A request a local server will not run: its Host or Origin is not allowed (HTTP 403).
+    Forbidden,
+    /// A request body that did not arrive in time (the HTTP endpoint's check; HTTP 408).
+    RequestTimeout,
 }
 
 impl ErrorKind {
@@ -55,6 +59,8 @@ impl ErrorKind {
             Self::ExpiredIterator => "ExpiredIteratorException",
             Self::DuplicateItem => "DuplicateItemException",
             Self::TrimmedDataAccess => "TrimmedDataAccessException",
+            Self::Forbidden => "AccessDeniedException",
+            Self::RequestTimeout => "RequestTimeoutException",
         }
     }
 
@@ -67,7 +73,9 @@ impl ErrorKind {
             | Self::MissingAuthenticationToken
             | Self::IncompleteSignature
             | Self::RequestEntityTooLarge
-            | Self::AccessDenied => "com.amazon.coral.service",
+            | Self::AccessDenied
+            | Self::Forbidden
+            | Self::RequestTimeout => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())
@@ -78,6 +86,8 @@ impl ErrorKind {
         match self {
             Self::InternalServerError => 500,
             Self::RequestEntityTooLarge => 413,
+            Self::Forbidden => 403,
+            Self::RequestTimeout => 408,
             _ => 400,
         }
     }

@@ -9,12 +9,14 @@ pub mod error;
 pub mod explain;
 pub mod expression;
 mod inspect;
+pub mod operation;
 pub mod ops;
 pub mod partiql;
+mod request;
 mod snapshot;
 pub mod stream;
 pub mod table;
-mod ttl;
+pub mod ttl;
 mod validate;
 pub mod value;
 
@@ -24,7 +26,9 @@ pub use clock::{Clock, FixedClock, Utc};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
 pub use inspect::{CollectionView, ItemView, Totals};
-pub use snapshot::TableSnapshot;
+pub use operation::{Api, Effect, Operation};
+pub use request::{unknown_operation, Applied, Request};
+pub use snapshot::{Recreate, TableSnapshot};
 
 /// The region ARNs name. Dynalab is one region of one account.
 pub const REGION: &str = "us-east-1";

@@ -3,6 +3,7 @@
 //! the playground can export with it.
 
 use crate::engine::Engine;
+use crate::operation::Operation;
 use crate::table::{BillingMode, IndexKind, Projection, Table};
 use serde_json::{json, Value};
 
@@ -22,7 +23,7 @@ impl Engine {
         self.tables
             .values()
             .map(|table| TableSnapshot {
-                create: create_table_request(table),
+                create: create_table_request(table, true),
                 time_to_live: time_to_live_request(table),
                 items: table
                     .storage
@@ -33,22 +34,45 @@ impl Engine {
             .collect()
     }
 
-    /// `(operation, request JSON)` pairs that, run on an empty engine, rebuild this one's tables,
-    /// indexes and items.
-    pub fn recreate_requests(&self) -> Vec<(&'static str, String)> {
+    /// The requests that, run on an empty engine each at its `at_millis`, rebuild this one's
+    /// tables (with their creation times), indexes, settings, items and enabled streams (with
+    /// their ARNs; a stream's records before the rebuild are not kept).
+    pub fn recreate_requests(&self) -> Vec<Recreate> {
         let mut requests = Vec::new();
         for table in self.tables.values() {
-            requests.push(("CreateTable", create_table_request(table).to_string()));
-            if let Some(request) = time_to_live_request(table) {
-                requests.push(("UpdateTimeToLive", request.to_string()));
+            let at_millis = table.definition.created_millis;
+            let request = |operation, body: Value| Recreate { operation, body: body.to_string(), at_millis };
+            requests.push(request(Operation::CreateTable, create_table_request(table, false)));
+            if let Some(ttl) = time_to_live_request(table) {
+                requests.push(request(Operation::UpdateTimeToLive, ttl));
             }
             for (_, stored) in table.storage.items() {
-                let put = json!({"TableName": table.definition.name, "Item": stored.item});
-                requests.push(("PutItem", put.to_string()));
+                requests.push(request(
+                    Operation::PutItem,
+                    json!({"TableName": table.definition.name, "Item": stored.item}),
+                ));
+            }
+            // Enabled after the items, at its first time, so the items make no stream records and
+            // the stream keeps its label.
+            if let Some(stream) = table.streams.last().filter(|s| s.enabled) {
+                let spec = json!({"StreamEnabled": true, "StreamViewType": stream.view_type.name()});
+                requests.push(Recreate {
+                    operation: Operation::UpdateTable,
+                    body: json!({"TableName": table.definition.name, "StreamSpecification": spec}).to_string(),
+                    at_millis: stream.created_millis,
+                });
             }
         }
         requests
     }
+}
+
+/// One request of [`Engine::recreate_requests`].
+#[derive(Debug, Clone)]
+pub struct Recreate {
+    pub operation: Operation,
+    pub body: String,
+    pub at_millis: u64,
 }
 
 fn time_to_live_request(table: &Table) -> Option<Value> {
@@ -58,7 +82,7 @@ fn time_to_live_request(table: &Table) -> Option<Value> {
     )
 }
 
-fn create_table_request(table: &Table) -> Value {
+fn create_table_request(table: &Table, with_stream: bool) -> Value {
     let d = &table.definition;
     let key_schema = |hash: &[&str], range: &[&str]| -> Value {
         hash.iter()
@@ -110,7 +134,7 @@ fn create_table_request(table: &Table) -> Value {
         request["Tags"] = json!(table.tags);
     }
     // The stream itself is not recreated: a rebuilt table starts a new stream, with no records.
-    if let Some(stream) = table.streams.last().filter(|s| s.enabled) {
+    if let Some(stream) = table.streams.last().filter(|s| s.enabled && with_stream) {
         request["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": stream.view_type.name()});
     }
     request
@@ -163,8 +187,8 @@ mod tests {
             .execute_value("TagResource", &json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}]}))
             .expect("tag");
         let mut rebuilt = engine();
-        for (operation, request) in original.recreate_requests() {
-            rebuilt.execute(operation, &request).expect("replays");
+        for request in original.recreate_requests() {
+            rebuilt.execute(request.operation.name(), &request.body).expect("replays");
         }
         for table in ["orders", "plain"] {
             let scan = json!({"TableName": table});

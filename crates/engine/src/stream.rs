@@ -164,7 +164,7 @@ impl Stream {
             "dynamodb": dynamodb,
         });
         if record.origin == Origin::TimeToLive {
-            json["userIdentity"] = serde_json::json!({"type": "Service", "principalId": "dynamodb.amazonaws.com"});
+            json["userIdentity"] = serde_json::json!({"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"});
         }
         json
     }

@@ -15,32 +15,94 @@ pub fn expired(item: &Item, attribute: &str, now_seconds: f64) -> bool {
     at <= now_seconds && at >= now_seconds - FIVE_YEARS_SECONDS
 }
 
+/// Where a sliced TTL sweep stopped: the table and the last key it examined.
+pub(crate) type SweepCursor = Option<(String, crate::table::PrimaryKey)>;
+
+/// One slice of a TTL sweep: the items it removed and whether the sweep reached the end of the
+/// last table (the next slice starts a new pass).
+#[derive(Debug, Default)]
+pub struct SweepSlice {
+    /// `(table, key)` of each item removed, in removal order.
+    pub removed: Vec<(String, Item)>,
+    pub finished: bool,
+}
+
 impl Engine {
     /// Removes every expired item from every table with TTL enabled; returns `(table, key)` of
     /// each item removed, in removal order.
     pub fn expire_items(&mut self) -> Vec<(String, Item)> {
-        let now = self.now_millis() as f64 / 1000.0;
+        self.ttl_cursor = None;
         let mut removed = Vec::new();
-        for (name, table) in &mut self.tables {
-            let Some(attribute) = table.time_to_live.clone() else { continue };
-            let keys: Vec<_> = table
-                .storage
-                .items()
-                .filter(|(_, stored)| expired(&stored.item, &attribute, now))
-                .map(|(key, _)| key)
-                .collect();
-            let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
-            for key in keys {
-                if let Some(old) = table.write_as(key, None, crate::stream::Origin::TimeToLive).old {
-                    let key_item: Item =
-                        key_names.iter().filter_map(|n| old.item.get(n).map(|v| (n.clone(), v.clone()))).collect();
-                    removed.push((name.clone(), key_item));
-                }
+        loop {
+            let slice = self.expire_items_slice(usize::MAX);
+            removed.extend(slice.removed);
+            if slice.finished {
+                return removed;
             }
         }
+    }
+
+    /// Examines at most `budget` items, from where the last slice stopped, and removes the expired
+    /// ones: a server sweeps a large table in slices, each holding its lock briefly.
+    pub fn expire_items_slice(&mut self, budget: usize) -> SweepSlice {
+        let now = self.now_millis() as f64 / 1000.0;
+        let cursor = self.ttl_cursor.take();
+        let first_table = cursor.as_ref().map(|(name, _)| name.clone());
+        let mut examined = 0;
+        let mut slice = SweepSlice::default();
+        let names: Vec<String> = match &first_table {
+            Some(first) => self.tables.range(first.clone()..).map(|(n, _)| n.clone()).collect(),
+            None => self.tables.keys().cloned().collect(),
+        };
+        for name in names {
+            let Some(table) = self.tables.get_mut(&name) else { continue };
+            let Some(attribute) = table.time_to_live.clone() else { continue };
+            let after = cursor.as_ref().filter(|(t, _)| *t == name).map(|(_, key)| key);
+            let mut last = None;
+            let mut expired_keys = Vec::new();
+            for (key, stored) in table.storage.items_after(after) {
+                if examined == budget {
+                    break;
+                }
+                examined += 1;
+                if expired(&stored.item, &attribute, now) {
+                    expired_keys.push(key.clone());
+                }
+                last = Some(key);
+            }
+            for key in expired_keys {
+                if let Some(removed) = remove_expired(table, key) {
+                    slice.removed.push((name.clone(), removed));
+                }
+            }
+            if examined == budget {
+                self.ttl_cursor = last.map(|key| (name, key)).or(cursor);
+                self.stamp_stream_records();
+                return slice;
+            }
+        }
+        slice.finished = true;
+        self.stamp_stream_records();
+        slice
+    }
+
+    /// Removes one item as the TTL process does (its stream record says so), whether or not it
+    /// has expired now: how a write log replays a TTL deletion it recorded. Returns whether an
+    /// item was there.
+    pub fn expire_item(&mut self, table: &str, key: &Item) -> bool {
+        let Some(table) = self.tables.get_mut(table) else { return false };
+        let Ok(key) = table.definition.key_schema.key_of_request(key) else { return false };
+        let removed = remove_expired(table, key).is_some();
         self.stamp_stream_records();
         removed
     }
+}
+
+/// Removes the item at `key` as DynamoDB's TTL process; returns its key attributes.
+fn remove_expired(table: &mut crate::table::Table, key: crate::table::PrimaryKey) -> Option<Item> {
+    let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
+    let old = table.write_as(key, None, crate::stream::Origin::TimeToLive).old?;
+    Some(key_names.iter().filter_map(|n| old.item.get(n).map(|v| (n.clone(), v.clone()))).collect())
 }
 
 #[cfg(test)]
@@ -102,5 +164,53 @@ mod tests {
         let later: Vec<_> = engine.expire_items();
         assert_eq!(later.len(), 1, "the item that was 60 s in the future has expired: {later:?}");
         assert_eq!(engine.table_names(), ["sessions"]);
+    }
+
+    #[test]
+    fn a_sweep_in_slices_removes_what_one_whole_sweep_removes() {
+        let clock = Arc::new(FixedClock::at(2_000_000_000_000));
+        let mut engine = Engine::new(clock);
+        for table in ["aaa", "bbb"] {
+            engine
+                .execute_value(
+                    "CreateTable",
+                    &json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                        "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"}, {"AttributeName": "s", "AttributeType": "N"}],
+                        "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "s", "KeyType": "RANGE"}]}),
+                )
+                .expect("table");
+            engine
+                .execute_value(
+                    "UpdateTimeToLive",
+                    &json!({"TableName": table, "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": true}}),
+                )
+                .expect("ttl on");
+            for n in 0..50 {
+                let expiry = if n % 3 == 0 { 1_999_999_000 } else { 2_000_001_000 };
+                let item = json!({"p": {"S": format!("p{}", n % 7)}, "s": {"N": n.to_string()}, "exp": {"N": expiry.to_string()}});
+                engine.execute_value("PutItem", &json!({"TableName": table, "Item": item})).expect("put");
+            }
+        }
+        let mut removed = Vec::new();
+        let mut slices = 0;
+        loop {
+            let slice = engine.expire_items_slice(7);
+            slices += 1;
+            removed.extend(slice.removed);
+            if slice.finished {
+                break;
+            }
+        }
+        assert_eq!(removed.len(), 2 * 17, "every third of 50 items in both tables");
+        assert!(slices >= 100 / 7, "{slices} slices");
+        let mut unique = removed.clone();
+        unique.sort_by_key(|(t, k)| format!("{t}{}", json!(k)));
+        unique.dedup();
+        assert_eq!(unique.len(), removed.len(), "no item removed twice");
+        assert!(engine.expire_items().is_empty(), "nothing left to expire");
+        let key = json!({"p": {"S": "p1"}, "s": {"N": "1"}});
+        let key: crate::value::Item = serde_json::from_value(key).expect("key");
+        assert!(engine.expire_item("aaa", &key), "replaying a recorded TTL deletion removes the item");
+        assert!(!engine.expire_item("aaa", &key));
     }
 }

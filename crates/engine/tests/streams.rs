@@ -143,7 +143,11 @@ fn ttl_removals_carry_the_service_identity_and_old_records_age_out() {
     assert_eq!(engine.expire_items().len(), 1);
     let records = read_all(&mut engine, &arn);
     assert_eq!(records[1]["eventName"], "REMOVE");
-    assert_eq!(records[1]["userIdentity"], json!({"type": "Service", "principalId": "dynamodb.amazonaws.com"}));
+    assert_eq!(
+        records[1]["userIdentity"],
+        json!({"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}),
+        "the API's Identity members, as the SDKs read them"
+    );
     assert!(records[0].get("userIdentity").is_none());
     // An iterator is good for 15 minutes.
     let stale = iterator(&mut engine, &arn, "TRIM_HORIZON", None);

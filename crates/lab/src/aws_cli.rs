@@ -4,6 +4,7 @@
 //! read in a browser and is refused with a message saying so; the CLI's own paging flags
 //! (`--max-items`, `--starting-token`) are refused too, since one request shows one page here.
 
+use dynalab_engine::Operation;
 use serde_json::{Map, Value};
 
 /// An operation and its request, ready for `Engine::execute`.
@@ -12,25 +13,6 @@ pub struct Translated {
     pub operation: String,
     pub request: Value,
 }
-
-/// The operations the engine runs, by their CLI names.
-const OPERATIONS: [(&str, &str); 15] = [
-    ("create-table", "CreateTable"),
-    ("describe-table", "DescribeTable"),
-    ("list-tables", "ListTables"),
-    ("delete-table", "DeleteTable"),
-    ("update-table", "UpdateTable"),
-    ("put-item", "PutItem"),
-    ("get-item", "GetItem"),
-    ("update-item", "UpdateItem"),
-    ("delete-item", "DeleteItem"),
-    ("query", "Query"),
-    ("scan", "Scan"),
-    ("batch-get-item", "BatchGetItem"),
-    ("batch-write-item", "BatchWriteItem"),
-    ("transact-write-items", "TransactWriteItems"),
-    ("transact-get-items", "TransactGetItems"),
-];
 
 /// Flags of the CLI itself that say nothing about the request.
 const GLOBAL_WITH_VALUE: [&str; 7] =
@@ -85,15 +67,19 @@ pub fn translate(command: &str) -> Result<Translated, String> {
             continue;
         }
         if operation.is_none() {
-            if word != "dynamodb" {
+            if !Operation::ALL.iter().any(|op| op.api().cli_service() == word) {
                 return Err(format!("Expected `aws dynamodb <operation> ...`, found `{word}`"));
             }
-            let name = words.next().ok_or("Missing the operation after `aws dynamodb`")?;
-            let (_, op) = OPERATIONS.iter().find(|(cli, _)| *cli == name).ok_or_else(|| {
-                let known: Vec<&str> = OPERATIONS.iter().map(|(cli, _)| *cli).collect();
-                format!("`{name}` is not an operation Dynalab runs; it runs: {}", known.join(", "))
+            let name = words.next().ok_or_else(|| format!("Missing the operation after `aws {word}`"))?;
+            let op = Operation::from_cli(&word, &name).ok_or_else(|| {
+                let known: Vec<String> = Operation::ALL
+                    .iter()
+                    .filter(|op| op.api().cli_service() == word && *op != &Operation::DescribeEndpoints)
+                    .map(|op| op.cli_name())
+                    .collect();
+                format!("`{name}` is not an operation Dynalab runs; `aws {word}` runs: {}", known.join(", "))
             })?;
-            operation = Some((*op).to_string());
+            operation = Some(op.name().to_string());
             continue;
         }
         let Some(flag) = word.strip_prefix("--") else {

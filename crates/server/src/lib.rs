@@ -1,195 +1,239 @@
 //! DynamoDB's JSON 1.0 protocol over HTTP: `POST /` with `X-Amz-Target: DynamoDB_20120810.<Operation>`,
 //! answered by the engine, with the headers SDKs check (`x-amz-crc32`, `x-amzn-RequestId`).
+//!
+//! A request is parsed outside the engine's lock ([`Request::parse`]); the lock is held only while
+//! the engine applies it and, with `--data-dir`, while a change is made durable ([`persistence`]).
 #![forbid(unsafe_code)]
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, FromRequestParts, State};
-use axum::http::request::Parts;
+pub mod access;
+pub mod connections;
+pub mod persistence;
+
+use access::Access;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
-use dynalab_engine::{DynamoError, Engine, ErrorKind};
+use dynalab_engine::{DynamoError, Engine, ErrorKind, Operation, Request};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use persistence::record::Entry;
+use persistence::WriteLog;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-pub mod persistence;
-
-use persistence::WriteLog;
+pub use connections::Limits;
 
 /// The largest request body accepted: DynamoDB's own request limit is 16 MB.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
-const TARGET_PREFIX: &str = "DynamoDB_20120810.";
-/// The DynamoDB Streams API's target prefix; its operations share the endpoint here.
-const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
-const STREAMS_OPERATIONS: [&str; 4] = ["ListStreams", "DescribeStream", "GetShardIterator", "GetRecords"];
+/// Requests larger than this are parsed and run on tokio's blocking pool rather than on the
+/// thread that serves their connection.
+const RUN_ASIDE_BYTES: usize = 256 * 1024;
 
 /// What every request shares: the engine (one lock makes every operation atomic and every
-/// transaction isolated) and a counter for request ids.
+/// transaction isolated), the server's own address and access rules, and a request counter.
 #[derive(Clone)]
 pub struct AppState {
-    engine: Arc<Mutex<Store>>,
+    store: Arc<Mutex<Store>>,
     requests: Arc<AtomicU64>,
+    settings: Arc<Settings>,
 }
 
-/// The engine and, with `--data-dir`, the log its writes go to, under one lock so the log's order
-/// is the order the writes were applied in.
+/// What a server knows of itself.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The address it listens on, as DescribeEndpoints answers it (`127.0.0.1:8000`).
+    pub address: Option<String>,
+    pub access: Access,
+    pub limits: Limits,
+}
+
+/// The engine and, with `--data-dir`, the log its changes go to, under one lock so the log's order
+/// is the order the changes were applied in.
 struct Store {
     engine: Engine,
     log: Option<WriteLog>,
+    /// Set when a failed append left memory ahead of the log and the log could not be replayed:
+    /// every request is refused rather than answered from a state the disk does not hold.
+    failed: Option<String>,
 }
 
 impl AppState {
-    /// An in-memory endpoint.
+    /// An in-memory endpoint with default settings.
     pub fn new(engine: Engine) -> Self {
-        Self::with_log(engine, None)
+        Self::with_log(engine, None, Settings::default())
     }
 
-    /// An endpoint whose acknowledged writes are logged (see [`persistence`]).
-    pub fn with_log(engine: Engine, log: Option<WriteLog>) -> Self {
-        Self { engine: Arc::new(Mutex::new(Store { engine, log })), requests: Arc::new(AtomicU64::new(0)) }
+    /// An endpoint whose changes are logged (see [`persistence`]).
+    pub fn with_log(engine: Engine, log: Option<WriteLog>, settings: Settings) -> Self {
+        Self {
+            store: Arc::new(Mutex::new(Store { engine, log, failed: None })),
+            requests: Arc::new(AtomicU64::new(0)),
+            settings: Arc::new(settings),
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 }
 
-/// The endpoint: DynamoDB's protocol on `POST /`, a health answer on `GET /`, CORS for browsers.
+/// The endpoint: DynamoDB's protocol on `POST /`, a health answer on `GET /`, CORS preflights.
 pub fn app(state: AppState) -> Router {
-    Router::new()
-        .route("/", post(dynamodb).get(health).options(preflight))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .with_state(state)
+    Router::new().route("/", post(dynamodb).get(health).options(preflight)).with_state(state)
 }
 
-/// What a browser page on any origin may read of an answer: the body and the headers SDKs check.
-/// Added only when the request came from a page (it has an Origin): tower-http's CORS layer, which
-/// answered every request, measured ~5 µs of CPU per request (benches/serve.sh).
-fn allow_origin(from_page: bool, response: &mut Response) {
-    if from_page {
-        let headers = response.headers_mut();
-        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
-        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("x-amz-crc32,x-amzn-requestid"));
+/// A CORS preflight from an allowed page: the three methods, and the requested headers listed
+/// back (a `*` would not cover Authorization, which every SDK sends).
+async fn preflight(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(refusal) = state.settings.access.refusal(&headers) {
+        return (StatusCode::FORBIDDEN, refusal).into_response();
     }
-}
-
-/// A CORS preflight: any origin, the three methods, and the requested headers listed back — a `*`
-/// would not cover Authorization, which every SDK sends.
-async fn preflight(headers: HeaderMap) -> Response {
     let mut response = StatusCode::OK.into_response();
+    Access::allow_page(&headers, &mut response);
     let answer = response.headers_mut();
-    answer.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     answer.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET,POST,OPTIONS"));
     if let Some(requested) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
         answer.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, requested.clone());
     }
     answer.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
-    answer.insert(
+    answer.append(
         header::VARY,
-        HeaderValue::from_static("origin, access-control-request-method, access-control-request-headers"),
+        HeaderValue::from_static("access-control-request-method, access-control-request-headers"),
     );
     response
 }
 
-async fn health(headers: HeaderMap) -> Response {
+async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(refusal) = state.settings.access.refusal(&headers) {
+        return (StatusCode::FORBIDDEN, refusal).into_response();
+    }
     let mut response = "healthy: dynalab".into_response();
-    allow_origin(headers.contains_key(header::ORIGIN), &mut response);
-    response.headers_mut().insert(header::VARY, HeaderValue::from_static("origin"));
+    Access::allow_page(&headers, &mut response);
     response
 }
 
-/// The request headers the protocol reads, taken one by one: the `HeaderMap` extractor copies the
-/// whole map.
-struct ProtocolHeaders {
-    target: Option<HeaderValue>,
-    authorization: Option<HeaderValue>,
-    /// X-Amz-Date or Date is there.
-    dated: bool,
-    host: Option<HeaderValue>,
-    /// An Origin header: a browser page sent it.
-    from_page: bool,
+async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+    let request_id = request_id(&state);
+    if let Some(refusal) = state.settings.access.refusal(&headers) {
+        // Refused before it runs: a page on another site must not Scan or DeleteTable here.
+        return respond(&request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)));
+    }
+    let body = read_body(body, state.settings.limits.body_timeout).await;
+    let large = body.as_ref().is_ok_and(|b| b.len() > RUN_ASIDE_BYTES);
+    let mut response = if large {
+        // Parsing megabytes takes milliseconds: off this thread, whose other connections wait
+        // for it otherwise.
+        let (state, headers, id) = (state.clone(), headers.clone(), request_id.clone());
+        tokio::task::spawn_blocking(move || answer(&state, &headers, body, &id)).await.unwrap_or_else(|_| {
+            respond(&request_id, Err(DynamoError::new(ErrorKind::InternalServerError, "The request failed")))
+        })
+    } else {
+        answer(&state, &headers, body, &request_id)
+    };
+    Access::allow_page(&headers, &mut response);
+    response
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for ProtocolHeaders {
-    type Rejection = std::convert::Infallible;
+fn request_id(state: &AppState) -> String {
+    let id = state.requests.fetch_add(1, Ordering::Relaxed);
+    format!("{id:08X}DYNALAB{:020X}", u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let headers = &parts.headers;
-        Ok(Self {
-            target: headers.get("x-amz-target").cloned(),
-            authorization: headers.get(header::AUTHORIZATION).cloned(),
-            dated: headers.contains_key("x-amz-date") || headers.contains_key(header::DATE),
-            host: headers.get(header::HOST).cloned(),
-            from_page: headers.contains_key(header::ORIGIN),
-        })
+/// The body, read whole within the time limit; the size limit stops reading at 16 MiB, so an
+/// oversized body never sits in memory whole.
+async fn read_body(body: Body, timeout: std::time::Duration) -> Result<Bytes, DynamoError> {
+    let collected = tokio::time::timeout(timeout, Limited::new(body, MAX_BODY_BYTES).collect()).await;
+    match collected {
+        Err(_) => Err(DynamoError::new(ErrorKind::RequestTimeout, "Timed out reading the request body")),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => Err(DynamoError::new(
+            ErrorKind::RequestEntityTooLarge,
+            format!("Request body exceeds the limit of {MAX_BODY_BYTES} bytes (16 MiB)"),
+        )),
+        Ok(Err(error)) => Err(DynamoError::serialization(format!("The request body could not be read: {error}"))),
     }
 }
 
-async fn dynamodb(
-    State(state): State<AppState>,
-    headers: ProtocolHeaders,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let mut response = answer(&state, &headers, body);
-    allow_origin(headers.from_page, &mut response);
-    response
-}
-
-fn answer(state: &AppState, headers: &ProtocolHeaders, body: Result<Bytes, BytesRejection>) -> Response {
-    let id = state.requests.fetch_add(1, Ordering::Relaxed);
-    let request_id = format!("{id:08X}DYNALAB{:020X}", u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    // The limit stops reading at 16 MiB, so an oversized body never sits in memory whole.
+fn answer(state: &AppState, headers: &HeaderMap, body: Result<Bytes, DynamoError>, request_id: &str) -> Response {
     let body = match body {
         Ok(body) => body,
-        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            let message = format!("Request body exceeds the limit of {MAX_BODY_BYTES} bytes (16 MiB)");
-            return respond(&request_id, Err(DynamoError::new(ErrorKind::RequestEntityTooLarge, message)));
-        }
-        Err(rejection) => {
-            return respond(&request_id, Err(DynamoError::serialization(rejection.body_text())));
-        }
+        Err(error) => return respond(request_id, Err(error)),
     };
     if let Err(error) = check_authorization(headers) {
-        return respond(&request_id, Err(error));
+        return respond(request_id, Err(error));
     }
-    let target = headers.target.as_ref().and_then(|v| v.to_str().ok()).unwrap_or("");
-    let operation = match (target.strip_prefix(TARGET_PREFIX), target.strip_prefix(STREAMS_TARGET_PREFIX)) {
-        (Some(operation), _) if !STREAMS_OPERATIONS.contains(&operation) => operation,
-        (None, Some(operation)) if STREAMS_OPERATIONS.contains(&operation) => operation,
-        _ => return respond(&request_id, Err(DynamoError::new(ErrorKind::UnknownOperation, ""))),
+    let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let Some(operation) = Operation::from_target(target) else {
+        let name = target.split_once('.').map_or("", |(_, name)| name);
+        return respond(request_id, Err(dynalab_engine::unknown_operation(name)));
     };
-    if operation == "DescribeEndpoints" {
-        // Endpoint discovery must lead back here, not to AWS.
-        let host = headers.host.as_ref().and_then(|h| h.to_str().ok()).unwrap_or("127.0.0.1");
-        let body = serde_json::json!({"Endpoints": [{"Address": host, "CachePeriodInMinutes": 1440}]});
-        return respond(&request_id, Ok(body.to_string()));
+    if operation == Operation::DescribeEndpoints {
+        // Endpoint discovery must lead back here, to the address this server listens on.
+        let address = state.settings.address.as_deref().unwrap_or("127.0.0.1");
+        let body = serde_json::json!({"Endpoints": [{"Address": address, "CachePeriodInMinutes": 1440}]});
+        return respond(request_id, Ok(body.to_string()));
     }
     let Ok(text) = std::str::from_utf8(&body) else {
-        return respond(&request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));
+        return respond(request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));
     };
-    let outcome = match state.engine.lock() {
-        Ok(mut store) => {
-            let outcome = store.engine.execute(operation, text);
-            match (&outcome, store.log.as_mut()) {
-                // Durable before it is acknowledged.
-                (Ok(_), Some(log)) if persistence::is_write(operation) => match log.append(operation, text) {
-                    Ok(()) => outcome,
-                    Err(e) => Err(DynamoError::new(
-                        ErrorKind::InternalServerError,
-                        format!("The write could not be logged: {e}"),
-                    )),
-                },
-                _ => outcome,
+    // Parsing and its checks run before the lock is taken: a huge request delays no one else.
+    let request = match Request::parse(operation, text) {
+        Ok(request) => request,
+        Err(error) => return respond(request_id, Err(error)),
+    };
+    respond(request_id, apply(state, request, text))
+}
+
+/// Applies a parsed request under the lock; a change is made durable before it is acknowledged,
+/// and one that cannot be is undone.
+fn apply(state: &AppState, request: Request, text: &str) -> Result<String, DynamoError> {
+    let Ok(mut store) = state.store.lock() else {
+        return Err(DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure"));
+    };
+    if let Some(reason) = &store.failed {
+        return Err(DynamoError::new(ErrorKind::InternalServerError, reason.clone()));
+    }
+    let operation = request.operation();
+    let applied = store.engine.apply(request);
+    if applied.changed && store.log.is_some() {
+        let entry = Entry::Request { operation: operation.name().to_string(), body: text.to_string() };
+        store.log_or_undo(vec![entry])?;
+    }
+    applied.response
+}
+
+impl Store {
+    /// Appends what the engine just did; if that fails, rebuilds the engine from the log so the
+    /// change is undone, and says so.
+    fn log_or_undo(&mut self, entries: Vec<Entry>) -> Result<(), DynamoError> {
+        let Some(log) = self.log.as_mut() else { return Ok(()) };
+        let Err(error) = log.append(entries) else {
+            log.compact_if_grown(&self.engine);
+            return Ok(());
+        };
+        match log.rebuild() {
+            Ok(engine) => self.engine = engine,
+            Err(reason) => {
+                self.failed = Some(format!(
+                    "A write could not be logged ({error}) and the state could not be restored from the log ({reason}); restart the server"
+                ));
             }
         }
-        Err(_) => Err(DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure")),
-    };
-    respond(&request_id, outcome)
+        eprintln!("dynalab: a change could not be written to the log ({error}); it was undone");
+        Err(DynamoError::new(
+            ErrorKind::InternalServerError,
+            format!("The change could not be made durable ({error}); nothing was applied"),
+        ))
+    }
 }
 
 /// SigV4 must be there and complete; its signature is never verified (any credentials work, as
 /// with DynamoDB Local). The wording is the real service's, as dynoxide recorded it.
-fn check_authorization(headers: &ProtocolHeaders) -> Result<(), DynamoError> {
-    let authorization = headers.authorization.as_ref().and_then(|v| v.to_str().ok());
+fn check_authorization(headers: &HeaderMap) -> Result<(), DynamoError> {
+    let authorization = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok());
     let Some(auth) = authorization.filter(|a| a.starts_with("AWS4-")) else {
         return Err(DynamoError::new(ErrorKind::MissingAuthenticationToken, "Request is missing Authentication Token"));
     };
@@ -199,7 +243,7 @@ fn check_authorization(headers: &ProtocolHeaders) -> Result<(), DynamoError> {
             .filter(|(_, marker)| !auth.contains(marker))
             .map(|(part, _)| format!("Authorization header requires '{part}' parameter."))
             .collect();
-    if !headers.dated {
+    if !headers.contains_key("x-amz-date") && !headers.contains_key(header::DATE) {
         missing.push("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.".into());
     }
     if missing.is_empty() {
@@ -232,49 +276,71 @@ fn respond(request_id: &str, outcome: Result<String, DynamoError>) -> Response {
 /// How often the TTL sweep runs. DynamoDB promises only "within a few days"; a lab wants to see it.
 pub const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// DynamoDB's TTL process: removes expired items, each removal logged (with `--data-dir`) as the
-/// DeleteItem that replays it. Returns how many items went.
-pub fn sweep_expired(state: &AppState) -> usize {
-    let Ok(mut store) = state.engine.lock() else { return 0 };
-    let removed = store.engine.expire_items();
-    if let Some(log) = store.log.as_mut() {
-        for (table, key) in &removed {
-            let request = serde_json::json!({"TableName": table, "Key": key}).to_string();
-            if let Err(e) = log.append("DeleteItem", &request) {
-                eprintln!("dynalab: a TTL removal could not be logged: {e}");
-            }
-        }
+/// How many items one slice of the TTL sweep examines while it holds the lock.
+const SWEEP_SLICE: usize = 2_000;
+
+/// One slice of DynamoDB's TTL process: removes the expired items among the next few thousand,
+/// each removal logged (with `--data-dir`) as a TTL deletion. Returns how many went and whether
+/// the pass over every table is complete.
+pub fn sweep_slice(state: &AppState) -> (usize, bool) {
+    let Ok(mut store) = state.store.lock() else { return (0, true) };
+    if store.failed.is_some() {
+        return (0, true);
     }
-    removed.len()
+    let slice = store.engine.expire_items_slice(SWEEP_SLICE);
+    let entries: Vec<Entry> = slice
+        .removed
+        .iter()
+        .map(|(table, key)| Entry::Expired {
+            table: table.clone(),
+            key: serde_json::to_string(key).unwrap_or_default(),
+        })
+        .collect();
+    let removed = entries.len();
+    if !entries.is_empty() && store.log_or_undo(entries).is_err() {
+        return (0, true);
+    }
+    (removed, slice.finished)
 }
 
-/// Serves `app` on `listener` until `shutdown` completes.
+/// A whole TTL pass, slice by slice, letting other requests in between. Returns how many items went.
+pub async fn sweep_expired(state: &AppState) -> usize {
+    let mut removed = 0;
+    loop {
+        let (count, finished) = sweep_slice(state);
+        removed += count;
+        if finished {
+            return removed;
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Serves `app` on `listener` until `stop` turns true, with the TTL sweep when `sweeps` is set
+/// (one thread of a server sweeps; the others share its listener).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    count: connections::ConnectionCount,
+    stop: tokio::sync::watch::Receiver<bool>,
+    sweeps: bool,
 ) -> std::io::Result<()> {
     let sweeper = state.clone();
-    let sweeps = tokio::spawn(async move {
-        let mut interval = tokio::time::interval(SWEEP_EVERY);
-        loop {
-            interval.tick().await;
-            sweep_expired(&sweeper);
-        }
+    let sweeping = sweeps.then(|| {
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                interval.tick().await;
+                sweep_expired(&sweeper).await;
+            }
+        })
     });
-    let served = serve_connections(listener, state, shutdown).await;
-    sweeps.abort();
+    let limits = state.settings.limits.clone();
+    let served = connections::serve(listener, app(state), limits, count, stop).await;
+    if let Some(sweeping) = sweeping {
+        sweeping.abort();
+    }
     served
-}
-
-/// Serves `app` on `listener` until `shutdown` completes, without the TTL sweep: for the extra
-/// threads of a server whose first thread runs [`serve`] on the same listening socket.
-pub async fn serve_connections(
-    listener: tokio::net::TcpListener,
-    state: AppState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
 }
 
 #[cfg(test)]
@@ -382,7 +448,7 @@ mod tests {
             .expect("request");
         let response = app.oneshot(preflight).await.expect("response");
         assert_eq!(response.status(), StatusCode::OK);
-        assert_eq!(response.headers()["access-control-allow-origin"], "*");
+        assert_eq!(response.headers()["access-control-allow-origin"], "http://localhost:8080");
         assert_eq!(
             response.headers()["access-control-allow-headers"],
             "x-amz-target,content-type,authorization",
@@ -404,14 +470,23 @@ mod tests {
             request.body(Body::from("{}")).expect("request")
         };
         let response = app.clone().oneshot(request(Some("http://127.0.0.1:8080"))).await.expect("response");
-        assert_eq!(response.headers()["access-control-allow-origin"], "*");
+        assert_eq!(response.headers()["access-control-allow-origin"], "http://127.0.0.1:8080");
         assert_eq!(response.headers()["access-control-expose-headers"], "x-amz-crc32,x-amzn-requestid");
         let response = app.clone().oneshot(request(None)).await.expect("response");
         assert!(!response.headers().contains_key("access-control-allow-origin"));
-        let unsigned = Request::post("/").header("origin", "http://x").body(Body::from("{}")).expect("request");
-        let response = app.oneshot(unsigned).await.expect("response");
+        let unsigned = Request::post("/").header("origin", "http://localhost").body(Body::from("{}")).expect("request");
+        let response = app.clone().oneshot(unsigned).await.expect("response");
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-        assert_eq!(response.headers()["access-control-allow-origin"], "*", "errors are readable by the page too");
+        assert_eq!(
+            response.headers()["access-control-allow-origin"],
+            "http://localhost",
+            "errors are readable by the page too"
+        );
+        let elsewhere =
+            Request::post("/").header("origin", "https://x.example").body(Body::from("{}")).expect("request");
+        let response = app.oneshot(elsewhere).await.expect("response");
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "a page elsewhere is refused before anything runs");
+        assert!(!response.headers().contains_key("access-control-allow-origin"));
     }
 
     #[tokio::test]
@@ -430,9 +505,10 @@ mod tests {
 
     #[tokio::test]
     async fn endpoint_discovery_points_back_here_and_cloud_only_operations_say_so() {
-        let app = app(state());
+        let settings = Settings { address: Some("127.0.0.1:8123".into()), ..Settings::default() };
+        let app = app(AppState::with_log(Engine::new(Arc::new(FixedClock::at(0))), None, settings));
         let request = Request::post("/")
-            .header("host", "127.0.0.1:8123")
+            .header("host", "localhost:9999")
             .header("x-amz-target", "DynamoDB_20120810.DescribeEndpoints")
             .header("x-amz-date", "20261202T000000Z")
             .header("authorization", "AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")

@@ -3,40 +3,10 @@
 
 use crate::components::result_view::ResultView;
 use crate::state::{self, with_lab, Outcome, Ui};
+use dynalab_engine::Operation;
 use dynalab_lab::aws_cli;
 use leptos::prelude::*;
 use serde_json::{json, Value};
-
-pub const OPERATIONS: [&str; 28] = [
-    "Query",
-    "GetItem",
-    "PutItem",
-    "UpdateItem",
-    "DeleteItem",
-    "Scan",
-    "ExecuteStatement",
-    "BatchExecuteStatement",
-    "ExecuteTransaction",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "TransactWriteItems",
-    "TransactGetItems",
-    "CreateTable",
-    "DescribeTable",
-    "UpdateTable",
-    "DeleteTable",
-    "ListTables",
-    "UpdateTimeToLive",
-    "DescribeTimeToLive",
-    "TagResource",
-    "UntagResource",
-    "ListTagsOfResource",
-    "DescribeLimits",
-    "ListStreams",
-    "DescribeStream",
-    "GetShardIterator",
-    "GetRecords",
-];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Input {
@@ -108,7 +78,11 @@ pub fn ConsolePage() -> impl IntoView {
         execute(op, text);
     });
 
-    let options = OPERATIONS.iter().map(|op| view! { <option value=*op>{*op}</option> }).collect_view();
+    let options = Operation::ALL
+        .iter()
+        .filter(|op| **op != Operation::DescribeEndpoints)
+        .map(|op| view! { <option value=op.name()>{op.name()}</option> })
+        .collect_view();
     view! {
         <div class="console">
             <section class="editor" aria-label="Request">

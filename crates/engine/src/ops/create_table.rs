@@ -146,6 +146,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         table.streams.push(crate::stream::Stream::new(&name, view, now));
     }
     let description = TableDescription::of(&table, "CREATING");
+    engine.note_change();
     engine.tables.insert(name, table);
     Ok(CreateTableOutput { table_description: description })
 }

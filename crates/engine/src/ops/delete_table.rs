@@ -23,6 +23,6 @@ pub fn run(engine: &mut Engine, input: DeleteTableInput) -> Result<DeleteTableOu
     v.table_name("tableName", input.table_name.as_ref());
     v.finish()?;
     let name = input.table_name.unwrap_or_default();
-    let table = engine.tables.remove(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    let table = engine.remove_table(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
     Ok(DeleteTableOutput { table_description: TableDescription::of(&table, "DELETING") })
 }

@@ -98,6 +98,7 @@ pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<Empt
             format!("Requested resource not found: ResourcArn: {arn} not found"),
         )
     })?;
+    table.changes += 1;
     apply(table, tags);
     Ok(Empty {})
 }
@@ -112,6 +113,7 @@ pub fn untag_resource(engine: &mut Engine, input: UntagResourceInput) -> Result<
         .tables
         .get_mut(&name)
         .ok_or_else(|| DynamoError::new(ErrorKind::ResourceNotFound, "Requested resource not found"))?;
+    table.changes += 1;
     table.tags.retain(|t| !keys.contains(&t.key));
     Ok(Empty {})
 }

@@ -52,6 +52,8 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     let now = engine.now_millis();
     let name = input.table_name.unwrap_or_default();
     let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    // Counted even if refused below: a logged request that fails again on replay is harmless.
+    table.changes += 1;
     if let Some(spec) = &input.stream_specification {
         super::stream_specification::update(table, spec, now)?;
         if input.billing_mode.is_none()

@@ -24,6 +24,8 @@ pub struct Table {
     pub tags: Vec<crate::ops::tags::Tag>,
     /// Its streams, oldest first; the last one records while enabled.
     pub streams: Vec<crate::stream::Stream>,
+    /// How many item writes it has taken: the engine's change mark (see `Engine::apply`).
+    pub changes: u64,
 }
 
 /// What one item write did: the item it replaced and the units it consumed.
@@ -57,6 +59,7 @@ impl Table {
             time_to_live: None,
             tags: Vec::new(),
             streams: Vec::new(),
+            changes: 0,
         }
     }
 
@@ -107,6 +110,7 @@ impl Table {
             .last()
             .is_some_and(|s| s.enabled)
             .then(|| (new.clone(), self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()));
+        self.changes += 1;
         let old = match new {
             Some(item) => self.storage.put(key, item),
             None => self.storage.delete(&key),

@@ -136,6 +136,21 @@ impl Storage {
         })
     }
 
+    /// Every item after `after` (or from the first), in scan order: where a TTL sweep resumes.
+    pub fn items_after(&self, after: Option<&PrimaryKey>) -> impl Iterator<Item = (PrimaryKey, &StoredItem)> {
+        let resume = after.map(|(partition, sort)| (PartitionSlot::of(partition), sort.clone()));
+        let lower = resume.as_ref().map_or(Bound::Unbounded, |(slot, _)| Bound::Included(slot.clone()));
+        self.partitions.range((lower, Bound::Unbounded)).flat_map(move |(slot, collection)| {
+            let entries: Box<dyn Iterator<Item = (&Option<KeyValue>, &StoredItem)>> = match &resume {
+                Some((first, sort)) if first == slot => {
+                    Box::new(collection.range((Bound::Excluded(sort.clone()), Bound::Unbounded)))
+                }
+                _ => Box::new(collection.iter()),
+            };
+            entries.map(move |(sort, s)| ((slot.key.clone(), sort.clone()), s))
+        })
+    }
+
     /// The item collection of one partition key.
     pub fn collection(&self, partition: &KeyValue) -> Option<&Collection> {
         self.partitions.get(&PartitionSlot::of(partition))

@@ -3,8 +3,8 @@
 
 use super::Workbook;
 use crate::plain_json;
-use dynalab_engine::capacity::REPORTING_OPERATIONS;
 use dynalab_engine::explain::{Step, StepKind};
+use dynalab_engine::Operation;
 use dynalab_engine::{Clock, Engine};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -151,7 +151,7 @@ pub fn run(workbook: &Workbook, target: &mut dyn Target) -> Vec<PatternRun> {
 }
 
 fn run_call(target: &mut dyn Target, operation: String, mut request: Value) -> CallRun {
-    if REPORTING_OPERATIONS.contains(&operation.as_str()) && request.is_object() {
+    if Operation::from_name(&operation).is_some_and(Operation::reports_capacity) && request.is_object() {
         request["ReturnConsumedCapacity"] = json!("INDEXES");
     }
     let (outcome, steps) = target.call(&operation, &request);

@@ -1,0 +1,574 @@
+//! `dynalab serve` under faults: kill -9 after every kind of change, each class of log damage, a
+//! full disk, stalled and half-closing clients, a stuck client at shutdown, and a client sending
+//! maximal requests beside one reading.
+
+mod common;
+
+use common::{post, Server};
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The tests here measure latencies and time shutdowns on a two-core machine: one at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dynalab-reliability-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn start(dir: &Path, flags: &[&str]) -> Server {
+    let mut all = vec!["--data-dir", dir.to_str().expect("utf-8 path")];
+    all.extend_from_slice(flags);
+    Server::start_with(&all)
+}
+
+/// The JSON body of a request's answer, and whether it was 200.
+fn call(port: u16, target: &str, body: &Value) -> (bool, Value) {
+    let response = post(port, target, &body.to_string());
+    let ok = response.starts_with("HTTP/1.1 200");
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    (ok, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn ok(port: u16, target: &str, body: Value) -> Value {
+    let (ok, answer) = call(port, target, &body);
+    assert!(ok, "{target} {body}: {answer}");
+    answer
+}
+
+/// Everything a client can observe of the server's state: tables, their descriptions, items,
+/// TTL settings, tags and stream records.
+fn state(port: u16) -> Value {
+    let mut state = serde_json::Map::new();
+    let tables = ok(port, "ListTables", json!({}));
+    for table in tables["TableNames"].as_array().cloned().unwrap_or_default() {
+        let name = table.as_str().unwrap_or_default().to_string();
+        let describe = ok(port, "DescribeTable", json!({"TableName": name}));
+        let mut items = ok(port, "Scan", json!({"TableName": name}))["Items"].as_array().cloned().unwrap_or_default();
+        items.sort_by_key(Value::to_string);
+        let ttl = ok(port, "DescribeTimeToLive", json!({"TableName": name}));
+        let arn = describe["Table"]["TableArn"].clone();
+        let tags = ok(port, "ListTagsOfResource", json!({"ResourceArn": arn}));
+        let records = describe["Table"]["LatestStreamArn"].as_str().map(|arn| stream_records(port, arn));
+        state.insert(name, json!({"describe": describe, "items": items, "ttl": ttl, "tags": tags, "stream": records}));
+    }
+    Value::Object(state)
+}
+
+fn stream_records(port: u16, arn: &str) -> Value {
+    let body = |target: &str, body: Value| -> Value {
+        let response = post_streams(port, target, &body.to_string());
+        serde_json::from_str(response.split("\r\n\r\n").nth(1).unwrap_or_default()).unwrap_or(Value::Null)
+    };
+    let stream = body("DescribeStream", json!({"StreamArn": arn}));
+    let shard = stream["StreamDescription"]["Shards"][0]["ShardId"].clone();
+    let iterator =
+        body("GetShardIterator", json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": "TRIM_HORIZON"}));
+    let records = body("GetRecords", json!({"ShardIterator": iterator["ShardIterator"]}));
+    let mut records = records["Records"].clone();
+    // Arrival times are stamped when a record is made, so a replay stamps them anew.
+    for record in records.as_array_mut().into_iter().flatten() {
+        record["dynamodb"].as_object_mut().map(|d| d.remove("ApproximateCreationDateTime"));
+    }
+    records
+}
+
+fn post_streams(port: u16, target: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDBStreams_20120810.{target}\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read");
+    response
+}
+
+fn kill_9(mut server: Server) {
+    server.child.kill().expect("kill -9");
+    server.child.wait().expect("gone");
+}
+
+#[test]
+fn every_kind_of_change_survives_kill_9() {
+    let _serial = serial();
+    let dir = fresh_dir("kill9");
+    let table = |name: &str, extra: Value| {
+        let mut request = json!({"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]});
+        if let (Some(request), Some(extra)) = (request.as_object_mut(), extra.as_object()) {
+            request.extend(extra.clone());
+        }
+        request
+    };
+    let item = |pk: &str, sk: u32| json!({"pk": {"S": pk}, "sk": {"N": sk.to_string()}, "g": {"S": "G"}});
+    let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/main";
+    let steps: Vec<(&str, Value)> = vec![
+        (
+            "CreateTable",
+            table(
+                "main",
+                json!({"StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}}),
+            ),
+        ),
+        ("PutItem", json!({"TableName": "main", "Item": item("a", 1)})),
+        (
+            "UpdateItem",
+            json!({"TableName": "main", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+            "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "7"}}}),
+        ),
+        (
+            "BatchWriteItem",
+            json!({"RequestItems": {"main": [{"PutRequest": {"Item": item("b", 1)}}, {"PutRequest": {"Item": item("b", 2)}}]}}),
+        ),
+        (
+            "TransactWriteItems",
+            json!({"TransactItems": [{"Put": {"TableName": "main", "Item": item("c", 1)}},
+            {"Update": {"TableName": "main", "Key": {"pk": {"S": "b"}, "sk": {"N": "1"}}, "UpdateExpression": "REMOVE g"}}]}),
+        ),
+        ("DeleteItem", json!({"TableName": "main", "Key": {"pk": {"S": "b"}, "sk": {"N": "2"}}})),
+        ("ExecuteStatement", json!({"Statement": "INSERT INTO main VALUE {'pk': 'd', 'sk': 1, 'via': 'partiql'}"})),
+        ("ExecuteStatement", json!({"Statement": "UPDATE main SET n = 9 WHERE pk = 'd' AND sk = 1"})),
+        (
+            "BatchExecuteStatement",
+            json!({"Statements": [{"Statement": "INSERT INTO main VALUE {'pk': 'e', 'sk': 1}"},
+            {"Statement": "DELETE FROM main WHERE pk = 'c' AND sk = 1"}]}),
+        ),
+        (
+            "ExecuteTransaction",
+            json!({"TransactStatements": [{"Statement": "INSERT INTO main VALUE {'pk': 'f', 'sk': 1}"}]}),
+        ),
+        (
+            "UpdateTable",
+            json!({"TableName": "main", "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"}}}]}),
+        ),
+        (
+            "TagResource",
+            json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}, {"Key": "tier", "Value": "1"}]}),
+        ),
+        ("UntagResource", json!({"ResourceArn": arn, "TagKeys": ["tier"]})),
+        ("CreateTable", table("doomed", json!({}))),
+        ("DeleteTable", json!({"TableName": "doomed"})),
+        (
+            "PutItem",
+            json!({"TableName": "main", "Item": {"pk": {"S": "later"}, "sk": {"N": "1"}, "exp": {"N": "4102444800"}}}),
+        ),
+        (
+            "UpdateTimeToLive",
+            json!({"TableName": "main", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": true}}),
+        ),
+    ];
+    let mut server = start(&dir, &[]);
+    for (n, (target, body)) in steps.iter().enumerate() {
+        ok(server.port, target, body.clone());
+        let before = state(server.port);
+        kill_9(server);
+        server = start(&dir, &[]);
+        assert_eq!(state(server.port), before, "after step {} ({target}) and kill -9", n + 1);
+    }
+    // The TTL process removes an expired item (sweeps run every 5 s); its stream record says it
+    // was the service, and says so again after a restart.
+    ok(
+        server.port,
+        "PutItem",
+        json!({"TableName": "main", "Item": {"pk": {"S": "old"}, "sk": {"N": "1"}, "exp": {"N": "1764633600"}}}),
+    );
+    let deadline = Instant::now() + Duration::from_secs(12);
+    while ok(server.port, "GetItem", json!({"TableName": "main", "Key": {"pk": {"S": "old"}, "sk": {"N": "1"}}}))
+        .get("Item")
+        .is_some()
+    {
+        assert!(Instant::now() < deadline, "the expired item was not swept");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let before = state(server.port);
+    let records = before["main"]["stream"].as_array().cloned().unwrap_or_default();
+    let removal = records.last().expect("a record");
+    assert_eq!(removal["eventName"], "REMOVE");
+    assert_eq!(removal["userIdentity"], json!({"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"}));
+    kill_9(server);
+    let server = start(&dir, &[]);
+    assert_eq!(state(server.port), before, "after the TTL deletion and kill -9");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Offsets where each record of a log begins (the log's format: docs/persistence.md).
+fn record_starts(log: &[u8]) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut at = 16;
+    while at + 12 <= log.len() {
+        starts.push(at);
+        let length = u32::from_le_bytes([log[at], log[at + 1], log[at + 2], log[at + 3]]) as usize;
+        at += 12 + length;
+    }
+    starts
+}
+
+fn fill(dir: &Path, items: u32) {
+    let server = start(dir, &[]);
+    ok(
+        server.port,
+        "CreateTable",
+        json!({"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}),
+    );
+    for n in 0..items {
+        ok(server.port, "PutItem", json!({"TableName": "things", "Item": {"id": {"S": format!("item-{n}")}}}));
+    }
+    drop(server);
+}
+
+fn count(port: u16) -> u64 {
+    ok(port, "Scan", json!({"TableName": "things", "Select": "COUNT"}))["Count"].as_u64().unwrap_or(0)
+}
+
+fn serve_once(dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["serve", "--port", "0", "--data-dir", dir.to_str().expect("path")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|child| {
+            // A refused start exits at once; one that starts is stopped after a moment.
+            let deadline = Instant::now() + Duration::from_secs(3);
+            let mut child = child;
+            while Instant::now() < deadline {
+                if child.try_wait()?.is_some() {
+                    return child.wait_with_output();
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            child.kill()?;
+            child.wait_with_output()
+        })
+        .expect("runs")
+}
+
+#[test]
+fn each_kind_of_damage_refuses_to_start_and_repair_keeps_a_copy() {
+    let _serial = serial();
+    let dir = fresh_dir("damage");
+    fill(&dir, 50);
+    let whole = std::fs::read(dir.join("writes.log")).expect("log");
+    let starts = record_starts(&whole);
+    assert_eq!(starts.len(), 51);
+    let middle = starts[25];
+    let last = starts[50];
+    // (what is damaged, the byte, where the refusal says the damage is)
+    let cases = [
+        ("a length field", middle + 1, middle),
+        ("a length's checksum", middle + 5, middle),
+        ("a payload's checksum", middle + 9, middle),
+        ("a payload byte", middle + 20, middle),
+        ("a byte of the last complete record", whole.len() - 2, last),
+    ];
+    for (what, byte, at) in cases {
+        let mut damaged = whole.clone();
+        damaged[byte] ^= 0x41;
+        std::fs::write(dir.join("writes.log"), &damaged).expect("damage");
+        let output = serve_once(&dir);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{what}: started anyway");
+        assert!(said.contains(&format!("damaged at byte {at}")), "{what}: {said}");
+        assert!(said.contains("dynalab repair"), "{what}: {said}");
+        assert_eq!(std::fs::read(dir.join("writes.log")).expect("log"), damaged, "{what}: the evidence is kept");
+    }
+    // Zeros after the last record are an append that never happened: cut, every item kept.
+    let mut zeros = whole.clone();
+    zeros.extend([0; 100]);
+    std::fs::write(dir.join("writes.log"), &zeros).expect("zeros");
+    let server = start(&dir, &[]);
+    assert_eq!(count(server.port), 50);
+    drop(server);
+    assert_eq!(std::fs::read(dir.join("writes.log")).expect("log"), whole);
+    // Repair: a copy of the damaged log, then the log cut where the damage was.
+    let mut damaged = whole.clone();
+    damaged[middle + 1] ^= 0x41;
+    std::fs::write(dir.join("writes.log"), &damaged).expect("damage");
+    let repair = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["repair", "--data-dir", dir.to_str().expect("path")])
+        .output()
+        .expect("repair runs");
+    let said = String::from_utf8_lossy(&repair.stdout);
+    assert!(repair.status.success(), "{said} {}", String::from_utf8_lossy(&repair.stderr));
+    assert!(said.contains("kept the 25 records"), "{said}");
+    let copy = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().starts_with("writes.log.damaged-"))
+        .expect("a copy");
+    assert_eq!(std::fs::read(copy.path()).expect("copy"), damaged);
+    let server = start(&dir, &[]);
+    assert_eq!(count(server.port), 24, "the table and the first 24 items");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_full_disk_fails_the_write_applies_nothing_and_recovers_when_space_frees() {
+    let _serial = serial();
+    let dir = fresh_dir("enospc");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=512k", "tmpfs", dir.to_str().expect("path")])
+        .status()
+        .expect("mount runs");
+    assert!(mounted.success(), "this test needs a small tmpfs (run as root, as CI does)");
+    let unmount = Unmount(dir.clone());
+    let data = dir.join("data");
+    // Space to give back later.
+    std::fs::write(dir.join("ballast"), vec![1u8; 128 * 1024]).expect("ballast");
+    fill(&data, 0);
+    let server = start(&data, &[]);
+    let pad = "x".repeat(20_000);
+    let mut acknowledged = Vec::new();
+    let mut failed = None;
+    for n in 0..100 {
+        let body = json!({"TableName": "things", "Item": {"id": {"S": format!("big-{n}")}, "pad": {"S": pad}}});
+        let (ok, answer) = call(server.port, "PutItem", &body);
+        if ok {
+            acknowledged.push(n);
+        } else {
+            assert!(answer["message"].as_str().unwrap_or_default().contains("could not be made durable"), "{answer}");
+            failed = Some(n);
+            break;
+        }
+    }
+    let failed = failed.expect("the disk filled");
+    let key = |n: u32| json!({"TableName": "things", "Key": {"id": {"S": format!("big-{n}")}}});
+    assert!(ok(server.port, "GetItem", key(failed)).get("Item").is_none(), "the failed write is not applied");
+    std::fs::remove_file(dir.join("ballast")).expect("free space");
+    for n in 1000..1005 {
+        let body = json!({"TableName": "things", "Item": {"id": {"S": format!("big-{n}")}, "pad": {"S": "y"}}});
+        ok(server.port, "PutItem", body);
+        acknowledged.push(n);
+    }
+    kill_9(server);
+    let server = start(&data, &[]);
+    for n in &acknowledged {
+        assert!(ok(server.port, "GetItem", key(*n)).get("Item").is_some(), "acknowledged big-{n} is lost");
+    }
+    assert!(ok(server.port, "GetItem", key(failed)).get("Item").is_none());
+    drop(server);
+    drop(unmount);
+}
+
+struct Unmount(PathBuf);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Milliseconds of each of `n` GetItems on a fresh connection.
+fn get_latencies(port: u16, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|_| {
+            let started = Instant::now();
+            let (ok, _) = call(port, "GetItem", &json!({"TableName": "things", "Key": {"id": {"S": "item-1"}}}));
+            assert!(ok);
+            started.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect()
+}
+
+fn p99(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[(samples.len() * 99 / 100).min(samples.len() - 1)]
+}
+
+#[test]
+fn stalled_connections_are_capped_and_timed_out_while_others_are_served() {
+    let _serial = serial();
+    let dir = fresh_dir("stalled");
+    fill(&dir, 3);
+    let server = start(&dir, &["--max-connections", "200", "--idle-timeout", "2"]);
+    // 150 clients that send half a request and stall.
+    let mut stalled: Vec<TcpStream> = (0..150)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+            stream.write_all(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Tar").expect("write");
+            stream
+        })
+        .collect();
+    let latencies = get_latencies(server.port, 200);
+    assert!(p99(latencies.clone()) < 50.0, "GetItem p99 beside 150 stalled clients: {:.1} ms", p99(latencies));
+    // Past the cap, a connection is answered 503 at once.
+    let more: Vec<TcpStream> =
+        (0..60).map(|_| TcpStream::connect(("127.0.0.1", server.port)).expect("connect")).collect();
+    let mut busy = 0;
+    for mut stream in more {
+        stream.set_read_timeout(Some(Duration::from_millis(500))).expect("timeout");
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        if answer.starts_with("HTTP/1.1 503") {
+            assert!(answer.contains("ServiceUnavailableException"), "{answer}");
+            busy += 1;
+        }
+    }
+    assert!(busy >= 10, "{busy} of 60 connections past the cap of 200 were told the server is busy");
+    // The stalled ones are closed once the header timeout passes, freeing their places.
+    std::thread::sleep(Duration::from_millis(2500));
+    for stream in &mut stalled {
+        stream.set_read_timeout(Some(Duration::from_secs(2))).expect("timeout");
+        let mut rest = Vec::new();
+        let closed = stream.read_to_end(&mut rest).is_ok();
+        assert!(closed, "a stalled connection is still open after the header timeout");
+    }
+    assert!(get_latencies(server.port, 5).len() == 5);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn clients_that_half_close_after_sending_get_their_answer() {
+    let _serial = serial();
+    let dir = fresh_dir("half-close");
+    fill(&dir, 3);
+    let server = start(&dir, &[]);
+    let body = r#"{"TableName":"things","Key":{"id":{"S":"item-1"}}}"#;
+    for _ in 0..40 {
+        let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+        stream.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+        let request = format!(
+            "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.GetItem\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=a/b, SignedHeaders=host, Signature=0\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("write");
+        stream.shutdown(std::net::Shutdown::Write).expect("half-close");
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("item-1"), "no answer: {answer:?}");
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn signal(server: &Server, name: &str) {
+    let sent =
+        Command::new("kill").args([&format!("-{name}"), &server.child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+}
+
+fn wait_exit(server: &mut Server, within: Duration) -> Duration {
+    let started = Instant::now();
+    while started.elapsed() < within {
+        if server.child.try_wait().expect("status").is_some() {
+            return started.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the server did not exit within {within:?}");
+}
+
+#[test]
+fn shutdown_finishes_within_its_grace_despite_a_stuck_client_and_releases_the_directory() {
+    let _serial = serial();
+    let dir = fresh_dir("shutdown");
+    fill(&dir, 3);
+    let stuck_request = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.GetItem\r\nContent-Length: 100\r\n\r\n{\"Tab";
+    let mut server = start(&dir, &["--shutdown-grace", "1"]);
+    let mut stuck = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    stuck.write_all(stuck_request.as_bytes()).expect("write");
+    std::thread::sleep(Duration::from_millis(100));
+    signal(&server, "TERM");
+    let took = wait_exit(&mut server, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    drop(server);
+    let again = start(&dir, &[]);
+    assert_eq!(count(again.port), 3, "the lock was released and the data kept");
+    drop(again);
+    // A second signal stops at once, whatever the grace.
+    let mut server = start(&dir, &["--shutdown-grace", "60"]);
+    let mut stuck = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    stuck.write_all(stuck_request.as_bytes()).expect("write");
+    std::thread::sleep(Duration::from_millis(100));
+    signal(&server, "INT");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&server, "INT");
+    let took = wait_exit(&mut server, Duration::from_secs(5));
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_client_sending_maximal_requests_does_not_hold_up_one_reading() {
+    let _serial = serial();
+    let dir = fresh_dir("maximal");
+    fill(&dir, 3);
+    let server = start(&dir, &[]);
+    let port = server.port;
+    // ~9 MiB PutItems carrying 500,000 unused placeholders, sent back to back.
+    let values: serde_json::Map<String, Value> = (0..500_000).map(|n| (format!(":v{n}"), json!({"N": "1"}))).collect();
+    let hostile =
+        json!({"TableName": "things", "Item": {"id": {"S": "h"}}, "ConditionExpression": "attribute_not_exists(id)",
+        "ExpressionAttributeValues": values})
+        .to_string();
+    assert!(hostile.len() > 8 * 1024 * 1024, "{} bytes", hostile.len());
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let sender = {
+        let sent = sent.clone();
+        std::thread::spawn(move || {
+            while sent.load(std::sync::atomic::Ordering::SeqCst) < 4 {
+                let answer = post(port, "PutItem", &hostile);
+                assert!(answer.contains("ValidationException"), "{}", &answer[..answer.len().min(400)]);
+                sent.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    // Read while the four maximal requests are sent and refused.
+    let mut latencies = Vec::new();
+    while sent.load(std::sync::atomic::Ordering::SeqCst) < 4 && latencies.len() < 20_000 {
+        latencies.extend(get_latencies(port, 10));
+    }
+    sender.join().expect("sender");
+    assert!(latencies.len() >= 100, "only {} reads overlapped the maximal requests", latencies.len());
+    let p99 = p99(latencies);
+    assert!(p99 < 50.0, "GetItem p99 beside maximal requests: {p99:.1} ms");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_loopback_server_refuses_other_host_names_and_pages() {
+    let _serial = serial();
+    let server = Server::start();
+    let raw = |headers: &str| {
+        let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+        let request = format!(
+            "POST / HTTP/1.1\r\n{headers}\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=a/b, SignedHeaders=host, Signature=0\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        );
+        stream.write_all(request.as_bytes()).expect("write");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("read");
+        answer
+    };
+    let rebinding = raw("Host: attacker.example:8000");
+    assert!(rebinding.starts_with("HTTP/1.1 403") && rebinding.contains("not a loopback name"), "{rebinding}");
+    let page = raw("Host: 127.0.0.1\r\nOrigin: https://attacker.example");
+    assert!(page.starts_with("HTTP/1.1 403") && !page.contains("access-control-allow-origin"), "{page}");
+    let local_page = raw("Host: localhost\r\nOrigin: http://localhost:5173");
+    assert!(local_page.starts_with("HTTP/1.1 200"), "{local_page}");
+    assert!(local_page.contains("access-control-allow-origin: http://localhost:5173"), "{local_page}");
+    let endpoints = post(server.port, "DescribeEndpoints", "{}");
+    assert!(endpoints.contains(&format!("\"Address\":\"127.0.0.1:{}\"", server.port)), "{endpoints}");
+}

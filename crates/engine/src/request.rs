@@ -1,0 +1,272 @@
+//! A request parsed into its operation's typed input. Parsing needs no engine, so the server does
+//! it outside the engine's lock and holds the lock only for [`crate::Engine::apply`].
+
+use crate::engine::Engine;
+use crate::error::{DynamoError, ErrorKind, Result};
+use crate::operation::Operation;
+use crate::ops;
+use crate::value::AttributeValue;
+use crate::value::{ENVELOPED_MARK, VALIDATION_MARK};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// What [`Engine::apply`] did: the response (or DynamoDB's error) and whether the engine's state
+/// changed, which is what a write log must record.
+#[derive(Debug)]
+pub struct Applied {
+    pub response: Result<String>,
+    pub changed: bool,
+}
+
+/// An operation's request, parsed and ready to run.
+pub struct Request {
+    pub(crate) input: Input,
+}
+
+/// The answer to a name that is not an operation the engine runs.
+pub fn unknown_operation(name: &str) -> DynamoError {
+    match ops::cloud_only::feature(name) {
+        Some(feature) => DynamoError::new(ErrorKind::UnknownOperation, ops::cloud_only::message(name, feature)),
+        None => DynamoError::new(ErrorKind::UnknownOperation, ""),
+    }
+}
+
+macro_rules! requests {
+    ($($op:ident($input:ty) => |$engine:ident, $i:ident| $run:expr;)*) => {
+        pub(crate) enum Input {
+            $($op($input),)*
+        }
+
+        impl Request {
+            /// Parses `body` (DynamoDB JSON; empty means `{}`) as `operation`'s request, failing as
+            /// DynamoDB does on a body it cannot read.
+            pub fn parse(operation: Operation, body: &str) -> Result<Self> {
+                let body = if body.trim().is_empty() { "{}" } else { body };
+                let input = match operation {
+                    $(Operation::$op => Input::$op(serde_json::from_str(body).map_err(|e| from_serde(operation, &e))?),)*
+                };
+                check_substitution_sizes(&input)?;
+                Ok(Self { input })
+            }
+
+            /// The operation it is a request of.
+            pub fn operation(&self) -> Operation {
+                match self.input {
+                    $(Input::$op(_) => Operation::$op,)*
+                }
+            }
+        }
+
+        impl Engine {
+            pub(crate) fn run_input(&mut self, input: Input) -> Result<String> {
+                match input {
+                    $(Input::$op($i) => {
+                        let $engine = &mut *self;
+                        to_json(&$run?)
+                    })*
+                }
+            }
+        }
+    };
+}
+
+requests! {
+    CreateTable(ops::create_table::CreateTableInput) => |e, i| ops::create_table::run(e, i);
+    DescribeTable(ops::describe_table::DescribeTableInput) => |e, i| ops::describe_table::run(e, i);
+    ListTables(ops::list_tables::ListTablesInput) => |e, i| ops::list_tables::run(e, &i);
+    DeleteTable(ops::delete_table::DeleteTableInput) => |e, i| ops::delete_table::run(e, i);
+    UpdateTable(ops::update_table::UpdateTableInput) => |e, i| ops::update_table::run(e, i);
+    PutItem(ops::put_item::PutItemInput) => |e, i| ops::put_item::run(e, i);
+    GetItem(ops::get_item::GetItemInput) => |e, i| ops::get_item::run(e, i);
+    UpdateItem(ops::update_item::UpdateItemInput) => |e, i| ops::update_item::run(e, i);
+    DeleteItem(ops::delete_item::DeleteItemInput) => |e, i| ops::delete_item::run(e, i);
+    Query(ops::query::QueryInput) => |e, i| ops::query::run(e, i);
+    Scan(ops::scan::ScanInput) => |e, i| ops::scan::run(e, i);
+    BatchGetItem(ops::batch_get_item::BatchGetItemInput) => |e, i| ops::batch_get_item::run(e, i);
+    BatchWriteItem(ops::batch_write_item::BatchWriteItemInput) => |e, i| ops::batch_write_item::run(e, i);
+    TransactWriteItems(ops::transact_write_items::TransactWriteItemsInput) => |e, i| ops::transact_write_items::run(e, i);
+    TransactGetItems(ops::transact_get_items::TransactGetItemsInput) => |e, i| ops::transact_get_items::run(e, i);
+    UpdateTimeToLive(ops::update_time_to_live::UpdateTimeToLiveInput) => |e, i| ops::update_time_to_live::run(e, i);
+    DescribeTimeToLive(ops::describe_time_to_live::DescribeTimeToLiveInput) => |e, i| ops::describe_time_to_live::run(e, i);
+    TagResource(ops::tags::TagResourceInput) => |e, i| ops::tags::tag_resource(e, i);
+    UntagResource(ops::tags::UntagResourceInput) => |e, i| ops::tags::untag_resource(e, i);
+    ListTagsOfResource(ops::tags::ListTagsOfResourceInput) => |e, i| ops::tags::list_tags_of_resource(e, &i);
+    DescribeLimits(ops::describe_limits::DescribeLimitsInput) => |e, i| ops::describe_limits::run(e, i);
+    DescribeEndpoints(ops::describe_endpoints::DescribeEndpointsInput) => |e, i| ops::describe_endpoints::run(e, i);
+    ListStreams(ops::list_streams::ListStreamsInput) => |e, i| ops::list_streams::run(e, &i);
+    DescribeStream(ops::describe_stream::DescribeStreamInput) => |e, i| ops::describe_stream::run(e, &i);
+    GetShardIterator(ops::get_shard_iterator::GetShardIteratorInput) => |e, i| ops::get_shard_iterator::run(e, &i);
+    GetRecords(ops::get_records::GetRecordsInput) => |e, i| ops::get_records::run(e, &i);
+    ExecuteStatement(ops::execute_statement::ExecuteStatementInput) => |e, i| ops::execute_statement::run(e, &i);
+    BatchExecuteStatement(ops::batch_execute_statement::BatchExecuteStatementInput) => |e, i| ops::batch_execute_statement::run(e, &i);
+    ExecuteTransaction(ops::execute_transaction::ExecuteTransactionInput) => |e, i| ops::execute_transaction::run(e, &i);
+}
+
+/// The most bytes of `ExpressionAttributeNames` and `ExpressionAttributeValues` (names, keys and
+/// values) one request, or one action of a transaction, may carry (fact sheet §4).
+pub const MAX_SUBSTITUTION_BYTES: usize = 2 * 1024 * 1024;
+
+/// DynamoDB's 2 MB limit on substitutions, checked while parsing: a request carrying hundreds of
+/// thousands of placeholders is refused before it waits for the engine.
+fn check_substitution_sizes(input: &Input) -> Result<()> {
+    type Names = HashMap<String, String>;
+    type Values = HashMap<String, AttributeValue>;
+    fn size(names: Option<&Names>, values: Option<&Values>) -> usize {
+        let names: usize = names.map_or(0, |n| n.iter().map(|(k, v)| k.len() + v.len()).sum());
+        let values: usize = values.map_or(0, |v| v.iter().map(|(k, v)| k.len() + v.size()).sum());
+        names + values
+    }
+    let largest = match input {
+        Input::PutItem(i) => size(i.expression_attribute_names.as_ref(), i.expression_attribute_values.as_ref()),
+        Input::UpdateItem(i) => size(i.expression_attribute_names.as_ref(), i.expression_attribute_values.as_ref()),
+        Input::DeleteItem(i) => size(i.expression_attribute_names.as_ref(), i.expression_attribute_values.as_ref()),
+        Input::Query(i) => size(i.expression_attribute_names.as_ref(), i.expression_attribute_values.as_ref()),
+        Input::Scan(i) => size(i.expression_attribute_names.as_ref(), i.expression_attribute_values.as_ref()),
+        Input::GetItem(i) => size(i.expression_attribute_names.as_ref(), None),
+        Input::TransactWriteItems(i) => i
+            .transact_items
+            .iter()
+            .flatten()
+            .flat_map(|item| [&item.condition_check, &item.put, &item.delete, &item.update])
+            .flatten()
+            .map(|action| size(action.expression_attribute_names.as_ref(), action.expression_attribute_values.as_ref()))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    };
+    if largest > MAX_SUBSTITUTION_BYTES {
+        // The limit is documented; its wording is not recorded anywhere we could find (docs/fidelity.md).
+        return Err(DynamoError::validation(format!(
+            "ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum allowed size of {MAX_SUBSTITUTION_BYTES} bytes; size: {largest}"
+        )));
+    }
+    Ok(())
+}
+
+fn to_json<O: Serialize>(output: &O) -> Result<String> {
+    serde_json::to_string(output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+}
+
+/// A request that does not deserialise: DynamoDB's validation error if a value check failed while
+/// reading, else a `SerializationException` worded as Coral words JSON type errors.
+fn from_serde(operation: Operation, error: &serde_json::Error) -> DynamoError {
+    let full = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let message = full.strip_suffix(&position).unwrap_or(&full);
+    if let Some(validation) = message.strip_prefix(VALIDATION_MARK) {
+        return DynamoError::validation(validation);
+    }
+    if let Some(validation) = message.strip_prefix(ENVELOPED_MARK) {
+        return DynamoError::validation(match operation {
+            Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem => {
+                format!("1 validation error detected: {validation}")
+            }
+            _ => validation.to_string(),
+        });
+    }
+    if message.starts_with("recursion limit exceeded") {
+        return DynamoError::validation(
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit",
+        );
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        let token = match rest.split([',', ' ']).next().unwrap_or("") {
+            "integer" | "floating" => "NUMBER_VALUE",
+            "string" => "VALUE_STRING",
+            "boolean" if rest.starts_with("boolean `true`") => "TRUE_VALUE",
+            "boolean" => "FALSE_VALUE",
+            "null" => "VALUE_NULL",
+            "sequence" => return DynamoError::serialization("Unrecognized collection type class java.lang.String"),
+            "map" => return DynamoError::serialization("Start of structure or map found where not expected."),
+            _ => "VALUE",
+        };
+        let expected = rest.rsplit("expected ").next().unwrap_or("");
+        let target = if expected.contains("bool") {
+            "Boolean"
+        } else if expected.contains("integer") || expected.starts_with('i') || expected.starts_with('u') {
+            "Integer"
+        } else if expected.contains("sequence") {
+            return DynamoError::serialization("Unexpected value type in list");
+        } else if expected.contains("map") || expected.contains("struct") || expected.contains("AttributeValue") {
+            return DynamoError::serialization("Unexpected value type in payload");
+        } else {
+            "String"
+        };
+        return DynamoError::serialization(format!("{token} cannot be converted to {target}"));
+    }
+    if message.starts_with("invalid length") {
+        // A JSON array where a structure was expected: serde would name the Rust struct.
+        return DynamoError::serialization("Start of list found where not expected");
+    }
+    if let Some(rest) = message.strip_prefix("invalid value: ") {
+        // A number out of the member's range (a Limit of 2^63): Coral cannot convert it either.
+        let token = if rest.starts_with("integer") || rest.starts_with("floating") { "NUMBER_VALUE" } else { "VALUE" };
+        return DynamoError::serialization(format!("{token} cannot be converted to Integer"));
+    }
+    if leaks_rust_names(message) {
+        return DynamoError::serialization("Unexpected value type in payload");
+    }
+    DynamoError::serialization(message.to_string())
+}
+
+/// Whether a serde message names Rust types (`struct PutItemInput`, `i64`, `variant`), which no
+/// DynamoDB client should ever read.
+fn leaks_rust_names(message: &str) -> bool {
+    const RUST: [&str; 12] =
+        ["struct ", "enum ", "variant", "Input", "i64", "u64", "i32", "u32", "usize", "f64", "u8", "tuple"];
+    RUST.iter().any(|word| message.contains(word))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreadable_bodies_never_name_rust_types() {
+        let bodies = [
+            "[]",
+            "[1,2]",
+            r#"{"TableName":"t","Limit":9223372036854775808}"#,
+            r#"{"TableName":"t","Limit":-1e400}"#,
+            r#"{"TableName":"t","Limit":"5"}"#,
+            r#"{"TableName":"t","Limit":[1]}"#,
+            r#"{"TableName":"t","Limit":{"a":1}}"#,
+            r#"{"TableName":"t","Select":3}"#,
+            r#"{"TableName":"t","Key":[]}"#,
+            r#"{"TableName":"t","Key":{"a":[]}}"#,
+            r#"{"TableName":"t","Key":{"a":{"S":1}}}"#,
+            r#"{"TableName":"t","ExclusiveStartKey":7}"#,
+            r#"{"TableName":"t","ConsistentRead":"yes"}"#,
+            r#"{"TableName":"t","ExpressionAttributeNames":[["a","b"]]}"#,
+        ];
+        for &operation in Operation::ALL {
+            for body in bodies {
+                let Err(error) = Request::parse(operation, body) else { continue };
+                let message = error.message.clone();
+                assert!(!leaks_rust_names(&message), "{operation} {body}: {message}");
+            }
+        }
+        let error = Request::parse(Operation::PutItem, "[]").err().expect("refused");
+        assert_eq!(error.message, "Start of list found where not expected");
+        let error = Request::parse(Operation::Query, r#"{"Limit":9223372036854775808}"#).err().expect("refused");
+        assert_eq!(error.message, "NUMBER_VALUE cannot be converted to Integer");
+    }
+
+    #[test]
+    fn more_than_2_mb_of_substitutions_is_refused_while_parsing() {
+        let values: serde_json::Map<String, serde_json::Value> =
+            (0..30_000).map(|n| (format!(":v{n}"), serde_json::json!({"S": "x".repeat(64)}))).collect();
+        let body = serde_json::json!({"TableName": "t", "Item": {"k": {"S": "1"}}, "ConditionExpression": "attribute_not_exists(k)",
+            "ExpressionAttributeValues": values});
+        let error = Request::parse(Operation::PutItem, &body.to_string()).err().expect("refused");
+        assert!(error.message.contains("maximum allowed size of 2097152 bytes"), "{}", error.message);
+        let small: serde_json::Map<String, serde_json::Value> =
+            (0..3_000).map(|n| (format!(":v{n}"), serde_json::json!({"S": "x".repeat(64)}))).collect();
+        let body = serde_json::json!({"TableName": "t", "Item": {"k": {"S": "1"}}, "ConditionExpression": "attribute_not_exists(k)",
+            "ExpressionAttributeValues": small});
+        assert!(
+            Request::parse(Operation::PutItem, &body.to_string()).is_ok(),
+            "under the limit, left to the operation's own checks"
+        );
+    }
+}

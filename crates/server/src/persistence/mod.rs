@@ -1,0 +1,432 @@
+//! `--data-dir`: every acknowledged write survives a crash, and nothing unacknowledged is applied.
+//!
+//! Every request the engine reports as having changed its state is appended to `writes.log` as one
+//! checked record ([`record`]) and fsynced before the response is sent; so is every item the TTL
+//! process removes. At start the log is replayed through a new engine, each record at its own time.
+//! An incomplete final record (a crash mid-append) is cut, its bytes kept beside the log; any other
+//! damage refuses to start, naming the byte offset, and `dynalab repair` cuts it after keeping a
+//! copy. An append that fails (disk full, I/O error) is cut back, and the engine is rebuilt from the
+//! log, so what is in memory is always what is on disk. The log is compacted while serving when it
+//! grows well past what the state needs: written beside it, fsynced, then renamed over it.
+//!
+//! Assumptions: one process owns a data directory (a `LOCK` file held with an OS lock); fsync means
+//! durable; rename within a directory is atomic.
+
+pub mod record;
+
+use dynalab_engine::value::Item;
+use dynalab_engine::{Clock, Engine};
+use record::{Ending, Entry, Record};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Wall-clock time, except while the log is replayed: then each record's own time, so replayed
+/// writes see the clock they first saw (creation times, token windows, TTL).
+#[derive(Default)]
+pub struct ReplayableClock {
+    replaying_at: AtomicU64,
+}
+
+impl Clock for ReplayableClock {
+    fn now_millis(&self) -> u64 {
+        match self.replaying_at.load(Ordering::SeqCst) {
+            0 => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
+            at => at,
+        }
+    }
+}
+
+/// The open, locked log of a data directory.
+pub struct WriteLog {
+    dir: PathBuf,
+    file: File,
+    _lock: File,
+    clock: Arc<ReplayableClock>,
+    /// Bytes of the file holding whole records: where a failed append is cut back to.
+    good: u64,
+    /// The log's size when it last held just the state (after a compaction or at open).
+    base: u64,
+    /// Set when a failed append could not be cut back: every later append is refused.
+    broken: Option<String>,
+    #[cfg(test)]
+    fail_next_append: Option<io::ErrorKind>,
+}
+
+/// The log is compacted once it is larger than this and than `COMPACT_GROWTH` times its size
+/// when it last held just the state.
+const COMPACT_MIN_BYTES: u64 = 8 * 1024 * 1024;
+const COMPACT_GROWTH: u64 = 4;
+
+const LOG: &str = "writes.log";
+
+impl WriteLog {
+    /// Opens (creating if needed) and locks `dir`, and replays its log into a new engine.
+    pub fn open(dir: &Path) -> Result<(Self, Engine), String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let lock = lock(dir)?;
+        let path = dir.join(LOG);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let first_format =
+            !bytes.is_empty() && !bytes.starts_with(&record::MAGIC[..bytes.len().min(record::MAGIC.len())]);
+        let read = if first_format { record::read_first_format(&bytes) } else { record::read(&bytes) };
+        match read.ending {
+            Ending::Clean => {}
+            Ending::Damaged { at, reason } => return Err(damaged_message(&path, at, reason, dir)),
+            Ending::Torn => {
+                let kept = keep_copy(dir, "torn", &bytes[read.good..])?;
+                eprintln!(
+                    "dynalab: cut an incomplete last record ({} bytes, never acknowledged) from {}; its bytes are in {}",
+                    bytes.len() - read.good,
+                    path.display(),
+                    kept.display()
+                );
+                file.set_len(read.good as u64).map_err(|e| format!("cannot cut {}: {e}", path.display()))?;
+                file.sync_all().map_err(|e| format!("cannot sync {}: {e}", path.display()))?;
+            }
+        }
+        if bytes.is_empty() {
+            file.write_all(record::MAGIC)
+                .and_then(|()| file.sync_all())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+        let clock = Arc::new(ReplayableClock::default());
+        let engine = replay(&read.records, &clock);
+        let good = if bytes.is_empty() { record::MAGIC.len() as u64 } else { read.good as u64 };
+        let mut log = Self {
+            dir: dir.to_path_buf(),
+            file,
+            _lock: lock,
+            clock,
+            good,
+            base: good,
+            broken: None,
+            #[cfg(test)]
+            fail_next_append: None,
+        };
+        // A log of the first format is rewritten in this one; a long history is shortened.
+        if first_format || (read.records.len() > 1000 && log.good > COMPACT_GROWTH * state_bytes(&engine)) {
+            log.compact(&engine)?;
+        }
+        Ok((log, engine))
+    }
+
+    /// Appends what one request or one TTL sweep did, and makes it durable before the caller
+    /// answers. On failure nothing of it stays in the log: the caller must then rebuild its
+    /// engine with [`WriteLog::rebuild`], since the engine already applied it.
+    pub fn append(&mut self, entries: Vec<Entry>) -> io::Result<()> {
+        if let Some(reason) = &self.broken {
+            return Err(io::Error::other(reason.clone()));
+        }
+        let at_millis = self.clock.now_millis();
+        let bytes: Vec<u8> =
+            entries.into_iter().flat_map(|entry| record::encode(&Record { at_millis, entry })).collect();
+        match self.write_durably(&bytes) {
+            Ok(()) => {
+                self.good += bytes.len() as u64;
+                Ok(())
+            }
+            Err(error) => {
+                // Cut back whatever part reached the file, so later appends follow a good record.
+                let cut = self.file.set_len(self.good).and_then(|()| self.file.sync_all());
+                if let Err(cut) = cut {
+                    self.broken = Some(format!(
+                        "the write log could not be cut back after a failed append ({cut}); restart the server"
+                    ));
+                }
+                Err(error)
+            }
+        }
+    }
+
+    fn write_durably(&mut self, bytes: &[u8]) -> io::Result<()> {
+        #[cfg(test)]
+        if let Some(kind) = self.fail_next_append.take() {
+            // A partial record reaches the file, as on a disk that fills mid-write.
+            self.file.seek(SeekFrom::Start(self.good))?;
+            self.file.write_all(&bytes[..bytes.len() / 2])?;
+            return Err(io::Error::from(kind));
+        }
+        self.file.seek(SeekFrom::Start(self.good))?;
+        self.file.write_all(bytes)?;
+        self.file.sync_data()
+    }
+
+    /// A new engine holding exactly what the log holds: after a failed append, the state without
+    /// the write that could not be made durable.
+    pub fn rebuild(&mut self) -> Result<Engine, String> {
+        let path = self.dir.join(LOG);
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let read = record::read(&bytes[..(self.good as usize).min(bytes.len())]);
+        if let Ending::Damaged { at, reason } = read.ending {
+            return Err(damaged_message(&path, at, reason, &self.dir));
+        }
+        Ok(replay(&read.records, &self.clock))
+    }
+
+    /// Compacts the log if it has grown well past what `engine`'s state needs.
+    pub fn compact_if_grown(&mut self, engine: &Engine) {
+        if self.good > COMPACT_MIN_BYTES && self.good > COMPACT_GROWTH * self.base.max(state_bytes(engine) / 2) {
+            if let Err(e) = self.compact(engine) {
+                eprintln!("dynalab: {e}; the log stays as it was");
+            }
+        }
+    }
+
+    /// Replaces the log with the records that recreate `engine`'s state: written beside it,
+    /// fsynced, then renamed over it, so a crash at any point leaves one whole log.
+    fn compact(&mut self, engine: &Engine) -> Result<(), String> {
+        let fail = |e: io::Error| format!("cannot compact {}: {e}", self.dir.display());
+        let fresh = self.dir.join("writes.log.compacting");
+        let mut bytes = record::MAGIC.to_vec();
+        for request in engine.recreate_requests() {
+            let entry = Entry::Request { operation: request.operation.name().to_string(), body: request.body };
+            bytes.extend(record::encode(&Record { at_millis: request.at_millis.max(1), entry }));
+        }
+        let written = File::create(&fresh).and_then(|mut file| {
+            file.write_all(&bytes)?;
+            file.sync_all()
+        });
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&fresh);
+            return Err(fail(e));
+        }
+        std::fs::rename(&fresh, self.dir.join(LOG)).map_err(fail)?;
+        // From here the new log is the log: the handle must follow it.
+        let reopened = OpenOptions::new().read(true).write(true).open(self.dir.join(LOG));
+        match reopened {
+            Ok(file) => self.file = file,
+            Err(e) => {
+                self.broken = Some(format!("the compacted write log could not be reopened ({e}); restart the server"));
+                return Err(fail(e));
+            }
+        }
+        File::open(&self.dir).and_then(|d| d.sync_all()).map_err(fail)?;
+        self.good = bytes.len() as u64;
+        self.base = self.good;
+        Ok(())
+    }
+
+    /// The log's size in bytes (whole records only).
+    pub fn len(&self) -> u64 {
+        self.good
+    }
+
+    /// Whether the log holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.good <= record::MAGIC.len() as u64
+    }
+
+    /// Makes the next append fail with `kind` after writing half its bytes (tests only).
+    #[cfg(test)]
+    pub fn fail_next_append(&mut self, kind: io::ErrorKind) {
+        self.fail_next_append = Some(kind);
+    }
+}
+
+/// The items and tables a log of `engine` would hold, roughly, in bytes.
+fn state_bytes(engine: &Engine) -> u64 {
+    engine
+        .table_names()
+        .iter()
+        .filter_map(|t| engine.totals(t, None).ok())
+        .map(|t| t.bytes as u64 + 64 * t.items as u64)
+        .sum()
+}
+
+fn lock(dir: &Path) -> Result<File, String> {
+    let path = dir.join("LOCK");
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    lock.try_lock().map_err(|_| {
+        format!("{} is in use by another dynalab process; stop it or choose another --data-dir", dir.display())
+    })?;
+    Ok(lock)
+}
+
+fn damaged_message(path: &Path, at: usize, reason: &str, dir: &Path) -> String {
+    format!(
+        "{} is damaged at byte {at} ({reason}); refusing to start. `dynalab repair --data-dir {}` keeps a copy of the log and cuts it at byte {at}, losing every record from there on",
+        path.display(),
+        dir.display()
+    )
+}
+
+/// Writes `bytes` to a new file beside the log, named for what it is and when it was kept.
+fn keep_copy(dir: &Path, what: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+    let millis = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    let path = dir.join(format!("writes.log.{what}-{millis}"));
+    File::create(&path)
+        .and_then(|mut file| {
+            file.write_all(bytes)?;
+            file.sync_all()
+        })
+        .map_err(|e| format!("cannot keep a copy in {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Runs `records` on a new engine, each at its own time.
+fn replay(records: &[Record], clock: &Arc<ReplayableClock>) -> Engine {
+    let mut engine = Engine::new(clock.clone());
+    for record in records {
+        clock.replaying_at.store(record.at_millis.max(1), Ordering::SeqCst);
+        match &record.entry {
+            // A logged request ran once on exactly this state, so it runs the same way again.
+            Entry::Request { operation, body } => {
+                let _ = engine.execute(operation, body);
+            }
+            Entry::Expired { table, key } => {
+                if let Ok(key) = serde_json::from_str::<Item>(key) {
+                    engine.expire_item(table, &key);
+                }
+            }
+        }
+    }
+    clock.replaying_at.store(0, Ordering::SeqCst);
+    engine
+}
+
+/// `dynalab repair`: keeps a copy of a damaged log beside it, then cuts the log at its last good
+/// record. Returns what it did, to print.
+pub fn repair(dir: &Path) -> Result<String, String> {
+    let _lock = lock(dir)?;
+    let path = dir.join(LOG);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let first_format = !bytes.is_empty() && !bytes.starts_with(&record::MAGIC[..bytes.len().min(record::MAGIC.len())]);
+    let read = if first_format { record::read_first_format(&bytes) } else { record::read(&bytes) };
+    let why = match read.ending {
+        Ending::Clean => {
+            return Ok(format!("{} is whole: {} records; nothing to repair", path.display(), read.records.len()))
+        }
+        Ending::Torn => "an incomplete last record".to_string(),
+        Ending::Damaged { at, reason } => format!("damage at byte {at} ({reason})"),
+    };
+    let copy = keep_copy(dir, "damaged", &bytes)?;
+    let file =
+        OpenOptions::new().write(true).open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    file.set_len(read.good as u64)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("cannot cut {}: {e}", path.display()))?;
+    Ok(format!(
+        "{}: {why}; kept the {} records before byte {}, cut {} bytes; the whole damaged log is in {}",
+        path.display(),
+        read.records.len(),
+        read.good,
+        bytes.len() - read.good,
+        copy.display()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn put(n: u32) -> Entry {
+        let item = json!({"id": {"S": format!("i{n}")}, "pad": {"S": "x".repeat(100)}});
+        Entry::Request { operation: "PutItem".into(), body: json!({"TableName": "things", "Item": item}).to_string() }
+    }
+
+    fn create() -> Entry {
+        Entry::Request {
+            operation: "CreateTable".into(),
+            body: json!({"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]})
+            .to_string(),
+        }
+    }
+
+    fn count(engine: &mut Engine) -> u64 {
+        let scan = engine.execute_value("Scan", &json!({"TableName": "things", "Select": "COUNT"})).expect("scan");
+        scan["Count"].as_u64().unwrap_or(0)
+    }
+
+    #[test]
+    fn a_failed_append_leaves_nothing_behind_and_later_appends_work() {
+        let dir = tempdir("failed-append");
+        let (mut log, _) = WriteLog::open(&dir).expect("open");
+        log.append(vec![create(), put(1)]).expect("append");
+        let size = log.len();
+        log.fail_next_append(io::ErrorKind::StorageFull);
+        assert!(log.append(vec![put(2)]).is_err());
+        assert_eq!(std::fs::metadata(dir.join(LOG)).expect("log").len(), size, "the partial record was cut back");
+        let mut rebuilt = log.rebuild().expect("rebuild");
+        assert_eq!(count(&mut rebuilt), 1, "the failed write is not in the rebuilt state");
+        log.append(vec![put(3)]).expect("a later append");
+        drop(log);
+        let (_, mut engine) = WriteLog::open(&dir).expect("reopen");
+        assert_eq!(count(&mut engine), 2, "i1 and i3");
+    }
+
+    #[test]
+    fn compaction_keeps_the_state_and_shrinks_the_log() {
+        let dir = tempdir("compact");
+        let (mut log, _) = WriteLog::open(&dir).expect("open");
+        log.append(vec![create()]).expect("create");
+        for round in 0..10 {
+            log.append((0..50).map(|n| put(n + round)).collect()).expect("puts");
+        }
+        let mut engine = log.rebuild().expect("state");
+        let before = log.len();
+        log.compact(&engine).expect("compact");
+        assert!(log.len() < before / 4, "{} → {}", before, log.len());
+        log.append(vec![put(1000)]).expect("append after compaction");
+        drop(log);
+        let (_, mut reopened) = WriteLog::open(&dir).expect("reopen");
+        assert_eq!(count(&mut reopened), count(&mut engine) + 1);
+        assert!(!dir.join("writes.log.compacting").exists());
+    }
+
+    #[test]
+    fn damage_refuses_and_repair_keeps_a_copy_then_cuts() {
+        let dir = tempdir("repair");
+        let (mut log, _) = WriteLog::open(&dir).expect("open");
+        log.append(vec![create()]).expect("create");
+        let cut_at = log.len();
+        for n in 0..5 {
+            log.append(vec![put(n)]).expect("put");
+        }
+        drop(log);
+        let mut bytes = std::fs::read(dir.join(LOG)).expect("log");
+        let whole = bytes.clone();
+        bytes[cut_at as usize + 1] ^= 0xff;
+        std::fs::write(dir.join(LOG), &bytes).expect("damage");
+        let Err(refused) = WriteLog::open(&dir) else { panic!("a damaged log must not open") };
+        assert!(refused.contains(&format!("damaged at byte {cut_at}")), "{refused}");
+        assert_eq!(std::fs::read(dir.join(LOG)).expect("log"), bytes, "refusing changes nothing");
+        let said = repair(&dir).expect("repair");
+        assert!(said.contains("kept the 1 records"), "{said}");
+        let copies: Vec<_> = std::fs::read_dir(&dir)
+            .expect("dir")
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with("writes.log.damaged-"))
+            .collect();
+        assert_eq!(copies.len(), 1);
+        assert_eq!(std::fs::read(copies[0].path()).expect("copy"), bytes);
+        let (_, mut engine) = WriteLog::open(&dir).expect("opens after repair");
+        assert_eq!(count(&mut engine), 0);
+        assert_ne!(whole, bytes);
+    }
+
+    fn tempdir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dynalab-log-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+}
