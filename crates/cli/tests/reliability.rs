@@ -410,6 +410,7 @@ fn stalled_connections_are_capped_and_timed_out_while_others_are_served() {
         })
         .collect();
     let latencies = get_latencies(server.port, 200);
+    println!("GetItem p99 beside 150 stalled clients: {:.1} ms", p99(latencies.clone()));
     assert!(p99(latencies.clone()) < 50.0, "GetItem p99 beside 150 stalled clients: {:.1} ms", p99(latencies));
     // Past the cap, a connection is answered 503 at once.
     let more: Vec<TcpStream> =
@@ -542,7 +543,9 @@ fn a_client_sending_maximal_requests_does_not_hold_up_one_reading() {
     }
     sender.join().expect("sender");
     assert!(latencies.len() >= 100, "only {} reads overlapped the maximal requests", latencies.len());
+    let reads = latencies.len();
     let p99 = p99(latencies);
+    println!("GetItem p99 over {reads} reads beside 4 maximal requests: {p99:.1} ms");
     assert!(p99 < 50.0, "GetItem p99 beside maximal requests: {p99:.1} ms");
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
