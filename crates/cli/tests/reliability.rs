@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{post, Server};
+use common::{post, post_to, Server};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -66,7 +66,7 @@ fn state(port: u16) -> Value {
 
 fn stream_records(port: u16, arn: &str) -> Value {
     let body = |target: &str, body: Value| -> Value {
-        let response = post_streams(port, target, &body.to_string());
+        let response = post_to(port, &format!("DynamoDBStreams_20120810.{target}"), &body.to_string());
         serde_json::from_str(response.split("\r\n\r\n").nth(1).unwrap_or_default()).unwrap_or(Value::Null)
     };
     let stream = body("DescribeStream", json!({"StreamArn": arn}));
@@ -80,19 +80,6 @@ fn stream_records(port: u16, arn: &str) -> Value {
         record["dynamodb"].as_object_mut().map(|d| d.remove("ApproximateCreationDateTime"));
     }
     records
-}
-
-fn post_streams(port: u16, target: &str, body: &str) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
-    let request = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDBStreams_20120810.{target}\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("write");
-    let mut response = String::new();
-    stream.read_to_string(&mut response).expect("read");
-    response
 }
 
 fn kill_9(mut server: Server) {

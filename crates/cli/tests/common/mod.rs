@@ -8,11 +8,16 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// One signed-looking DynamoDB request to `127.0.0.1:port`; the raw HTTP response.
-pub fn post(port: u16, target: &str, body: &str) -> String {
+pub fn post(port: u16, operation: &str, body: &str) -> String {
+    post_to(port, &format!("DynamoDB_20120810.{operation}"), body)
+}
+
+/// One signed-looking request with a whole `X-Amz-Target` (`DynamoDBStreams_20120810.GetRecords`).
+pub fn post_to(port: u16, target: &str, body: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
     let request = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.{target}\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: {target}\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).expect("write");
