@@ -197,10 +197,14 @@ fn apply(state: &AppState, request: Request, text: &str) -> Result<String, Dynam
         return Err(DynamoError::new(ErrorKind::InternalServerError, reason.clone()));
     }
     let operation = request.operation();
+    let at = store.log.as_ref().map(WriteLog::hold_time);
     let applied = store.engine.apply(request);
-    if applied.changed && store.log.is_some() {
+    if let (Some(at), true) = (at, applied.changed) {
         let entry = Entry::Request { operation: operation.name().to_string(), body: text.to_string() };
-        store.log_or_undo(vec![entry])?;
+        store.log_or_undo(at, vec![entry])?;
+    }
+    if let Some(log) = &store.log {
+        log.release_time();
     }
     applied.response
 }
@@ -208,9 +212,11 @@ fn apply(state: &AppState, request: Request, text: &str) -> Result<String, Dynam
 impl Store {
     /// Appends what the engine just did; if that fails, rebuilds the engine from the log so the
     /// change is undone, and says so.
-    fn log_or_undo(&mut self, entries: Vec<Entry>) -> Result<(), DynamoError> {
+    fn log_or_undo(&mut self, at_millis: u64, entries: Vec<Entry>) -> Result<(), DynamoError> {
         let Some(log) = self.log.as_mut() else { return Ok(()) };
-        let Err(error) = log.append(entries) else {
+        let outcome = log.append(at_millis, entries);
+        log.release_time();
+        let Err(error) = outcome else {
             log.compact_if_grown(&self.engine);
             return Ok(());
         };
@@ -287,7 +293,11 @@ pub fn sweep_slice(state: &AppState) -> (usize, bool) {
     if store.failed.is_some() {
         return (0, true);
     }
+    let at = store.log.as_ref().map(WriteLog::hold_time);
     let slice = store.engine.expire_items_slice(SWEEP_SLICE);
+    if let Some(log) = &store.log {
+        log.release_time();
+    }
     let entries: Vec<Entry> = slice
         .removed
         .iter()
@@ -297,8 +307,10 @@ pub fn sweep_slice(state: &AppState) -> (usize, bool) {
         })
         .collect();
     let removed = entries.len();
-    if !entries.is_empty() && store.log_or_undo(entries).is_err() {
-        return (0, true);
+    if let (Some(at), false) = (at, entries.is_empty()) {
+        if store.log_or_undo(at, entries).is_err() {
+            return (0, true);
+        }
     }
     (removed, slice.finished)
 }

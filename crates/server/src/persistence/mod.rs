@@ -33,10 +33,14 @@ pub struct ReplayableClock {
 impl Clock for ReplayableClock {
     fn now_millis(&self) -> u64 {
         match self.replaying_at.load(Ordering::SeqCst) {
-            0 => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
+            0 => wall_clock_millis(),
             at => at,
         }
     }
+}
+
+fn wall_clock_millis() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64).max(1)
 }
 
 /// The open, locked log of a data directory.
@@ -122,14 +126,27 @@ impl WriteLog {
         Ok((log, engine))
     }
 
-    /// Appends what one request or one TTL sweep did, and makes it durable before the caller
-    /// answers. On failure nothing of it stays in the log: the caller must then rebuild its
-    /// engine with [`WriteLog::rebuild`], since the engine already applied it.
-    pub fn append(&mut self, entries: Vec<Entry>) -> io::Result<()> {
+    /// Holds the engine's clock at the present millisecond until [`WriteLog::release_time`], so
+    /// what a request reads of the clock is exactly the time its record replays at (a table's
+    /// creation time, a stream's label). Returns that time.
+    pub fn hold_time(&self) -> u64 {
+        let now = wall_clock_millis();
+        self.clock.replaying_at.store(now, Ordering::SeqCst);
+        now
+    }
+
+    pub fn release_time(&self) {
+        self.clock.replaying_at.store(0, Ordering::SeqCst);
+    }
+
+    /// Appends what one request or one TTL sweep did at `at_millis` (from [`WriteLog::hold_time`]),
+    /// and makes it durable before the caller answers. On failure nothing of it stays in the log:
+    /// the caller must then rebuild its engine with [`WriteLog::rebuild`], since the engine already
+    /// applied it.
+    pub fn append(&mut self, at_millis: u64, entries: Vec<Entry>) -> io::Result<()> {
         if let Some(reason) = &self.broken {
             return Err(io::Error::other(reason.clone()));
         }
-        let at_millis = self.clock.now_millis();
         let bytes: Vec<u8> =
             entries.into_iter().flat_map(|entry| record::encode(&Record { at_millis, entry })).collect();
         match self.write_durably(&bytes) {
@@ -361,14 +378,14 @@ mod tests {
     fn a_failed_append_leaves_nothing_behind_and_later_appends_work() {
         let dir = tempdir("failed-append");
         let (mut log, _) = WriteLog::open(&dir).expect("open");
-        log.append(vec![create(), put(1)]).expect("append");
+        log.append(1, vec![create(), put(1)]).expect("append");
         let size = log.len();
         log.fail_next_append(io::ErrorKind::StorageFull);
-        assert!(log.append(vec![put(2)]).is_err());
+        assert!(log.append(1, vec![put(2)]).is_err());
         assert_eq!(std::fs::metadata(dir.join(LOG)).expect("log").len(), size, "the partial record was cut back");
         let mut rebuilt = log.rebuild().expect("rebuild");
         assert_eq!(count(&mut rebuilt), 1, "the failed write is not in the rebuilt state");
-        log.append(vec![put(3)]).expect("a later append");
+        log.append(1, vec![put(3)]).expect("a later append");
         drop(log);
         let (_, mut engine) = WriteLog::open(&dir).expect("reopen");
         assert_eq!(count(&mut engine), 2, "i1 and i3");
@@ -378,15 +395,15 @@ mod tests {
     fn compaction_keeps_the_state_and_shrinks_the_log() {
         let dir = tempdir("compact");
         let (mut log, _) = WriteLog::open(&dir).expect("open");
-        log.append(vec![create()]).expect("create");
+        log.append(1, vec![create()]).expect("create");
         for round in 0..10 {
-            log.append((0..50).map(|n| put(n + round)).collect()).expect("puts");
+            log.append(1, (0..50).map(|n| put(n + round)).collect()).expect("puts");
         }
         let mut engine = log.rebuild().expect("state");
         let before = log.len();
         log.compact(&engine).expect("compact");
         assert!(log.len() < before / 4, "{} → {}", before, log.len());
-        log.append(vec![put(1000)]).expect("append after compaction");
+        log.append(1, vec![put(1000)]).expect("append after compaction");
         drop(log);
         let (_, mut reopened) = WriteLog::open(&dir).expect("reopen");
         assert_eq!(count(&mut reopened), count(&mut engine) + 1);
@@ -397,10 +414,10 @@ mod tests {
     fn damage_refuses_and_repair_keeps_a_copy_then_cuts() {
         let dir = tempdir("repair");
         let (mut log, _) = WriteLog::open(&dir).expect("open");
-        log.append(vec![create()]).expect("create");
+        log.append(1, vec![create()]).expect("create");
         let cut_at = log.len();
         for n in 0..5 {
-            log.append(vec![put(n)]).expect("put");
+            log.append(1, vec![put(n)]).expect("put");
         }
         drop(log);
         let mut bytes = std::fs::read(dir.join(LOG)).expect("log");
