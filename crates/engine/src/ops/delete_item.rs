@@ -4,7 +4,7 @@ use super::{check_condition, check_return_values, expected_as_condition};
 use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::{Condition, ExprKind, ExpressionParams};
 use crate::table::{ItemCollectionMetrics, ItemJson, StoredItem};
 use crate::validate::{
     Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
@@ -40,7 +40,18 @@ pub struct DeleteItemOutput {
     pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
-pub fn run(engine: &mut Engine, mut input: DeleteItemInput) -> Result<DeleteItemOutput> {
+/// A DeleteItem with every check done that needs no table: what the server does outside its lock.
+pub struct Checked {
+    input: DeleteItemInput,
+    condition: Option<Condition>,
+}
+
+pub fn run(engine: &mut Engine, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks, in DynamoDB's order, up to the first that needs the table.
+pub fn check(mut input: DeleteItemInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
@@ -77,7 +88,11 @@ pub fn run(engine: &mut Engine, mut input: DeleteItemInput) -> Result<DeleteItem
         None => None,
     };
     placeholders.check_unused()?;
+    Ok(Checked { input, condition })
+}
 
+pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<DeleteItemOutput> {
+    let Checked { input, condition } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_request(&input.key.unwrap_or_default())?;

@@ -6,7 +6,7 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::expression::legacy::{self, Rewritten};
 use crate::expression::projection::project;
-use crate::expression::projection_only;
+use crate::expression::{projection_only, DocPath};
 use crate::table::ItemJson;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
 use crate::value::Item;
@@ -34,7 +34,18 @@ pub struct GetItemOutput<'a> {
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
-pub fn run(engine: &Engine, mut input: GetItemInput) -> Result<GetItemOutput<'_>> {
+/// A GetItem with every check done that needs no table: what the server does outside its lock.
+pub struct Checked {
+    input: GetItemInput,
+    projection: Option<Vec<DocPath>>,
+}
+
+pub fn run(engine: &Engine, input: GetItemInput) -> Result<GetItemOutput<'_>> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks, in DynamoDB's order, up to the first that needs the table.
+pub fn check(mut input: GetItemInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
@@ -54,7 +65,11 @@ pub fn run(engine: &Engine, mut input: GetItemInput) -> Result<GetItemOutput<'_>
     }
     let projection =
         projection_only(input.expression_attribute_names.as_ref(), input.projection_expression.as_deref())?;
+    Ok(Checked { input, projection })
+}
 
+pub fn run_checked(engine: &Engine, checked: Checked) -> Result<GetItemOutput<'_>> {
+    let Checked { input, projection } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
     let key = table.definition.key_schema.key_of_request(&input.key.unwrap_or_default())?;

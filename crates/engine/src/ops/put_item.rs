@@ -4,7 +4,7 @@ use super::{check_condition, check_return_values, expected_as_condition, MAX_ITE
 use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::{Condition, ExprKind, ExpressionParams};
 use crate::table::{ItemCollectionMetrics, ItemJson, StoredItem};
 use crate::validate::{
     Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
@@ -40,7 +40,19 @@ pub struct PutItemOutput {
     pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
-pub fn run(engine: &mut Engine, mut input: PutItemInput) -> Result<PutItemOutput> {
+/// A PutItem with every check done that needs no table: what the server does outside its lock.
+pub struct Checked {
+    input: PutItemInput,
+    item: Item,
+    condition: Option<Condition>,
+}
+
+pub fn run(engine: &mut Engine, input: PutItemInput) -> Result<PutItemOutput> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks, in DynamoDB's order, up to the first that needs the table.
+pub fn check(mut input: PutItemInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("item", input.item.as_ref());
@@ -77,13 +89,17 @@ pub fn run(engine: &mut Engine, mut input: PutItemInput) -> Result<PutItemOutput
         None => None,
     };
     placeholders.check_unused()?;
-    let item = input.item.unwrap_or_default();
+    let item = input.item.take().unwrap_or_default();
     check_item_values(&item)?;
     let new_size = item_size(&item);
     if new_size > MAX_ITEM_BYTES {
         return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
     }
+    Ok(Checked { input, item, condition })
+}
 
+pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<PutItemOutput> {
+    let Checked { input, item, condition } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let limit = engine.item_collection_limit;
     let table = engine.table_mut(&table_name)?;

@@ -6,7 +6,7 @@ use super::refuse_legacy;
 use crate::capacity::{ConsumedCapacity, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
-use crate::expression::ast::{Condition, Operand, Step};
+use crate::expression::ast::{Condition, DocPath, Operand, Step};
 use crate::expression::key_condition::analyse;
 use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{ExprKind, ExpressionParams};
@@ -147,7 +147,20 @@ fn collect_paths(condition: &Condition, out: &mut Vec<String>) {
     }
 }
 
-pub fn run(engine: &Engine, mut input: QueryInput) -> Result<ReadOutput<'_>> {
+/// A Query with every check done that needs no table: what the server does outside its lock.
+pub struct Checked {
+    input: QueryInput,
+    key_condition: Condition,
+    filter: Option<Condition>,
+    projection: Option<Vec<DocPath>>,
+}
+
+pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks, in DynamoDB's order, up to the first that needs the table.
+pub fn check(mut input: QueryInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {
@@ -227,7 +240,11 @@ pub fn run(engine: &Engine, mut input: QueryInput) -> Result<ReadOutput<'_>> {
         None => None,
     };
     placeholders.check_unused()?;
+    Ok(Checked { input, key_condition, filter, projection })
+}
 
+pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> {
+    let Checked { input, key_condition, filter, projection } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
     let consistent = input.consistent_read.unwrap_or(false);

@@ -8,7 +8,7 @@ use crate::capacity::Report;
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::legacy::{self, Kind, Rewritten};
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::{Condition, DocPath, ExprKind, ExpressionParams};
 use crate::table::index::IndexSlot;
 use crate::table::PartitionSlot;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
@@ -49,7 +49,20 @@ fn segment_start(segment: u64, total: u64) -> u64 {
     u64::try_from(start).unwrap_or(u64::MAX)
 }
 
-pub fn run(engine: &Engine, mut input: ScanInput) -> Result<ReadOutput<'_>> {
+/// A Scan with every check done that needs no table: what the server does outside its lock.
+pub struct Checked {
+    input: ScanInput,
+    segments: Option<(u64, u64)>,
+    filter: Option<Condition>,
+    projection: Option<Vec<DocPath>>,
+}
+
+pub fn run(engine: &Engine, input: ScanInput) -> Result<ReadOutput<'_>> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks, in DynamoDB's order, up to the first that needs the table.
+pub fn check(mut input: ScanInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {
@@ -127,7 +140,11 @@ pub fn run(engine: &Engine, mut input: ScanInput) -> Result<ReadOutput<'_>> {
         None => None,
     };
     placeholders.check_unused()?;
+    Ok(Checked { input, segments, filter, projection })
+}
 
+pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> {
+    let Checked { input, segments, filter, projection } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let table = engine.table(&table_name)?;
     let consistent = input.consistent_read.unwrap_or(false);

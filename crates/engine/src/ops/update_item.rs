@@ -8,7 +8,7 @@ use crate::expression::ast::{Action, Step};
 use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::projection::project;
 use crate::expression::update::apply;
-use crate::expression::{ExprKind, ExpressionParams};
+use crate::expression::{Condition, ExprKind, ExpressionParams};
 use crate::table::ItemCollectionMetrics;
 use crate::validate::{
     Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS, RETURN_VALUES, RETURN_VALUES_ON_FAILURE,
@@ -46,7 +46,19 @@ pub struct UpdateItemOutput {
     pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
-pub fn run(engine: &mut Engine, mut input: UpdateItemInput) -> Result<UpdateItemOutput> {
+/// An UpdateItem with every check done that needs no table: what the server does outside its lock.
+pub struct Checked {
+    input: UpdateItemInput,
+    actions: Vec<Action>,
+    condition: Option<Condition>,
+}
+
+pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks, in DynamoDB's order, up to the first that needs the table.
+pub fn check(mut input: UpdateItemInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
@@ -106,7 +118,11 @@ pub fn run(engine: &mut Engine, mut input: UpdateItemInput) -> Result<UpdateItem
         None => None,
     };
     placeholders.check_unused()?;
+    Ok(Checked { input, actions, condition })
+}
 
+pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOutput> {
+    let Checked { input, actions, condition } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let limit = engine.item_collection_limit;
     let table = engine.table_mut(&table_name)?;
