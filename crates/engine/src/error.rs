@@ -35,6 +35,8 @@ pub enum ErrorKind {
     Forbidden,
     /// A request body that did not arrive in time (the HTTP endpoint's check; HTTP 408).
     RequestTimeout,
+    /// A request body in an unknown or broken Content-Encoding (HTTP 500, as DynamoDB answers).
+    InternalFailure,
 }
 
 impl ErrorKind {
@@ -61,6 +63,7 @@ impl ErrorKind {
             Self::TrimmedDataAccess => "TrimmedDataAccessException",
             Self::Forbidden => "AccessDeniedException",
             Self::RequestTimeout => "RequestTimeoutException",
+            Self::InternalFailure => "InternalFailure",
         }
     }
 
@@ -75,7 +78,8 @@ impl ErrorKind {
             | Self::RequestEntityTooLarge
             | Self::AccessDenied
             | Self::Forbidden
-            | Self::RequestTimeout => "com.amazon.coral.service",
+            | Self::RequestTimeout
+            | Self::InternalFailure => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())
@@ -84,7 +88,7 @@ impl ErrorKind {
     /// HTTP status the server sends for it.
     pub fn http_status(self) -> u16 {
         match self {
-            Self::InternalServerError => 500,
+            Self::InternalServerError | Self::InternalFailure => 500,
             Self::RequestEntityTooLarge => 413,
             Self::Forbidden => 403,
             Self::RequestTimeout => 408,

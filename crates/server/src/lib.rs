@@ -7,6 +7,7 @@
 
 pub mod access;
 pub mod connections;
+pub mod encoding;
 pub mod persistence;
 
 use access::Access;
@@ -85,16 +86,22 @@ pub fn app(state: AppState) -> Router {
     Router::new().route("/", post(dynamodb).get(health).options(preflight)).with_state(state)
 }
 
-/// A CORS preflight from an allowed page: the three methods, and the requested headers listed
-/// back (a `*` would not cover Authorization, which every SDK sends).
+/// A CORS preflight from an allowed page, shaped as DynamoDB answers one: the requested method
+/// and headers echoed as allowed (a `*` would not cover Authorization, which every SDK sends), a
+/// max age; without an Origin, no CORS headers at all.
 async fn preflight(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Some(refusal) = state.settings.access.refusal(&headers) {
         return (StatusCode::FORBIDDEN, refusal).into_response();
     }
     let mut response = StatusCode::OK.into_response();
+    response.headers_mut().insert(header::SERVER, HeaderValue::from_static("Server"));
+    if !headers.contains_key(header::ORIGIN) {
+        return response;
+    }
     Access::allow_page(&headers, &mut response);
     let answer = response.headers_mut();
-    answer.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("GET,POST,OPTIONS"));
+    let method = headers.get(header::ACCESS_CONTROL_REQUEST_METHOD).cloned();
+    answer.insert(header::ACCESS_CONTROL_ALLOW_METHODS, method.unwrap_or(HeaderValue::from_static("GET,POST,OPTIONS")));
     if let Some(requested) = headers.get(header::ACCESS_CONTROL_REQUEST_HEADERS) {
         answer.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, requested.clone());
     }
@@ -106,33 +113,38 @@ async fn preflight(State(state): State<AppState>, headers: HeaderMap) -> Respons
     response
 }
 
+/// `GET /`: DynamoDB answers `healthy: <its host name>`; here, the address served.
 async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
     if let Some(refusal) = state.settings.access.refusal(&headers) {
         return (StatusCode::FORBIDDEN, refusal).into_response();
     }
-    let mut response = "healthy: dynalab".into_response();
+    let address = state.settings.address.as_deref().unwrap_or("127.0.0.1");
+    let mut response = format!("healthy: {address}").into_response();
+    response.headers_mut().insert(header::SERVER, HeaderValue::from_static("Server"));
     Access::allow_page(&headers, &mut response);
     response
 }
 
 async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     let request_id = request_id(&state);
+    let coding = encoding::choose(headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()));
     if let Some(refusal) = state.settings.access.refusal(&headers) {
         // Refused before it runs: a page on another site must not Scan or DeleteTable here.
-        return respond(&request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)));
+        return respond(&request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)), coding);
     }
     let body = read_body(body, state.settings.limits.body_timeout).await;
     let large = body.as_ref().is_ok_and(|b| b.len() > RUN_ASIDE_BYTES);
-    let mut response = if large {
-        // Parsing megabytes takes milliseconds: off this thread, whose other connections wait
-        // for it otherwise.
-        let (state, headers, id) = (state.clone(), headers.clone(), request_id.clone());
-        tokio::task::spawn_blocking(move || answer(&state, &headers, body, &id)).await.unwrap_or_else(|_| {
-            respond(&request_id, Err(DynamoError::new(ErrorKind::InternalServerError, "The request failed")))
-        })
+    let outcome = if large {
+        // Decoding and parsing megabytes takes milliseconds: off this thread, whose other
+        // connections wait for it otherwise.
+        let (state, headers) = (state.clone(), headers.clone());
+        tokio::task::spawn_blocking(move || answer(&state, &headers, body))
+            .await
+            .unwrap_or_else(|_| Err(DynamoError::new(ErrorKind::InternalServerError, "The request failed")))
     } else {
-        answer(&state, &headers, body, &request_id)
+        answer(&state, &headers, body)
     };
+    let mut response = respond(&request_id, outcome, coding);
     Access::allow_page(&headers, &mut response);
     response
 }
@@ -142,8 +154,8 @@ fn request_id(state: &AppState) -> String {
     format!("{id:08X}DYNALAB{:020X}", u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// The body, read whole within the time limit; the size limit stops reading at 16 MiB, so an
-/// oversized body never sits in memory whole.
+/// The body as sent, read whole within the time limit; the size limit stops reading at 16 MiB, so
+/// an oversized body never sits in memory whole.
 async fn read_body(body: Body, timeout: std::time::Duration) -> Result<Bytes, DynamoError> {
     let collected = tokio::time::timeout(timeout, Limited::new(body, MAX_BODY_BYTES).collect()).await;
     match collected {
@@ -157,34 +169,29 @@ async fn read_body(body: Body, timeout: std::time::Duration) -> Result<Bytes, Dy
     }
 }
 
-fn answer(state: &AppState, headers: &HeaderMap, body: Result<Bytes, DynamoError>, request_id: &str) -> Response {
-    let body = match body {
-        Ok(body) => body,
-        Err(error) => return respond(request_id, Err(error)),
-    };
-    if let Err(error) = check_authorization(headers) {
-        return respond(request_id, Err(error));
-    }
+/// The checks of the protocol in DynamoDB's order, then the operation.
+fn answer(state: &AppState, headers: &HeaderMap, body: Result<Bytes, DynamoError>) -> Result<String, DynamoError> {
+    let body = body?;
+    check_authorization(headers)?;
+    let content_encoding = headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap_or("unreadable"));
+    let body = encoding::decode(content_encoding, body.to_vec(), MAX_BODY_BYTES)?;
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
     let Some(operation) = Operation::from_target(target) else {
         let name = target.split_once('.').map_or("", |(_, name)| name);
-        return respond(request_id, Err(dynalab_engine::unknown_operation(name)));
+        return Err(dynalab_engine::unknown_operation(name));
     };
     if operation == Operation::DescribeEndpoints {
         // Endpoint discovery must lead back here, to the address this server listens on.
         let address = state.settings.address.as_deref().unwrap_or("127.0.0.1");
-        let body = serde_json::json!({"Endpoints": [{"Address": address, "CachePeriodInMinutes": 1440}]});
-        return respond(request_id, Ok(body.to_string()));
+        return Ok(serde_json::json!({"Endpoints": [{"Address": address, "CachePeriodInMinutes": 1440}]}).to_string());
     }
     let Ok(text) = std::str::from_utf8(&body) else {
-        return respond(request_id, Err(DynamoError::serialization("Request body is not valid UTF-8")));
+        return Err(DynamoError::serialization("Request body is not valid UTF-8"));
     };
-    // Parsing and its checks run before the lock is taken: a huge request delays no one else.
-    let request = match Request::parse(operation, text) {
-        Ok(request) => request,
-        Err(error) => return respond(request_id, Err(error)),
-    };
-    respond(request_id, apply(state, request, text))
+    // Parsing and the checks that need no table run before the lock is taken: a huge request
+    // delays no one else.
+    let request = Request::parse(operation, text)?;
+    apply(state, request, text)
 }
 
 /// Applies a parsed request under the lock; a change is made durable before it is acknowledged,
@@ -260,7 +267,7 @@ fn check_authorization(headers: &HeaderMap) -> Result<(), DynamoError> {
 }
 
 /// A response as DynamoDB sends it: JSON 1.0 body, its CRC32, the request id.
-fn respond(request_id: &str, outcome: Result<String, DynamoError>) -> Response {
+fn respond(request_id: &str, outcome: Result<String, DynamoError>, coding: Option<encoding::Coding>) -> Response {
     let (status, body) = match outcome {
         Ok(body) => (StatusCode::OK, body),
         Err(error) => (
@@ -268,14 +275,23 @@ fn respond(request_id: &str, outcome: Result<String, DynamoError>) -> Response {
             error.to_json().to_string(),
         ),
     };
-    let crc = crc32fast::hash(body.as_bytes());
+    let body = match coding {
+        Some(coding) => coding.encode(body.as_bytes()),
+        None => body.into_bytes(),
+    };
+    // Over the bytes sent: compressed when compressed, as the SDKs check it.
+    let crc = crc32fast::hash(&body);
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-amz-json-1.0"));
     headers.insert("x-amz-crc32", HeaderValue::from(crc));
+    if let Some(coding) = coding {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding.name()));
+    }
     if let Ok(value) = HeaderValue::from_str(request_id) {
         headers.insert("x-amzn-requestid", value);
     }
+    headers.insert(header::SERVER, HeaderValue::from_static("Server"));
     response
 }
 
@@ -538,5 +554,110 @@ mod tests {
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
         assert!(body["message"].as_str().unwrap_or_default().contains("on-demand backups"), "{body}");
+    }
+
+    fn signed(target: &str) -> axum::http::request::Builder {
+        Request::post("/").header("x-amz-target", target).header("x-amz-date", "20261202T000000Z").header(
+            "authorization",
+            "AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0",
+        )
+    }
+
+    async fn send(app: &Router, request: Request<Body>) -> (StatusCode, HeaderMap, Vec<u8>) {
+        let response = app.clone().oneshot(request).await.expect("response");
+        let (status, headers) = (response.status(), response.headers().clone());
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("body");
+        (status, headers, bytes.to_vec())
+    }
+
+    #[tokio::test]
+    async fn compressed_requests_are_read_and_answers_compressed_for_clients_that_accept_it() {
+        use std::io::Read;
+        let app = app(state());
+        let create = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}]}"#;
+        let gzipped = encoding::Coding::Gzip.encode(create.as_bytes());
+        let request = signed("DynamoDB_20120810.CreateTable")
+            .header("content-encoding", "gzip")
+            .body(Body::from(gzipped))
+            .expect("request");
+        let (status, _, _) = send(&app, request).await;
+        assert_eq!(status, StatusCode::OK);
+        let put = r#"{"TableName":"things","Item":{"id":{"S":"a"}}}"#;
+        let deflated = encoding::Coding::Deflate.encode(put.as_bytes());
+        let request = signed("DynamoDB_20120810.PutItem")
+            .header("content-encoding", "deflate")
+            .body(Body::from(deflated))
+            .expect("request");
+        assert_eq!(send(&app, request).await.0, StatusCode::OK);
+        // An encoding the server cannot read: HTTP 500, and nothing is applied.
+        let other = r#"{"TableName":"things","Item":{"id":{"S":"b"}}}"#;
+        for coding in ["garbage", "gzip", "deflate"] {
+            let request = signed("DynamoDB_20120810.PutItem")
+                .header("content-encoding", coding)
+                .body(Body::from(other))
+                .expect("request");
+            let (status, _, body) = send(&app, request).await;
+            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{coding}");
+            let body: serde_json::Value = serde_json::from_slice(&body).expect("json");
+            assert_eq!(body["__type"], "com.amazon.coral.service#InternalFailure");
+        }
+        // A small gzip that decodes past 16 MiB: 413, as a plain body that size would be.
+        let bomb = encoding::Coding::Gzip.encode(&vec![b' '; MAX_BODY_BYTES + 1]);
+        let request = signed("DynamoDB_20120810.PutItem")
+            .header("content-encoding", "gzip")
+            .body(Body::from(bomb))
+            .expect("request");
+        assert_eq!(send(&app, request).await.0, StatusCode::PAYLOAD_TOO_LARGE);
+        // The answer, gzipped, with its CRC32 over the bytes sent.
+        let scan = r#"{"TableName":"things"}"#;
+        let request = signed("DynamoDB_20120810.Scan")
+            .header("accept-encoding", "gzip, deflate")
+            .body(Body::from(scan))
+            .expect("request");
+        let (status, headers, body) = send(&app, request).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers["content-encoding"], "gzip");
+        assert_eq!(headers["x-amz-crc32"].to_str().expect("crc"), crc32fast::hash(&body).to_string());
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&body[..]).read_to_string(&mut text).expect("gzip answer");
+        let answer: serde_json::Value = serde_json::from_str(&text).expect("json");
+        assert_eq!(answer["Count"], 1, "b was never applied: {answer}");
+        let request = signed("DynamoDB_20120810.Scan").body(Body::from(scan)).expect("request");
+        let (_, headers, _) = send(&app, request).await;
+        assert!(!headers.contains_key("content-encoding"), "only for clients that ask");
+        assert_eq!(headers["server"], "Server");
+    }
+
+    #[tokio::test]
+    async fn cors_headers_only_for_pages_and_preflights_echo_what_was_asked() {
+        let app = app(state());
+        for method in [Method::OPTIONS, Method::GET, Method::POST] {
+            let request = Request::builder().method(method.clone()).uri("/").body(Body::empty()).expect("request");
+            let (_, headers, _) = send(&app, request).await;
+            assert!(
+                headers.keys().all(|h| !h.as_str().starts_with("access-control-")),
+                "{method}: no CORS headers without an Origin: {headers:?}"
+            );
+        }
+        let preflight = Request::builder()
+            .method(Method::OPTIONS)
+            .uri("/")
+            .header("origin", "http://localhost:3000")
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "x-amz-target, authorization")
+            .body(Body::empty())
+            .expect("request");
+        let (_, headers, _) = send(&app, preflight).await;
+        assert_eq!(headers["access-control-allow-methods"], "POST");
+        assert_eq!(headers["access-control-allow-headers"], "x-amz-target, authorization");
+        assert!(
+            headers.contains_key("access-control-expose-headers") && headers.contains_key("access-control-max-age")
+        );
+        let get = Request::get("/").header("origin", "http://localhost:3000").body(Body::empty()).expect("request");
+        let (_, headers, body) = send(&app, get).await;
+        assert!(
+            headers.contains_key("access-control-expose-headers") && !headers.contains_key("access-control-max-age")
+        );
+        assert!(String::from_utf8_lossy(&body).starts_with("healthy: "));
     }
 }

@@ -1,0 +1,215 @@
+//! `Content-Encoding` of requests and `Accept-Encoding` of responses. The AWS SDKs can compress
+//! request bodies (gzip), and DynamoDB accepts gzip and deflate (zlib) bodies; it compresses its
+//! answers for clients that accept it, with `x-amz-crc32` computed over the compressed bytes (which
+//! is what the SDKs check). What DynamoDB does with broken or unknown encodings, as recorded
+//! against the real service by ScyllaDB's Alternator test suite (test_compressed_request.py):
+//! an unknown coding, a broken or truncated stream and an empty body all answer HTTP 500; several
+//! gzip members are one body; bytes after the last gzip member that do not start another are
+//! ignored; a deflate body is one zlib stream. The 16 MiB limit applies to the decoded body too
+//! (DynamoDB accepts larger decoded bodies; the issue tracker asked for the limit, so a small
+//! compressed request cannot make the server hold gigabytes).
+
+use dynalab_engine::{DynamoError, ErrorKind};
+use flate2::bufread::{GzDecoder, ZlibDecoder};
+use flate2::write::{GzEncoder, ZlibEncoder};
+use flate2::Compression;
+use std::io::{BufRead, Read, Write};
+
+/// A coding the server decodes and encodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    Gzip,
+    Deflate,
+}
+
+fn broken(coding: &str, why: impl std::fmt::Display) -> DynamoError {
+    DynamoError::new(
+        ErrorKind::InternalFailure,
+        format!("The request body could not be decoded as Content-Encoding {coding}: {why}"),
+    )
+}
+
+fn too_large(limit: usize) -> DynamoError {
+    DynamoError::new(
+        ErrorKind::RequestEntityTooLarge,
+        format!("Request body exceeds the limit of {limit} bytes (16 MiB) once decoded"),
+    )
+}
+
+/// The body as the client meant it: `content_encoding` (codings in the order they were applied)
+/// undone, at most `limit` bytes.
+pub fn decode(content_encoding: Option<&str>, body: Vec<u8>, limit: usize) -> Result<Vec<u8>, DynamoError> {
+    let Some(header) = content_encoding else { return Ok(body) };
+    let mut body = body;
+    for coding in header.split(',').map(str::trim).rev() {
+        body = match coding.to_ascii_lowercase().as_str() {
+            "" | "identity" => body,
+            "gzip" | "x-gzip" => gunzip(&body, limit)?,
+            "deflate" => inflate(&body, limit)?,
+            other => {
+                return Err(DynamoError::new(
+                    ErrorKind::InternalFailure,
+                    format!("The request's Content-Encoding {other} is not supported; gzip and deflate are"),
+                ))
+            }
+        };
+    }
+    Ok(body)
+}
+
+/// Reads `decoder` to its end into `out`, failing past `limit` bytes in all.
+fn read_bounded(decoder: impl Read, out: &mut Vec<u8>, limit: usize, coding: &str) -> Result<(), DynamoError> {
+    let room = (limit + 1).saturating_sub(out.len()) as u64;
+    decoder.take(room).read_to_end(out).map_err(|e| broken(coding, e))?;
+    if out.len() > limit {
+        return Err(too_large(limit));
+    }
+    Ok(())
+}
+
+fn gunzip(body: &[u8], limit: usize) -> Result<Vec<u8>, DynamoError> {
+    if body.is_empty() {
+        return Err(broken("gzip", "the body is empty"));
+    }
+    let mut out = Vec::new();
+    let mut rest = body;
+    // Member after member, while what follows starts like one.
+    while rest.starts_with(&[0x1f, 0x8b]) {
+        let mut decoder = GzDecoder::new(rest);
+        read_bounded(&mut decoder, &mut out, limit, "gzip")?;
+        let mut remaining = decoder.into_inner();
+        // The decoder reads whole members only; what it has not consumed is what follows.
+        let consumed = remaining.fill_buf().map_or(0, <[u8]>::len);
+        rest = &rest[rest.len() - consumed..];
+    }
+    if std::ptr::eq(rest, body) {
+        return Err(broken("gzip", "the body is not a gzip stream"));
+    }
+    Ok(out)
+}
+
+fn inflate(body: &[u8], limit: usize) -> Result<Vec<u8>, DynamoError> {
+    if body.is_empty() {
+        return Err(broken("deflate", "the body is empty"));
+    }
+    let mut out = Vec::new();
+    read_bounded(ZlibDecoder::new(body), &mut out, limit, "deflate")?;
+    Ok(out)
+}
+
+/// The coding to answer with, from the request's `Accept-Encoding` (gzip preferred; a coding with
+/// `q=0` is refused).
+pub fn choose(accept_encoding: Option<&str>) -> Option<Coding> {
+    let accepted = |name: &str| {
+        accept_encoding?.split(',').find_map(|part| {
+            let mut pieces = part.split(';').map(str::trim);
+            let coding = pieces.next()?;
+            if !coding.eq_ignore_ascii_case(name) && coding != "*" {
+                return None;
+            }
+            let q = pieces.find_map(|p| p.strip_prefix("q=")).and_then(|q| q.parse::<f32>().ok()).unwrap_or(1.0);
+            Some(q > 0.0)
+        })
+    };
+    if accepted("gzip") == Some(true) {
+        Some(Coding::Gzip)
+    } else if accepted("deflate") == Some(true) {
+        Some(Coding::Deflate)
+    } else {
+        None
+    }
+}
+
+impl Coding {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gzip => "gzip",
+            Self::Deflate => "deflate",
+        }
+    }
+
+    /// `body` compressed (fast level: answers are small and the CPU is the server's).
+    pub fn encode(self, body: &[u8]) -> Vec<u8> {
+        let level = Compression::fast();
+        let encoded = match self {
+            Self::Gzip => {
+                let mut encoder = GzEncoder::new(Vec::with_capacity(body.len() / 2 + 32), level);
+                encoder.write_all(body).and_then(|()| encoder.finish())
+            }
+            Self::Deflate => {
+                let mut encoder = ZlibEncoder::new(Vec::with_capacity(body.len() / 2 + 32), level);
+                encoder.write_all(body).and_then(|()| encoder.finish())
+            }
+        };
+        // Writing into memory cannot fail.
+        encoded.unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        Coding::Gzip.encode(bytes)
+    }
+
+    const LIMIT: usize = 16 * 1024 * 1024;
+
+    #[test]
+    fn gzip_and_deflate_bodies_decode_and_several_members_are_one_body() {
+        let body = br#"{"TableName":"things"}"#;
+        assert_eq!(decode(Some("gzip"), gzip(body), LIMIT).expect("gzip"), body);
+        assert_eq!(decode(Some("deflate"), Coding::Deflate.encode(body), LIMIT).expect("deflate"), body);
+        let two = [gzip(&body[..10]), gzip(&body[10..])].concat();
+        assert_eq!(decode(Some("gzip"), two, LIMIT).expect("two members"), body);
+        assert_eq!(decode(None, body.to_vec(), LIMIT).expect("plain"), body);
+        assert_eq!(decode(Some("identity"), body.to_vec(), LIMIT).expect("identity"), body);
+        let junk = [gzip(body), b"junk".to_vec()].concat();
+        assert_eq!(decode(Some("gzip"), junk, LIMIT).expect("junk after the last member, as DynamoDB"), body);
+    }
+
+    #[test]
+    fn unknown_broken_truncated_and_empty_bodies_are_internal_failures() {
+        let body = br#"{"TableName":"things"}"#;
+        let truncated = {
+            let mut g = gzip(body);
+            g.pop();
+            g
+        };
+        let cases: [(&str, Vec<u8>); 6] = [
+            ("garbage", body.to_vec()),
+            ("gzip", body.to_vec()),
+            ("gzip", truncated),
+            ("gzip", Vec::new()),
+            ("deflate", body.to_vec()),
+            ("deflate", Vec::new()),
+        ];
+        for (coding, bytes) in cases {
+            let error = decode(Some(coding), bytes, LIMIT).expect_err(coding);
+            assert_eq!(error.kind, ErrorKind::InternalFailure, "{coding}: {}", error.message);
+            assert_eq!(error.kind.http_status(), 500);
+        }
+    }
+
+    #[test]
+    fn a_bomb_stops_at_the_decoded_limit() {
+        let bomb = gzip(&vec![b' '; 64 * 1024 * 1024]);
+        assert!(bomb.len() < 1024 * 1024, "{} bytes", bomb.len());
+        let error = decode(Some("gzip"), bomb, LIMIT).expect_err("too large");
+        assert_eq!(error.kind, ErrorKind::RequestEntityTooLarge);
+        let exactly = gzip(&vec![b' '; 1000]);
+        assert_eq!(decode(Some("gzip"), exactly, 1000).expect("at the limit").len(), 1000);
+    }
+
+    #[test]
+    fn the_answer_coding_follows_accept_encoding() {
+        assert_eq!(choose(Some("gzip, deflate")), Some(Coding::Gzip));
+        assert_eq!(choose(Some("deflate")), Some(Coding::Deflate));
+        assert_eq!(choose(Some("gzip;q=0, deflate")), Some(Coding::Deflate));
+        assert_eq!(choose(Some("identity")), None);
+        assert_eq!(choose(Some("br")), None);
+        assert_eq!(choose(None), None);
+        assert_eq!(choose(Some("*")), Some(Coding::Gzip));
+    }
+}
