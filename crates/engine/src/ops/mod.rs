@@ -134,3 +134,10 @@ fn refuse_key_updates(actions: &[crate::expression::Action], schema: &crate::tab
 }
 
 use crate::table::MAX_ITEM_BYTES;
+
+/// Whether an update only removes (REMOVE, a set's DELETE): on a key with no item it stores
+/// nothing, as DynamoDB does (an item is created only when an action gives it something).
+fn only_removes(actions: &[crate::expression::Action]) -> bool {
+    use crate::expression::Action;
+    !actions.is_empty() && actions.iter().all(|a| matches!(a, Action::Remove(_) | Action::Delete(..)))
+}

@@ -271,6 +271,7 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
             Kind::Check => Ok(None),
             Kind::Put => Ok(Some(step.item.take())),
             Kind::Delete => Ok(Some(None)),
+            Kind::Update if old.is_none() && super::only_removes(&step.actions) => Ok(Some(None)),
             Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions)
                 .and_then(|i| table.check_item_for_indexes(&i, true).map(|()| i))
                 .map(|i| Some(Some(i))),

@@ -133,6 +133,18 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     super::refuse_key_updates(&actions, schema)?;
     let old = table.storage.get(&key);
     check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
+    // Removing attributes from an item that does not exist creates nothing; the write still
+    // costs its unit.
+    if old.is_none() && super::only_removes(&actions) {
+        let written = table.write(key, None);
+        return Ok(UpdateItemOutput {
+            attributes: None,
+            consumed_capacity: written
+                .consumption
+                .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name),
+            item_collection_metrics: None,
+        });
+    }
     let base = old.map_or(key_item, |s| s.item.clone());
     let new_item = apply(&base, &actions)?;
     check_item_values(&new_item)?;

@@ -110,11 +110,14 @@ impl Table {
             .last()
             .is_some_and(|s| s.enabled)
             .then(|| (new.clone(), self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()));
-        self.changes += 1;
+        let stores = new.is_some();
         let old = match new {
             Some(item) => self.storage.put(key, item),
             None => self.storage.delete(&key),
         };
+        if stores || old.is_some() {
+            self.changes += 1;
+        }
         if let (Some((new, key_names)), Some(stream)) = (streamed, self.streams.last_mut()) {
             let image = new.as_ref().or(old.as_ref().map(|o| &o.item));
             let keys: Item = image
