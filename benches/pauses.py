@@ -76,9 +76,18 @@ def run(binary, items):
                 if "Item" not in answer and time.time() > expires:
                     swept_at = time.time()
                     break
-        _, count = call(connection, "Scan", {"TableName": "pauses", "Select": "COUNT"})
+        left, start = 0, None
+        while True:
+            request = {"TableName": "pauses", "Select": "COUNT"}
+            if start:
+                request["ExclusiveStartKey"] = start
+            _, page = call(connection, "Scan", request)
+            left += page.get("Count", 0)
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                break
         sweep = {"reads": len(latencies), "max_ms": max(latencies) * 1000, "p99_ms": percentile(latencies, 0.99),
-                 "left": count.get("Count"), "swept": swept_at is not None}
+                 "left": left, "swept": swept_at is not None}
         # Overwrite until the log shrinks (compaction while serving).
         log = os.path.join(data_dir, "writes.log")
         shrinks, largest, put_latencies, stop = 0, 0, [], time.time() + 90

@@ -194,8 +194,9 @@ fn enabling_disabling_and_errors() {
     let streams = call(&mut engine, "ListStreams", json!({"TableName": "events"}));
     assert_eq!(streams["Streams"].as_array().map(Vec::len), Some(2));
     assert_ne!(streams["Streams"][0]["StreamArn"], arn.as_str(), "newest first");
-    let missing = engine.execute_value("DescribeStream", &json!({"StreamArn": "arn:nope"})).expect_err("missing");
-    assert_eq!(missing.message, "Requested resource not found: Stream: arn:nope not found");
+    let nope = "arn:aws:dynamodb:us-east-1:000000000000:table/nope/stream/2026-01-01T00:00:00.000";
+    let missing = engine.execute_value("DescribeStream", &json!({"StreamArn": nope})).expect_err("missing");
+    assert_eq!(missing.message, format!("Requested resource not found: Stream: {nope} not found"));
     let garbage = engine.execute_value("GetRecords", &json!({"ShardIterator": "garbage"})).expect_err("garbage");
     assert_eq!(garbage.message, "Invalid ShardIterator");
 }
@@ -208,7 +209,7 @@ fn hostile_iterators_and_sequence_numbers_are_refused_not_overflowed() {
     let shard = call(&mut engine, "DescribeStream", json!({"StreamArn": arn}))["StreamDescription"]["Shards"][0]
         ["ShardId"]
         .clone();
-    let after_max = json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": u64::MAX.to_string()});
+    let after_max = json!({"StreamArn": arn, "ShardId": shard, "ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": format!("{:021}", u64::MAX)});
     let iterator =
         call(&mut engine, "GetShardIterator", after_max)["ShardIterator"].as_str().expect("iterator").to_string();
     assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": iterator}))["Records"], json!([]));
@@ -218,4 +219,76 @@ fn hostile_iterators_and_sequence_numbers_are_refused_not_overflowed() {
         base64::engine::general_purpose::STANDARD.encode(format!("{shard}|{:021}|{}", 1, u64::MAX))
     );
     assert_eq!(call(&mut engine, "GetRecords", json!({"ShardIterator": forged}))["Records"], json!([]));
+}
+
+fn refused(engine: &mut Engine, operation: &str, request: Value) -> String {
+    match engine.execute_value(operation, &request) {
+        Ok(answer) => panic!("{operation} {request} was accepted: {answer}"),
+        Err(error) => format!("{}: {}", error.kind.name(), error.message),
+    }
+}
+
+#[test]
+fn describe_stream_pages_by_shard_id_filters_children_and_checks_its_parameters() {
+    let (mut engine, _) = engine();
+    let arn = create(&mut engine, "KEYS_ONLY");
+    let whole = call(&mut engine, "DescribeStream", json!({"StreamArn": arn}));
+    let shard = whole["StreamDescription"]["Shards"][0]["ShardId"].as_str().expect("shard").to_string();
+    let after_last = call(&mut engine, "DescribeStream", json!({"StreamArn": arn, "ExclusiveStartShardId": shard}));
+    assert_eq!(after_last["StreamDescription"]["Shards"], json!([]), "nothing after the last shard");
+    let before = format!("shardId-{}", "0".repeat(20));
+    let from_before = call(&mut engine, "DescribeStream", json!({"StreamArn": arn, "ExclusiveStartShardId": before}));
+    assert_eq!(from_before["StreamDescription"]["Shards"], whole["StreamDescription"]["Shards"]);
+    let limited = call(&mut engine, "DescribeStream", json!({"StreamArn": arn, "Limit": 1}));
+    assert_eq!(limited["StreamDescription"]["Shards"].as_array().map(Vec::len), Some(1));
+    let children = call(
+        &mut engine,
+        "DescribeStream",
+        json!({"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS", "ShardId": shard}}),
+    );
+    assert_eq!(children["StreamDescription"]["Shards"], json!([]), "an open shard has no children");
+    for (request, message) in [
+        (json!({"StreamArn": arn, "Limit": 0}), "Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"),
+        (json!({"StreamArn": arn, "Limit": 101}), "Value '101' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"),
+        (json!({"StreamArn": arn, "ShardFilter": {"Type": "PARENT", "ShardId": shard}}), "at 'shardFilter.type' failed to satisfy constraint: Member must satisfy enum value set: [CHILD_SHARDS]"),
+        (json!({"StreamArn": arn, "ExclusiveStartShardId": "short"}), "Value 'short' at 'exclusiveStartShardId' failed to satisfy constraint: Member must have length greater than or equal to 28"),
+        (json!({"StreamArn": "arn:short"}), "Value 'arn:short' at 'streamArn' failed to satisfy constraint: Member must have length greater than or equal to 37"),
+    ] {
+        let said = refused(&mut engine, "DescribeStream", request);
+        assert!(said.starts_with("ValidationException: 1 validation error detected: ") && said.contains(message), "{said}");
+    }
+    let it = iterator(&mut engine, &arn, "TRIM_HORIZON", None);
+    let said = refused(&mut engine, "GetRecords", json!({"ShardIterator": it, "Limit": 1001}));
+    assert!(said.contains("Member must have value less than or equal to 1000"), "{said}");
+    let said = refused(
+        &mut engine,
+        "GetShardIterator",
+        json!({"StreamArn": arn, "ShardId": "shardId-x", "ShardIteratorType": "LATEST"}),
+    );
+    assert!(said.contains("at 'shardId' failed to satisfy constraint"), "{said}");
+}
+
+#[test]
+fn list_streams_resumes_after_the_stream_of_a_deleted_table() {
+    let (mut engine, _) = engine();
+    let mut arns = Vec::new();
+    for table in ["aaa", "bbb", "ccc"] {
+        call(
+            &mut engine,
+            "CreateTable",
+            json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}],
+                "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}),
+        );
+        arns.push(call(&mut engine, "DescribeTable", json!({"TableName": table}))["Table"]["LatestStreamArn"].clone());
+    }
+    let first = call(&mut engine, "ListStreams", json!({"Limit": 1}));
+    assert_eq!(first["LastEvaluatedStreamArn"], arns[0]);
+    call(&mut engine, "DeleteTable", json!({"TableName": "aaa"}));
+    let rest = call(&mut engine, "ListStreams", json!({"ExclusiveStartStreamArn": arns[0]}));
+    let listed: Vec<Value> = rest["Streams"].as_array().into_iter().flatten().map(|s| s["StreamArn"].clone()).collect();
+    assert_eq!(listed, vec![arns[1].clone(), arns[2].clone()], "resumes after the deleted stream, not from the start");
+    let said = refused(&mut engine, "ListStreams", json!({"Limit": 101}));
+    assert!(said.contains("less than or equal to 100"), "{said}");
 }

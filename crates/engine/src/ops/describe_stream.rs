@@ -9,6 +9,17 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "PascalCase")]
 pub struct DescribeStreamInput {
     pub stream_arn: Option<String>,
+    pub limit: Option<i64>,
+    pub exclusive_start_shard_id: Option<String>,
+    pub shard_filter: Option<ShardFilter>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ShardFilter {
+    #[serde(rename = "Type")]
+    pub kind: Option<String>,
+    pub shard_id: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -28,6 +39,21 @@ pub struct StreamDescription {
     pub table_name: String,
     pub key_schema: Vec<super::table_description::KeySchemaElement>,
     pub shards: Vec<ShardDescription>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_evaluated_shard_id: Option<String>,
+}
+
+/// The Streams API's constraints on ARNs and shard ids (its service model).
+pub(crate) fn check_stream_arn(v: &mut crate::validate::Violations, arn: Option<&String>) {
+    if let Some(arn) = arn {
+        v.length("streamArn", &format!("'{arn}'"), arn.chars().count(), 37, 1024);
+    }
+}
+
+pub(crate) fn check_shard_id(v: &mut crate::validate::Violations, field: &str, id: Option<&String>) {
+    if let Some(id) = id {
+        v.length(field, &format!("'{id}'"), id.chars().count(), 28, 65);
+    }
 }
 
 /// The stream an ARN names, or DynamoDB's "not found".
@@ -38,13 +64,40 @@ pub fn find<'e>(engine: &'e Engine, arn: Option<&String>) -> Result<&'e Stream> 
     })
 }
 
+/// Shards described per call at most (the API reference: "The upper limit is 100").
+const MAX_SHARDS: i64 = 100;
+
 pub fn run(engine: &mut Engine, input: &DescribeStreamInput) -> Result<DescribeStreamOutput> {
     let mut v = crate::validate::Violations::new();
     v.required("streamArn", input.stream_arn.as_ref());
+    check_stream_arn(&mut v, input.stream_arn.as_ref());
+    v.at_least("limit", input.limit, 1);
+    v.at_most("limit", input.limit, MAX_SHARDS);
+    check_shard_id(&mut v, "exclusiveStartShardId", input.exclusive_start_shard_id.as_ref());
+    if let Some(filter) = &input.shard_filter {
+        v.one_of("shardFilter.type", filter.kind.as_ref(), &["CHILD_SHARDS"]);
+        check_shard_id(&mut v, "shardFilter.shardId", filter.shard_id.as_ref());
+    }
     v.finish()?;
     let stream = find(engine, input.stream_arn.as_ref())?;
     let table = engine.tables.get(&stream.table).ok_or_else(DynamoError::table_not_found)?;
     let first = stream.records.front().map_or(stream.next_sequence, |r| r.sequence);
+    let shard_id = stream.shard_id();
+    // One shard per stream, never split: it has no children, and it comes after no shard id at or
+    // above its own (shards are listed in id order).
+    let listed = match (&input.shard_filter, &input.exclusive_start_shard_id) {
+        (Some(_), _) => false,
+        (None, Some(start)) => shard_id.as_str() > start.as_str(),
+        (None, None) => true,
+    };
+    let shards: Vec<ShardDescription> = listed
+        .then(|| ShardDescription {
+            shard_id,
+            sequence_number_range: SequenceRange { starting_sequence_number: format!("{first:021}") },
+        })
+        .into_iter()
+        .take(input.limit.map_or(MAX_SHARDS, |l| l.clamp(1, MAX_SHARDS)) as usize)
+        .collect();
     Ok(DescribeStreamOutput {
         stream_description: StreamDescription {
             stream_arn: stream.arn(),
@@ -54,10 +107,8 @@ pub fn run(engine: &mut Engine, input: &DescribeStreamInput) -> Result<DescribeS
             creation_request_date_time: stream.created_millis as f64 / 1000.0,
             table_name: stream.table.clone(),
             key_schema: super::table_description::key_schema_of(table),
-            shards: vec![ShardDescription {
-                shard_id: stream.shard_id(),
-                sequence_number_range: SequenceRange { starting_sequence_number: format!("{first:021}") },
-            }],
+            shards,
+            last_evaluated_shard_id: None,
         },
     })
 }

@@ -7,6 +7,9 @@ use crate::error::{DynamoError, ErrorKind, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// Records returned per call at most (the API reference: "The upper limit is 1000").
+const MAX_RECORDS: i64 = 1000;
+
 /// Iterators are good for 15 minutes after they were issued.
 const ITERATOR_LIFETIME_MS: u64 = 15 * 60 * 1000;
 
@@ -28,9 +31,8 @@ pub struct GetRecordsOutput {
 pub fn run(engine: &mut Engine, input: &GetRecordsInput) -> Result<GetRecordsOutput> {
     let mut v = crate::validate::Violations::new();
     v.required("shardIterator", input.shard_iterator.as_ref());
-    if let Some(limit) = input.limit {
-        v.at_least("limit", Some(limit), 1);
-    }
+    v.at_least("limit", input.limit, 1);
+    v.at_most("limit", input.limit, MAX_RECORDS);
     v.finish()?;
     let now = engine.now_millis();
     let (arn, shard, next, issued) = input

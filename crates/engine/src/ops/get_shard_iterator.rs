@@ -44,6 +44,11 @@ pub fn run(engine: &mut Engine, input: &GetShardIteratorInput) -> Result<GetShar
     v.required("streamArn", input.stream_arn.as_ref());
     v.required("shardId", input.shard_id.as_ref());
     v.required("shardIteratorType", input.shard_iterator_type.as_ref());
+    super::describe_stream::check_stream_arn(&mut v, input.stream_arn.as_ref());
+    super::describe_stream::check_shard_id(&mut v, "shardId", input.shard_id.as_ref());
+    if let Some(sequence) = &input.sequence_number {
+        v.length("sequenceNumber", &format!("'{sequence}'"), sequence.chars().count(), 21, 40);
+    }
     v.one_of(
         "shardIteratorType",
         input.shard_iterator_type.as_ref(),

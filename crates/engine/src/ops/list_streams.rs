@@ -30,9 +30,9 @@ pub struct ListStreamsOutput {
 
 pub fn run(engine: &mut Engine, input: &ListStreamsInput) -> Result<ListStreamsOutput> {
     let mut v = crate::validate::Violations::new();
-    if let Some(limit) = input.limit {
-        v.at_least("limit", Some(limit), 1);
-    }
+    v.at_least("limit", input.limit, 1);
+    v.at_most("limit", input.limit, 100);
+    super::describe_stream::check_stream_arn(&mut v, input.exclusive_start_stream_arn.as_ref());
     v.finish()?;
     let mut all: Vec<StreamSummary> = engine
         .tables
@@ -42,13 +42,23 @@ pub fn run(engine: &mut Engine, input: &ListStreamsInput) -> Result<ListStreamsO
         .map(|s| StreamSummary { stream_arn: s.arn(), table_name: s.table.clone(), stream_label: s.label.clone() })
         .collect();
     if let Some(start) = &input.exclusive_start_stream_arn {
-        if let Some(at) = all.iter().position(|s| &s.stream_arn == start) {
-            all.drain(..=at);
-        }
+        // Streams are listed by table, newest first; a start ARN that names no stream any more
+        // (its table was deleted) still says where the previous page ended.
+        let after = |s: &StreamSummary| {
+            let (table, label) = table_and_label(start);
+            (s.table_name.as_str(), std::cmp::Reverse(s.stream_label.as_str())) > (table, std::cmp::Reverse(label))
+        };
+        all.retain(after);
     }
     let limit = input.limit.map_or(100, |l| l.clamp(1, 100) as usize);
     let more = all.len() > limit;
     all.truncate(limit);
     let last_evaluated_stream_arn = more.then(|| all.last().map(|s| s.stream_arn.clone())).flatten();
     Ok(ListStreamsOutput { streams: all, last_evaluated_stream_arn })
+}
+
+/// The table name and stream label an ARN (`arn:aws:dynamodb:R:A:table/T/stream/L`) names.
+fn table_and_label(arn: &str) -> (&str, &str) {
+    let rest = arn.split_once(":table/").map_or("", |(_, rest)| rest);
+    rest.split_once("/stream/").unwrap_or((rest, ""))
 }
