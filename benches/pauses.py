@@ -6,8 +6,8 @@ write log. For each binary given (e.g. before and after a change), alternating:
    `--data-dir` on, then
 2. reads one item in a loop (GetItem, one connection) across the TTL sweep that removes the expired
    half, reporting the longest and the 99th-percentile GetItem latency, and how long the sweep took;
-3. overwrites the items again (PutItem, two connections) until the log has been compacted at least
-   once, reporting the longest PutItem latency and how many times the log shrank.
+3. overwrites the items again (BatchWriteItem, two connections) until the log is compacted, while a
+   third connection reads: the longest GetItem then is the compaction's pause.
 
     benches/pauses.py [--items 200000] BINARY [BINARY ...]
 
@@ -88,33 +88,41 @@ def run(binary, items):
                 break
         sweep = {"reads": len(latencies), "max_ms": max(latencies) * 1000, "p99_ms": percentile(latencies, 0.99),
                  "left": left, "swept": swept_at is not None}
-        # Overwrite until the log shrinks (compaction while serving).
+        # Overwrite in batches until the log shrinks (compaction while serving), while one client
+        # reads: its longest wait is the compaction's pause.
         log = os.path.join(data_dir, "writes.log")
-        shrinks, largest, put_latencies, stop = 0, 0, [], time.time() + 90
+        state = {"shrinks": 0, "largest": 0, "batches": 0}
+        stop = time.time() + 240
+        reads = []
 
         def writer(offset):
-            nonlocal shrinks, largest
-            own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            own = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             n = offset
-            while time.time() < stop and shrinks < 2:
-                body = {"TableName": "pauses", "Item": {"id": {"S": f"i{n % items}"}, "pad": {"S": "y" * 400}}}
-                started = time.perf_counter()
-                call(own, "PutItem", body)
-                put_latencies.append(time.perf_counter() - started)
+            while time.time() < stop and state["shrinks"] < 1:
+                writes = [{"PutRequest": {"Item": {"id": {"S": f"i{(n * 25 + k) % items}"}, "pad": {"S": "y" * 100},
+                                                   "exp": {"N": str(expires + 86400)}}}} for k in range(25)]
+                call(own, "BatchWriteItem", {"RequestItems": {"pauses": writes}})
+                state["batches"] += 1
                 n += 2
-                if n % 500 == offset:
-                    size = os.path.getsize(log)
-                    if size < largest:
-                        shrinks += 1
-                    largest = size
+                size = os.path.getsize(log)
+                if size < state["largest"]:
+                    state["shrinks"] += 1
+                state["largest"] = max(state["largest"], size)
 
-        threads = [threading.Thread(target=writer, args=(o,)) for o in (0, 1)]
+        def reader():
+            own = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            while time.time() < stop and state["shrinks"] < 1:
+                started = time.perf_counter()
+                call(own, "GetItem", key)
+                reads.append(time.perf_counter() - started)
+
+        threads = [threading.Thread(target=writer, args=(o,)) for o in (0, 1)] + [threading.Thread(target=reader)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        compaction = {"puts": len(put_latencies), "max_ms": max(put_latencies) * 1000,
-                      "p99_ms": percentile(put_latencies, 0.99), "compactions_seen": shrinks}
+        compaction = {"puts": state["batches"], "max_ms": max(reads) * 1000,
+                      "p99_ms": percentile(reads, 0.99), "compactions_seen": state["shrinks"]}
         return sweep, compaction
     finally:
         process.kill()
@@ -128,7 +136,7 @@ def main():
     parser.add_argument("binaries", nargs="+")
     args = parser.parse_args()
     print("binary | TTL sweep of half the items: GetItems, longest ms, p99 ms, items left | "
-          "overwrites: PutItems, longest ms, p99 ms, compactions seen")
+          "overwrites: BatchWriteItems until the log is compacted; GetItem beside them: longest ms, p99 ms; compactions seen")
     for binary in args.binaries:
         sweep, compaction = run(binary, args.items)
         print(f"{binary} | {sweep['reads']}, {sweep['max_ms']:.1f}, {sweep['p99_ms']:.2f}, {sweep['left']}"

@@ -125,6 +125,8 @@ pub fn fresh_engine() -> Engine {
 /// `{"error": [type, message]}`, plus `"item"` / `"reasons"` when the error carries them.
 pub fn run_engine(engine: &mut Engine, step: &Step) -> Value {
     match engine.execute(&step.op, &step.request.to_string()) {
+        // An empty body (TagResource, UntagResource) is kept as the empty string HTTP reads it as.
+        Ok(body) if body.is_empty() => serde_json::json!({ "ok": "" }),
         Ok(body) => serde_json::json!({ "ok": serde_json::from_str::<Value>(&body).unwrap_or(Value::Null) }),
         Err(e) => error_outcome(e.kind.name(), &e.message, &e.to_json()),
     }

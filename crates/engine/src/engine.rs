@@ -59,7 +59,12 @@ impl Engine {
     /// outside the lock it holds around this call.
     pub fn apply(&mut self, request: Request) -> Applied {
         let before = self.change_mark();
-        let response = self.run_input(request.input);
+        let operation = request.operation();
+        let mut response = self.run_input(request.input);
+        if matches!(operation, Operation::TagResource | Operation::UntagResource) {
+            // DynamoDB answers these two with an empty body, not `{}`.
+            response = response.map(|_| String::new());
+        }
         self.stamp_stream_records();
         Applied { response, changed: self.change_mark() != before }
     }
@@ -98,6 +103,9 @@ impl Engine {
     /// [`Engine::execute`] with the response parsed, for callers that want a JSON value.
     pub fn execute_value(&mut self, operation: &str, request: &serde_json::Value) -> Result<serde_json::Value> {
         let body = self.execute(operation, &request.to_string())?;
+        if body.is_empty() {
+            return Ok(serde_json::json!({}));
+        }
         serde_json::from_str(&body).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
     }
 

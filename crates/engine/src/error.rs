@@ -37,6 +37,8 @@ pub enum ErrorKind {
     RequestTimeout,
     /// A request body in an unknown or broken Content-Encoding (HTTP 500, as DynamoDB answers).
     InternalFailure,
+    /// DescribeContinuousBackups of a table that does not exist.
+    TableNotFound,
 }
 
 impl ErrorKind {
@@ -64,6 +66,7 @@ impl ErrorKind {
             Self::Forbidden => "AccessDeniedException",
             Self::RequestTimeout => "RequestTimeoutException",
             Self::InternalFailure => "InternalFailure",
+            Self::TableNotFound => "TableNotFoundException",
         }
     }
 

@@ -105,6 +105,7 @@ operations! {
     ListTables: DynamoDb, Read, false;
     UpdateTimeToLive: DynamoDb, MayWrite, false;
     DescribeTimeToLive: DynamoDb, Read, false;
+    DescribeContinuousBackups: DynamoDb, Read, false;
     TagResource: DynamoDb, MayWrite, false;
     UntagResource: DynamoDb, MayWrite, false;
     ListTagsOfResource: DynamoDb, Read, false;
@@ -184,6 +185,6 @@ mod tests {
         assert_eq!(reporting.len(), 10, "{reporting:?}");
         assert_eq!(Operation::ExecuteStatement.effect(), Effect::MayWrite);
         assert_eq!(Operation::GetRecords.effect(), Effect::Read);
-        assert_eq!(Operation::ALL.len(), 29);
+        assert_eq!(Operation::ALL.len(), 30);
     }
 }

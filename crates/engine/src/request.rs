@@ -152,6 +152,7 @@ checked_when_run!(
     ops::transact_get_items::TransactGetItemsInput,
     ops::update_time_to_live::UpdateTimeToLiveInput,
     ops::describe_time_to_live::DescribeTimeToLiveInput,
+    ops::describe_continuous_backups::DescribeContinuousBackupsInput,
     ops::tags::TagResourceInput,
     ops::tags::UntagResourceInput,
     ops::tags::ListTagsOfResourceInput,
@@ -184,6 +185,7 @@ requests! {
     TransactGetItems(ops::transact_get_items::TransactGetItemsInput) => |e, i| ops::transact_get_items::run(e, i);
     UpdateTimeToLive(ops::update_time_to_live::UpdateTimeToLiveInput) => |e, i| ops::update_time_to_live::run(e, i);
     DescribeTimeToLive(ops::describe_time_to_live::DescribeTimeToLiveInput) => |e, i| ops::describe_time_to_live::run(e, i);
+    DescribeContinuousBackups(ops::describe_continuous_backups::DescribeContinuousBackupsInput) => |e, i| ops::describe_continuous_backups::run(e, i);
     TagResource(ops::tags::TagResourceInput) => |e, i| ops::tags::tag_resource(e, i);
     UntagResource(ops::tags::UntagResourceInput) => |e, i| ops::tags::untag_resource(e, i);
     ListTagsOfResource(ops::tags::ListTagsOfResourceInput) => |e, i| ops::tags::list_tags_of_resource(e, &i);

@@ -8,6 +8,7 @@ pub mod cloud_only;
 pub mod create_table;
 pub mod delete_item;
 pub mod delete_table;
+pub mod describe_continuous_backups;
 pub mod describe_endpoints;
 pub mod describe_limits;
 pub mod describe_stream;
