@@ -5,10 +5,8 @@
 
 use dynalab_engine::explain::Step;
 use dynalab_lab::workbook::runner::Target;
-use hmac::{Hmac, Mac};
+use dynalab_server::sigv4::{self, timestamp};
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Credentials from the standard places: the environment, then the shared credentials file.
@@ -184,23 +182,7 @@ impl Drop for EndpointTarget {
     }
 }
 
-type HmacSha256 = Hmac<Sha256>;
-
-fn hmac(key: &[u8], data: &str) -> Vec<u8> {
-    let mut mac =
-        HmacSha256::new_from_slice(key).unwrap_or_else(|_| HmacSha256::new_from_slice(&[]).expect("empty key"));
-    mac.update(data.as_bytes());
-    mac.finalize().into_bytes().to_vec()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
-}
-
-/// The `Authorization` header of AWS Signature Version 4 for a POST to `/`.
+/// The `Authorization` header of AWS Signature Version 4 for a POST to `/` (`headers` sorted).
 fn sign(
     credentials: &Credentials,
     region: &str,
@@ -209,32 +191,16 @@ fn sign(
     headers: &[(&str, String)],
     body: &[u8],
 ) -> String {
-    let canonical_headers = headers.iter().fold(String::new(), |mut out, (n, v)| {
-        let _ = writeln!(out, "{n}:{}", v.trim());
-        out
-    });
-    let signed_headers = headers.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(";");
-    let canonical_request = format!("POST\n/\n\n{canonical_headers}\n{signed_headers}\n{}", hex(&Sha256::digest(body)));
-    let scope = format!("{date}/{region}/dynamodb/aws4_request");
-    let string_to_sign =
-        format!("AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}", hex(&Sha256::digest(canonical_request.as_bytes())));
-    let key = ["dynamodb", "aws4_request"]
-        .iter()
-        .fold(hmac(&hmac(format!("AWS4{}", credentials.secret_access_key).as_bytes(), date), region), |key, part| {
-            hmac(&key, part)
-        });
-    let signature = hex(&hmac(&key, &string_to_sign));
+    let headers: Vec<(String, String)> = headers.iter().map(|(n, v)| ((*n).to_string(), v.clone())).collect();
+    let payload_hash = sigv4::payload_hash(body);
+    let canonical =
+        sigv4::Canonical { method: "POST", path: "/", query: "", headers: &headers, payload_hash: &payload_hash };
+    let signature = canonical.signature(&credentials.secret_access_key, amz_date, date, region, "dynamodb");
+    let signed_headers = headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(";");
     format!(
-        "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={signed_headers}, Signature={signature}",
+        "AWS4-HMAC-SHA256 Credential={}/{date}/{region}/dynamodb/aws4_request, SignedHeaders={signed_headers}, Signature={signature}",
         credentials.access_key_id
     )
-}
-
-/// `(20261202T130501Z, 20261202)` for seconds since the epoch.
-fn timestamp(seconds: u64) -> (String, String) {
-    let t = dynalab_engine::Utc::of_millis(seconds.saturating_mul(1000));
-    let date = format!("{:04}{:02}{:02}", t.year, t.month, t.day);
-    (format!("{date}T{:02}{:02}{:02}Z", t.hour, t.minute, t.second), date)
 }
 
 #[cfg(test)]
@@ -242,20 +208,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn timestamps_are_utc_calendar_dates() {
-        assert_eq!(timestamp(0), ("19700101T000000Z".into(), "19700101".into()));
-        assert_eq!(timestamp(1_764_676_201), ("20251202T115001Z".into(), "20251202".into()));
-        assert_eq!(timestamp(951_782_400), ("20000229T000000Z".into(), "20000229".into()));
-    }
-
-    #[test]
-    fn the_signature_matches_the_sigv4_test_suite_derivation() {
-        // AWS's documented example key derivation: secret wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY,
-        // 20120215, us-east-1, iam → f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d.
-        let key = ["iam", "aws4_request"].iter().fold(
-            hmac(&hmac(b"AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "20120215"), "us-east-1"),
-            |key, part| hmac(&key, part),
-        );
-        assert_eq!(hex(&key), "f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d");
+    fn what_check_signs_serve_verifies() {
+        let credentials =
+            Credentials { access_key_id: "lab".into(), secret_access_key: "s3cret".into(), session_token: None };
+        let now = 1_796_287_014;
+        let (amz_date, date) = timestamp(now);
+        let headers = vec![("host", "127.0.0.1:8000".to_string()), ("x-amz-date", amz_date.clone())];
+        let authorization = sign(&credentials, "us-east-1", &amz_date, &date, &headers, b"{}");
+        let owned: Vec<(String, String)> = headers.iter().map(|(n, v)| ((*n).to_string(), v.clone())).collect();
+        let hash = sigv4::payload_hash(b"{}");
+        let canonical = sigv4::Canonical { method: "POST", path: "/", query: "", headers: &owned, payload_hash: &hash };
+        let received = sigv4::Received { authorization: &authorization, amz_date: &amz_date, canonical };
+        sigv4::verify(&received, "lab", "s3cret", now).expect("verifies");
     }
 }

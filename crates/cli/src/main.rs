@@ -53,6 +53,11 @@ enum Command {
         /// Seconds in-flight requests get to finish after Ctrl-C or SIGTERM (a second signal stops at once).
         #[arg(long, default_value_t = 10)]
         shutdown_grace: u64,
+        /// Verify every request's SigV4 signature against this one access key and secret, and answer
+        /// as DynamoDB does when it is wrong, expired or dated in the future. Without it, any
+        /// well-formed signature is accepted, as with DynamoDB Local.
+        #[arg(long, value_name = "KEY:SECRET", value_parser = parse_credentials)]
+        credentials: Option<(String, String)>,
     },
     /// Repair a data directory whose write log is damaged: keeps a copy of the whole log beside it
     /// (writes.log.damaged-TIME), then cuts the log at its last good record. Every record after the
@@ -109,6 +114,7 @@ fn main() -> std::process::ExitCode {
             idle_timeout,
             body_timeout,
             shutdown_grace,
+            credentials,
         } => {
             let limits = dynalab_server::Limits {
                 max_connections: max_connections.max(1),
@@ -116,7 +122,7 @@ fn main() -> std::process::ExitCode {
                 body_timeout: Duration::from_secs(body_timeout.max(1)),
                 shutdown_grace: Duration::from_secs(shutdown_grace),
             };
-            let options = serve::Options { host, port, data_dir, cors_origins, limits };
+            let options = serve::Options { host, port, data_dir, cors_origins, limits, credentials };
             match serve::run(options) {
                 Ok(()) => std::process::ExitCode::SUCCESS,
                 Err(e) => {
@@ -144,5 +150,13 @@ fn main() -> std::process::ExitCode {
             };
             check::run(&file, output, out.as_deref(), endpoint.as_deref())
         }
+    }
+}
+
+/// `KEY:SECRET` (the secret may itself hold colons).
+fn parse_credentials(text: &str) -> Result<(String, String), String> {
+    match text.split_once(':') {
+        Some((key, secret)) if !key.is_empty() && !secret.is_empty() => Ok((key.to_string(), secret.to_string())),
+        _ => Err("expected KEY:SECRET, e.g. --credentials AKIDEXAMPLE:wJalrXUtnFEMI".into()),
     }
 }

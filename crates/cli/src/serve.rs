@@ -16,6 +16,8 @@ pub struct Options {
     pub data_dir: Option<PathBuf>,
     pub cors_origins: Vec<String>,
     pub limits: Limits,
+    /// `(access key, secret)` to verify every request's signature with.
+    pub credentials: Option<(String, String)>,
 }
 
 /// Runs the server: one thread per core, each with its own one-thread runtime taking connections
@@ -43,6 +45,7 @@ pub fn run(options: Options) -> std::io::Result<()> {
         address: Some(address.to_string()),
         access: Access { loopback_only: loopback, cors_origins: options.cors_origins },
         limits: options.limits,
+        credentials: options.credentials,
     };
     let state = AppState::with_log(engine, log, settings);
     let count = ConnectionCount::default();

@@ -9,7 +9,12 @@ use std::process::Command;
 
 /// Runs a scenario script against a fresh server; it must exit 0 and report no failure.
 fn run_scenario(program: &str, script: &str) {
-    let server = common::Server::start();
+    run_scenario_with(program, script, &[]);
+}
+
+/// The same against a server started with `flags`.
+fn run_scenario_with(program: &str, script: &str, flags: &[&str]) {
+    let server = common::Server::start_with(flags);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk").join(script);
     let output = Command::new(program).arg(script).arg(&server.endpoint).output().expect("scenario runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -31,6 +36,17 @@ fn an_aws_cli_session_works_against_dynalab_serve() {
 #[test]
 fn an_aws_sdk_for_javascript_session_works_against_dynalab_serve() {
     run_scenario("node", "js_scenario.mjs");
+}
+
+/// The clients' own signatures, verified: every scenario's credentials are lab/lab.
+const VERIFIED: [&str; 2] = ["--credentials", "lab:lab"];
+
+#[test]
+fn signatures_of_boto3_the_aws_cli_and_the_javascript_sdk_verify_and_wrong_ones_are_refused() {
+    run_scenario_with("python3", "boto3_credentials.py", &VERIFIED);
+    run_scenario_with("python3", "boto3_scenario.py", &VERIFIED);
+    run_scenario_with("bash", "awscli_scenario.sh", &VERIFIED);
+    run_scenario_with("node", "js_scenario.mjs", &VERIFIED);
 }
 
 #[test]

@@ -39,6 +39,10 @@ pub enum ErrorKind {
     InternalFailure,
     /// DescribeContinuousBackups of a table that does not exist.
     TableNotFound,
+    /// An access key the server does not know (`dynalab serve --credentials`).
+    UnrecognizedClient,
+    /// A signature that does not verify, or a request dated too far from now (`--credentials`).
+    InvalidSignature,
 }
 
 impl ErrorKind {
@@ -67,6 +71,8 @@ impl ErrorKind {
             Self::RequestTimeout => "RequestTimeoutException",
             Self::InternalFailure => "InternalFailure",
             Self::TableNotFound => "TableNotFoundException",
+            Self::UnrecognizedClient => "UnrecognizedClientException",
+            Self::InvalidSignature => "InvalidSignatureException",
         }
     }
 
@@ -82,7 +88,9 @@ impl ErrorKind {
             | Self::AccessDenied
             | Self::Forbidden
             | Self::RequestTimeout
-            | Self::InternalFailure => "com.amazon.coral.service",
+            | Self::InternalFailure
+            | Self::UnrecognizedClient
+            | Self::InvalidSignature => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())

@@ -9,6 +9,7 @@ pub mod access;
 pub mod connections;
 pub mod encoding;
 pub mod persistence;
+pub mod sigv4;
 
 use access::Access;
 use axum::body::{Body, Bytes};
@@ -49,6 +50,9 @@ pub struct Settings {
     pub address: Option<String>,
     pub access: Access,
     pub limits: Limits,
+    /// `(access key, secret)`: with them, every request's SigV4 signature is verified; without,
+    /// any well-formed signature is accepted, as DynamoDB Local does.
+    pub credentials: Option<(String, String)>,
 }
 
 /// The engine and, with `--data-dir`, the log its changes go to, under one lock so the log's order
@@ -125,7 +129,7 @@ async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
     response
 }
 
-async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+async fn dynamodb(State(state): State<AppState>, uri: axum::http::Uri, headers: HeaderMap, body: Body) -> Response {
     let request_id = request_id(&state);
     let coding = encoding::choose(headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()));
     if let Some(refusal) = state.settings.access.refusal(&headers) {
@@ -138,11 +142,11 @@ async fn dynamodb(State(state): State<AppState>, headers: HeaderMap, body: Body)
         // Decoding and parsing megabytes takes milliseconds: off this thread, whose other
         // connections wait for it otherwise.
         let (state, headers) = (state.clone(), headers.clone());
-        tokio::task::spawn_blocking(move || answer(&state, &headers, body))
+        tokio::task::spawn_blocking(move || answer(&state, &uri, &headers, body))
             .await
             .unwrap_or_else(|_| Err(DynamoError::new(ErrorKind::InternalServerError, "The request failed")))
     } else {
-        answer(&state, &headers, body)
+        answer(&state, &uri, &headers, body)
     };
     let mut response = respond(&request_id, outcome, coding);
     Access::allow_page(&headers, &mut response);
@@ -170,9 +174,17 @@ async fn read_body(body: Body, timeout: std::time::Duration) -> Result<Bytes, Dy
 }
 
 /// The checks of the protocol in DynamoDB's order, then the operation.
-fn answer(state: &AppState, headers: &HeaderMap, body: Result<Bytes, DynamoError>) -> Result<String, DynamoError> {
+fn answer(
+    state: &AppState,
+    uri: &axum::http::Uri,
+    headers: &HeaderMap,
+    body: Result<Bytes, DynamoError>,
+) -> Result<String, DynamoError> {
     let body = body?;
     check_authorization(headers)?;
+    if let Some((access_key, secret)) = &state.settings.credentials {
+        check_signature(uri, headers, &body, access_key, secret)?;
+    }
     let content_encoding = headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap_or("unreadable"));
     let body = encoding::decode(content_encoding, body.to_vec(), MAX_BODY_BYTES)?;
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
@@ -264,6 +276,43 @@ fn check_authorization(headers: &HeaderMap) -> Result<(), DynamoError> {
     }
     missing.push(format!("Authorization={auth}"));
     Err(DynamoError::new(ErrorKind::IncompleteSignature, missing.join(" ")))
+}
+
+/// Verifies the request's SigV4 signature (over the body as sent, before any decoding).
+fn check_signature(
+    uri: &axum::http::Uri,
+    headers: &HeaderMap,
+    body: &[u8],
+    access_key: &str,
+    secret: &str,
+) -> Result<(), DynamoError> {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let authorization = text("authorization");
+    let signed: Vec<(String, String)> = sigv4::parse_authorization(authorization)
+        .map(|auth| {
+            auth.signed_headers
+                .iter()
+                .map(|name| {
+                    let values: Vec<&str> = headers.get_all(*name).iter().filter_map(|v| v.to_str().ok()).collect();
+                    ((*name).to_string(), values.join(","))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let payload_hash = match headers.get("x-amz-content-sha256").and_then(|v| v.to_str().ok()) {
+        Some(hash) => hash.to_string(),
+        None => sigv4::payload_hash(body),
+    };
+    let canonical = sigv4::Canonical {
+        method: "POST",
+        path: uri.path(),
+        query: uri.query().unwrap_or(""),
+        headers: &signed,
+        payload_hash: &payload_hash,
+    };
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let received = sigv4::Received { authorization, amz_date: text("x-amz-date"), canonical };
+    sigv4::verify(&received, access_key, secret, now)
 }
 
 /// A response as DynamoDB sends it: JSON 1.0 body, its CRC32, the request id.
