@@ -55,6 +55,8 @@ pub struct WriteLog {
     base: u64,
     /// Set when a failed append could not be cut back: every later append is refused.
     broken: Option<String>,
+    /// A compaction running beside the server, if one is.
+    compaction: Option<Compaction>,
     #[cfg(test)]
     fail_next_append: Option<io::ErrorKind>,
 }
@@ -65,12 +67,25 @@ const COMPACT_MIN_BYTES: u64 = 8 * 1024 * 1024;
 const COMPACT_GROWTH: u64 = 4;
 
 const LOG: &str = "writes.log";
+const COMPACTING: &str = "writes.log.compacting";
+
+/// A compaction beside the server: a thread replays the first `prefix` bytes of the log into an
+/// engine of its own and writes the requests that recreate its state to `writes.log.compacting`.
+/// The server goes on appending to the log meanwhile; when the thread is done, the records after
+/// `prefix` are copied after the snapshot and the file renamed over the log. The lock is held only
+/// for that copy and the rename.
+struct Compaction {
+    prefix: u64,
+    worker: std::thread::JoinHandle<Result<u64, String>>,
+}
 
 impl WriteLog {
     /// Opens (creating if needed) and locks `dir`, and replays its log into a new engine.
     pub fn open(dir: &Path) -> Result<(Self, Engine), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let lock = lock(dir)?;
+        // A compaction the last process did not finish: the log itself is whole, this is not.
+        let _ = std::fs::remove_file(dir.join(COMPACTING));
         let path = dir.join(LOG);
         let mut file = OpenOptions::new()
             .create(true)
@@ -116,6 +131,7 @@ impl WriteLog {
             good,
             base: good,
             broken: None,
+            compaction: None,
             #[cfg(test)]
             fail_next_append: None,
         };
@@ -192,37 +208,89 @@ impl WriteLog {
         Ok(replay(&read.records, &self.clock))
     }
 
-    /// Compacts the log if it has grown well past what `engine`'s state needs.
+    /// Finishes a compaction whose thread is done, and starts one if the log has grown well past
+    /// what `engine`'s state needs.
     pub fn compact_if_grown(&mut self, engine: &Engine) {
-        if self.good > COMPACT_MIN_BYTES && self.good > COMPACT_GROWTH * self.base.max(state_bytes(engine) / 2) {
-            if let Err(e) = self.compact(engine) {
+        if self.compaction.as_ref().is_some_and(|c| c.worker.is_finished()) {
+            self.finish_compaction();
+        }
+        let grown =
+            self.good > COMPACT_MIN_BYTES && self.good > COMPACT_GROWTH * self.base.max(state_bytes(engine) / 2);
+        if grown && self.compaction.is_none() && self.broken.is_none() {
+            self.start_compaction();
+        }
+    }
+
+    fn start_compaction(&mut self) {
+        let (prefix, dir) = (self.good, self.dir.clone());
+        let worker = std::thread::Builder::new().name("dynalab-compaction".into()).spawn(move || {
+            let fail = |e: io::Error| format!("cannot compact {}: {e}", dir.display());
+            let mut bytes = std::fs::read(dir.join(LOG)).map_err(fail)?;
+            bytes.truncate(prefix as usize);
+            let read = record::read(&bytes);
+            if let Ending::Damaged { at, reason } = read.ending {
+                return Err(damaged_message(&dir.join(LOG), at, reason, &dir));
+            }
+            let engine = replay(&read.records, &Arc::new(ReplayableClock::default()));
+            let snapshot = snapshot_bytes(&engine);
+            write_new(&dir.join(COMPACTING), &snapshot).map_err(fail)?;
+            Ok(snapshot.len() as u64)
+        });
+        match worker {
+            Ok(worker) => self.compaction = Some(Compaction { prefix, worker }),
+            Err(e) => eprintln!("dynalab: cannot start a compaction ({e}); the log stays as it was"),
+        }
+    }
+
+    /// Copies the records appended since the compaction began after its snapshot, then puts the
+    /// result in place of the log.
+    fn finish_compaction(&mut self) {
+        let Some(compaction) = self.compaction.take() else { return };
+        let fresh = self.dir.join(COMPACTING);
+        let snapshot = match compaction.worker.join() {
+            Ok(Ok(snapshot)) => snapshot,
+            Ok(Err(e)) => {
+                let _ = std::fs::remove_file(&fresh);
+                eprintln!("dynalab: {e}; the log stays as it was");
+                return;
+            }
+            Err(_) => {
+                let _ = std::fs::remove_file(&fresh);
+                eprintln!("dynalab: the compaction thread failed; the log stays as it was");
+                return;
+            }
+        };
+        let fail = |e: io::Error| format!("cannot compact {}: {e}", self.dir.display());
+        let tail = (|| {
+            let mut tail = vec![0; (self.good - compaction.prefix) as usize];
+            let mut log = File::open(self.dir.join(LOG))?;
+            log.seek(SeekFrom::Start(compaction.prefix))?;
+            log.read_exact(&mut tail)?;
+            let mut file = OpenOptions::new().append(true).open(&fresh)?;
+            file.write_all(&tail)?;
+            file.sync_all()?;
+            Ok(tail.len() as u64)
+        })();
+        match tail.map_err(fail) {
+            Ok(tail) => {
+                if let Err(e) = self.replace_log(snapshot + tail, snapshot) {
+                    eprintln!("dynalab: {e}");
+                }
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&fresh);
                 eprintln!("dynalab: {e}; the log stays as it was");
             }
         }
     }
 
-    /// Replaces the log with the records that recreate `engine`'s state: written beside it,
-    /// fsynced, then renamed over it, so a crash at any point leaves one whole log.
-    fn compact(&mut self, engine: &Engine) -> Result<(), String> {
+    /// Renames the compacted file over the log and follows it; `len` is its size, `base` the size
+    /// of its snapshot part.
+    fn replace_log(&mut self, len: u64, base: u64) -> Result<(), String> {
         let fail = |e: io::Error| format!("cannot compact {}: {e}", self.dir.display());
-        let fresh = self.dir.join("writes.log.compacting");
-        let mut bytes = record::MAGIC.to_vec();
-        for request in engine.recreate_requests() {
-            let entry = Entry::Request { operation: request.operation.name().to_string(), body: request.body };
-            bytes.extend(record::encode(&Record { at_millis: request.at_millis.max(1), entry }));
-        }
-        let written = File::create(&fresh).and_then(|mut file| {
-            file.write_all(&bytes)?;
-            file.sync_all()
-        });
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&fresh);
-            return Err(fail(e));
-        }
-        std::fs::rename(&fresh, self.dir.join(LOG)).map_err(fail)?;
+        std::fs::rename(self.dir.join(COMPACTING), self.dir.join(LOG)).map_err(fail)?;
         // From here the new log is the log: the handle must follow it.
-        let reopened = OpenOptions::new().read(true).write(true).open(self.dir.join(LOG));
-        match reopened {
+        match OpenOptions::new().read(true).write(true).open(self.dir.join(LOG)) {
             Ok(file) => self.file = file,
             Err(e) => {
                 self.broken = Some(format!("the compacted write log could not be reopened ({e}); restart the server"));
@@ -230,9 +298,32 @@ impl WriteLog {
             }
         }
         File::open(&self.dir).and_then(|d| d.sync_all()).map_err(fail)?;
-        self.good = bytes.len() as u64;
-        self.base = self.good;
+        self.good = len;
+        self.base = base;
         Ok(())
+    }
+
+    /// Waits for a running compaction and finishes it (tests and shutdown).
+    pub fn wait_for_compaction(&mut self) {
+        if let Some(compaction) = &self.compaction {
+            while !compaction.worker.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            self.finish_compaction();
+        }
+    }
+
+    /// Replaces the log with the records that recreate `engine`'s state, at once (at start, before
+    /// any client): written beside it, fsynced, then renamed over it, so a crash at any point leaves
+    /// one whole log.
+    fn compact(&mut self, engine: &Engine) -> Result<(), String> {
+        let snapshot = snapshot_bytes(engine);
+        write_new(&self.dir.join(COMPACTING), &snapshot).map_err(|e| {
+            let _ = std::fs::remove_file(self.dir.join(COMPACTING));
+            format!("cannot compact {}: {e}", self.dir.display())
+        })?;
+        let len = snapshot.len() as u64;
+        self.replace_log(len, len)
     }
 
     /// The log's size in bytes (whole records only).
@@ -250,6 +341,23 @@ impl WriteLog {
     pub fn fail_next_append(&mut self, kind: io::ErrorKind) {
         self.fail_next_append = Some(kind);
     }
+}
+
+/// The log that recreates `engine`'s state: the magic, then one record per request.
+fn snapshot_bytes(engine: &Engine) -> Vec<u8> {
+    let mut bytes = record::MAGIC.to_vec();
+    for request in engine.recreate_requests() {
+        let entry = Entry::Request { operation: request.operation.name().to_string(), body: request.body };
+        bytes.extend(record::encode(&Record { at_millis: request.at_millis.max(1), entry }));
+    }
+    bytes
+}
+
+/// Writes `bytes` to a new file at `path` and makes it durable.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
 }
 
 /// The items and tables a log of `engine` would hold, roughly, in bytes.
@@ -408,6 +516,31 @@ mod tests {
         let (_, mut reopened) = WriteLog::open(&dir).expect("reopen");
         assert_eq!(count(&mut reopened), count(&mut engine) + 1);
         assert!(!dir.join("writes.log.compacting").exists());
+    }
+
+    #[test]
+    fn a_compaction_beside_the_server_keeps_what_was_written_while_it_ran() {
+        let dir = tempdir("background");
+        let (mut log, _) = WriteLog::open(&dir).expect("open");
+        log.append(1, vec![create()]).expect("create");
+        for round in 0..20 {
+            log.append(1, (0..50).map(|n| put(n + round)).collect()).expect("puts");
+        }
+        let before = log.len();
+        log.start_compaction();
+        // Writes go on while the thread replays and writes the snapshot.
+        for n in 1000..1010 {
+            log.append(1, vec![put(n)]).expect("append during compaction");
+        }
+        log.wait_for_compaction();
+        assert!(log.len() < before / 4, "{before} → {}", log.len());
+        assert!(!dir.join(COMPACTING).exists());
+        log.append(1, vec![put(2000)]).expect("append after");
+        let mut state = log.rebuild().expect("state");
+        drop(log);
+        let (_, mut reopened) = WriteLog::open(&dir).expect("reopen");
+        assert_eq!(count(&mut reopened), count(&mut state));
+        assert_eq!(count(&mut reopened), 69 + 10 + 1, "i0..i68, i1000..i1009, i2000");
     }
 
     #[test]
