@@ -349,6 +349,17 @@ mod tests {
         assert_eq!(error.message, "Start of list found where not expected");
         let error = Request::parse(Operation::Query, r#"{"Limit":9223372036854775808}"#).err().expect("refused");
         assert_eq!(error.message, "NUMBER_VALUE cannot be converted to Integer");
+        // Limit, Segment and TotalSegments are 32-bit Integers on the wire.
+        for body in [r#"{"Limit":2147483648}"#, r#"{"Segment":2147483648,"TotalSegments":1}"#] {
+            let error = Request::parse(Operation::Scan, body).err().expect("refused");
+            assert_eq!(
+                (error.kind, error.message.as_str()),
+                (ErrorKind::Serialization, "NUMBER_VALUE cannot be converted to Integer"),
+                "{body}"
+            );
+        }
+        let at_most = Request::parse(Operation::Scan, r#"{"TableName":"things","Limit":2147483647}"#);
+        assert!(at_most.is_ok(), "2^31-1 is an Integer");
     }
 
     #[test]

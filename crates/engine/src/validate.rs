@@ -61,15 +61,15 @@ impl Violations {
     }
 
     /// An integer with a lower bound.
-    pub fn at_least(&mut self, field: &str, value: Option<i64>, min: i64) {
-        if let Some(v) = value.filter(|v| *v < min) {
+    pub fn at_least(&mut self, field: &str, value: Option<impl Into<i64>>, min: i64) {
+        if let Some(v) = value.map(Into::into).filter(|v| *v < min) {
             self.add(&format!("'{v}'"), field, &format!("Member must have value greater than or equal to {min}"));
         }
     }
 
     /// An integer with an upper bound.
-    pub fn at_most(&mut self, field: &str, value: Option<i64>, max: i64) {
-        if let Some(v) = value.filter(|v| *v > max) {
+    pub fn at_most(&mut self, field: &str, value: Option<impl Into<i64>>, max: i64) {
+        if let Some(v) = value.map(Into::into).filter(|v| *v > max) {
             self.add(&format!("'{v}'"), field, &format!("Member must have value less than or equal to {max}"));
         }
     }

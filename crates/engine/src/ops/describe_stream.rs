@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "PascalCase")]
 pub struct DescribeStreamInput {
     pub stream_arn: Option<String>,
-    pub limit: Option<i64>,
+    /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
+    pub limit: Option<i32>,
     pub exclusive_start_shard_id: Option<String>,
     pub shard_filter: Option<ShardFilter>,
 }
@@ -96,7 +97,7 @@ pub fn run(engine: &mut Engine, input: &DescribeStreamInput) -> Result<DescribeS
             sequence_number_range: SequenceRange { starting_sequence_number: format!("{first:021}") },
         })
         .into_iter()
-        .take(input.limit.map_or(MAX_SHARDS, |l| l.clamp(1, MAX_SHARDS)) as usize)
+        .take(input.limit.map_or(MAX_SHARDS, |l| i64::from(l).clamp(1, MAX_SHARDS)) as usize)
         .collect();
     Ok(DescribeStreamOutput {
         stream_description: StreamDescription {

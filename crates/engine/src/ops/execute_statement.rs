@@ -14,7 +14,8 @@ pub struct ExecuteStatementInput {
     pub parameters: Option<Vec<Value>>,
     pub consistent_read: Option<bool>,
     pub next_token: Option<String>,
-    pub limit: Option<i64>,
+    /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
+    pub limit: Option<i32>,
     pub return_consumed_capacity: Option<String>,
     pub return_values_on_condition_check_failure: Option<String>,
 }

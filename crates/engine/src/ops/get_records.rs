@@ -17,7 +17,8 @@ const ITERATOR_LIFETIME_MS: u64 = 15 * 60 * 1000;
 #[serde(rename_all = "PascalCase")]
 pub struct GetRecordsInput {
     pub shard_iterator: Option<String>,
-    pub limit: Option<i64>,
+    /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
+    pub limit: Option<i32>,
 }
 
 #[derive(Debug, Serialize)]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "PascalCase")]
 pub struct ListStreamsInput {
     pub table_name: Option<String>,
-    pub limit: Option<i64>,
+    /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
+    pub limit: Option<i32>,
     pub exclusive_start_stream_arn: Option<String>,
 }
 

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "PascalCase")]
 pub struct ListTablesInput {
     pub exclusive_start_table_name: Option<String>,
-    pub limit: Option<i64>,
+    /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
+    pub limit: Option<i32>,
 }
 
 #[derive(Debug, Serialize)]

@@ -28,7 +28,8 @@ pub struct QueryInput {
     pub expression_attribute_names: Option<HashMap<String, String>>,
     pub expression_attribute_values: Option<HashMap<String, AttributeValue>>,
     pub select: Option<String>,
-    pub limit: Option<i64>,
+    /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
+    pub limit: Option<i32>,
     pub consistent_read: Option<bool>,
     pub scan_index_forward: Option<bool>,
     pub exclusive_start_key: Option<Item>,
