@@ -42,6 +42,8 @@ macro_rules! requests {
             /// DynamoDB does on a body it cannot read.
             pub fn parse(operation: Operation, body: &str) -> Result<Self> {
                 let body = if body.trim().is_empty() { "{}" } else { body };
+                let named = table_arns_as_names(operation, body);
+                let body = named.as_deref().unwrap_or(body);
                 let input = match operation {
                     $(Operation::$op => {
                         let parsed: $input = serde_json::from_str(body).map_err(|e| from_serde(operation, &e))?;
@@ -242,6 +244,49 @@ impl Check for ops::transact_write_items::TransactWriteItemsInput {
     }
 }
 
+/// The ARN prefix of this account's tables: `arn:aws:dynamodb:us-east-1:000000000000:table/`.
+fn own_table_arn_prefix() -> String {
+    format!("arn:aws:dynamodb:{}:{}:table/", crate::REGION, crate::ACCOUNT_ID)
+}
+
+/// DynamoDB takes a table's ARN wherever its API model types `TableName` as a `TableArn`: the
+/// single-table operations and each action of a transaction. Such a body is read with the ARNs of
+/// this account's tables replaced by the tables' names (other ARNs stay, and fail as names do).
+/// Batch operations, whose answers are keyed by what was sent, and CreateTable take names only.
+fn table_arns_as_names(operation: Operation, body: &str) -> Option<String> {
+    use serde_json::Value;
+    let prefix = own_table_arn_prefix();
+    if !body.contains(&prefix) {
+        return None;
+    }
+    let takes_arn = !matches!(
+        operation,
+        Operation::CreateTable | Operation::BatchGetItem | Operation::BatchWriteItem | Operation::ListTables
+    );
+    if !takes_arn {
+        return None;
+    }
+    let mut value: Value = serde_json::from_str(body).ok()?;
+    let rename = |holder: &mut Value| {
+        if let Some(Value::String(name)) = holder.get_mut("TableName") {
+            if let Some(bare) = name.strip_prefix(&prefix).filter(|n| !n.contains('/')) {
+                *name = bare.to_string();
+            }
+        }
+    };
+    rename(&mut value);
+    if let Some(Value::Array(items)) = value.get_mut("TransactItems") {
+        for item in items {
+            for kind in ["Get", "Put", "Update", "Delete", "ConditionCheck"] {
+                if let Some(action) = item.get_mut(kind) {
+                    rename(action);
+                }
+            }
+        }
+    }
+    serde_json::to_string(&value).ok()
+}
+
 fn to_json<O: Serialize>(output: &O) -> Result<String> {
     serde_json::to_string(output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
 }
@@ -360,6 +405,30 @@ mod tests {
         }
         let at_most = Request::parse(Operation::Scan, r#"{"TableName":"things","Limit":2147483647}"#);
         assert!(at_most.is_ok(), "2^31-1 is an Integer");
+    }
+
+    #[test]
+    fn a_table_arn_names_its_table_where_the_api_takes_one() {
+        use crate::{Engine, FixedClock};
+        let mut engine = Engine::new(std::sync::Arc::new(FixedClock::at(0)));
+        let create = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}]}"#;
+        engine.execute("CreateTable", create).expect("table");
+        let arn = format!("{}things", own_table_arn_prefix());
+        engine
+            .execute("PutItem", &format!(r#"{{"TableName":"{arn}","Item":{{"id":{{"S":"a"}}}}}}"#))
+            .expect("put by ARN");
+        let got =
+            engine.execute("GetItem", &format!(r#"{{"TableName":"{arn}","Key":{{"id":{{"S":"a"}}}}}}"#)).expect("get");
+        assert!(got.contains(r#""id":{"S":"a"}"#), "{got}");
+        let described = engine.execute("DescribeTable", &format!(r#"{{"TableName":"{arn}"}}"#)).expect("describe");
+        assert!(described.contains(r#""TableName":"things""#));
+        let transact =
+            format!(r#"{{"TransactItems":[{{"Put":{{"TableName":"{arn}","Item":{{"id":{{"S":"b"}}}}}}}}]}}"#);
+        engine.execute("TransactWriteItems", &transact).expect("transaction by ARN");
+        let elsewhere = "arn:aws:dynamodb:eu-west-1:123456789012:table/things";
+        let refused =
+            engine.execute("GetItem", &format!(r#"{{"TableName":"{elsewhere}","Key":{{"id":{{"S":"a"}}}}}}"#));
+        assert!(refused.is_err(), "another account's table is not this one");
     }
 
     #[test]
