@@ -40,7 +40,7 @@ pub struct CreateTableInput {
     pub provisioned_throughput: Option<ProvisionedThroughputInput>,
     pub global_secondary_indexes: Option<Vec<IndexInput>>,
     pub local_secondary_indexes: Option<Vec<IndexInput>>,
-    pub tags: Option<Vec<super::tags::Tag>>,
+    pub tags: Option<Vec<super::tags::TagInput>>,
     pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
 }
 
@@ -118,7 +118,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         provisioned,
     )?;
     index_definitions::check_definitions_used(&definitions, &key_schema, &indexes)?;
-    super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
+    let tags = super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
     let stream = match &input.stream_specification {
         Some(spec) => super::stream_specification::wanted(spec)?,
         None => None,
@@ -141,7 +141,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         decreases_today: 0,
     };
     let mut table = Table::new(definition, indexes);
-    super::tags::apply(&mut table, input.tags.unwrap_or_default());
+    super::tags::apply(&mut table, tags);
     if let Some(view) = stream {
         table.streams.push(crate::stream::Stream::new(&name, view, now));
     }

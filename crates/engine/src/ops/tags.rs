@@ -13,11 +13,20 @@ pub struct Tag {
     pub value: String,
 }
 
+/// A tag as a request gives it: either part may be missing, which DynamoDB reports in Coral's
+/// format before anything else about the tags.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TagInput {
+    pub key: Option<String>,
+    pub value: Option<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct TagResourceInput {
     pub resource_arn: Option<String>,
-    pub tags: Option<Vec<Tag>>,
+    pub tags: Option<Vec<TagInput>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,9 +68,20 @@ fn table_of(arn: Option<&String>) -> Result<&str> {
     Ok(name)
 }
 
-/// Tags must have a 1–128 character key and a value of at most 256 characters.
-pub fn check_tags(tags: &[Tag]) -> Result<()> {
-    for tag in tags {
+/// Tags must have a key and a value (Coral's "must not be null", numbered from 1 as Coral numbers
+/// list members), a 1–128 character key and a value of at most 256 characters.
+pub fn check_tags(tags: &[TagInput]) -> Result<Vec<Tag>> {
+    let mut v = crate::validate::Violations::new();
+    for (n, tag) in tags.iter().enumerate() {
+        v.required(&format!("tags.{}.member.key", n + 1), tag.key.as_ref());
+        v.required(&format!("tags.{}.member.value", n + 1), tag.value.as_ref());
+    }
+    v.finish()?;
+    let tags: Vec<Tag> = tags
+        .iter()
+        .map(|t| Tag { key: t.key.clone().unwrap_or_default(), value: t.value.clone().unwrap_or_default() })
+        .collect();
+    for tag in &tags {
         if tag.key.is_empty() || tag.key.chars().count() > 128 {
             return Err(DynamoError::validation(
                 "One or more parameter values were invalid: Tag key must be between 1 and 128 characters",
@@ -73,7 +93,7 @@ pub fn check_tags(tags: &[Tag]) -> Result<()> {
             ));
         }
     }
-    Ok(())
+    Ok(tags)
 }
 
 /// Adds or replaces tags by key.
@@ -90,7 +110,7 @@ pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<Empt
     if tags.is_empty() {
         return Err(DynamoError::validation("Atleast one Tag needs to be provided as Input."));
     }
-    check_tags(&tags)?;
+    let tags = check_tags(&tags)?;
     let arn = input.resource_arn.unwrap_or_default();
     let table = engine.tables.get_mut(&name).ok_or_else(|| {
         DynamoError::new(
@@ -128,4 +148,38 @@ pub fn list_tags_of_resource(engine: &mut Engine, input: &ListTagsOfResourceInpu
         )
     })?;
     Ok(ListTagsOfResourceOutput { tags: table.tags.clone() })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Engine, FixedClock};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_tag_without_its_key_or_value_is_refused_in_coral_s_words() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        engine
+            .execute_value(
+                "CreateTable",
+                &json!({"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+                    "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+                    "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}),
+            )
+            .expect("table");
+        let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/things";
+        let error = engine
+            .execute_value(
+                "TagResource",
+                &json!({"ResourceArn": arn, "Tags": [{"Key": "a", "Value": "1"}, {"Key": "b"}]}),
+            )
+            .expect_err("no value");
+        assert_eq!(
+            error.message,
+            "1 validation error detected: Value null at 'tags.2.member.value' failed to satisfy constraint: Member must not be null"
+        );
+        let tagged =
+            engine.execute_value("TagResource", &json!({"ResourceArn": arn, "Tags": [{"Key": "a", "Value": ""}]}));
+        assert_eq!(tagged.expect("an empty value is a value"), json!({}), "the empty body reads as an empty object");
+    }
 }
