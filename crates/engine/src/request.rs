@@ -244,10 +244,9 @@ impl Check for ops::transact_write_items::TransactWriteItemsInput {
     }
 }
 
-/// The ARN prefix of this account's tables: `arn:aws:dynamodb:us-east-1:000000000000:table/`.
-fn own_table_arn_prefix() -> String {
-    format!("arn:aws:dynamodb:{}:{}:table/", crate::REGION, crate::ACCOUNT_ID)
-}
+/// The ARN prefix of this account's tables (`crate::REGION`, `crate::ACCOUNT_ID`; a test keeps
+/// them in step).
+const OWN_TABLE_ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
 
 /// DynamoDB takes a table's ARN wherever its API model types `TableName` as a `TableArn`: the
 /// single-table operations and each action of a transaction. Such a body is read with the ARNs of
@@ -255,8 +254,8 @@ fn own_table_arn_prefix() -> String {
 /// Batch operations, whose answers are keyed by what was sent, and CreateTable take names only.
 fn table_arns_as_names(operation: Operation, body: &str) -> Option<String> {
     use serde_json::Value;
-    let prefix = own_table_arn_prefix();
-    if !body.contains(&prefix) {
+    let prefix = OWN_TABLE_ARN_PREFIX;
+    if !body.contains(prefix) {
         return None;
     }
     let takes_arn = !matches!(
@@ -269,7 +268,7 @@ fn table_arns_as_names(operation: Operation, body: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(body).ok()?;
     let rename = |holder: &mut Value| {
         if let Some(Value::String(name)) = holder.get_mut("TableName") {
-            if let Some(bare) = name.strip_prefix(&prefix).filter(|n| !n.contains('/')) {
+            if let Some(bare) = name.strip_prefix(prefix).filter(|n| !n.contains('/')) {
                 *name = bare.to_string();
             }
         }
@@ -413,7 +412,8 @@ mod tests {
         let mut engine = Engine::new(std::sync::Arc::new(FixedClock::at(0)));
         let create = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}]}"#;
         engine.execute("CreateTable", create).expect("table");
-        let arn = format!("{}things", own_table_arn_prefix());
+        assert_eq!(OWN_TABLE_ARN_PREFIX, format!("arn:aws:dynamodb:{}:{}:table/", crate::REGION, crate::ACCOUNT_ID));
+        let arn = format!("{OWN_TABLE_ARN_PREFIX}things");
         engine
             .execute("PutItem", &format!(r#"{{"TableName":"{arn}","Item":{{"id":{{"S":"a"}}}}}}"#))
             .expect("put by ARN");

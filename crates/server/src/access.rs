@@ -22,9 +22,13 @@ pub struct Access {
 
 /// Whether `host` (a Host header's name, without its port) is a loopback name.
 fn is_loopback_name(host: &str) -> bool {
+    const SUFFIX: &str = ".localhost";
     let host = host.trim_end_matches('.');
+    let subdomain = host.len() > SUFFIX.len()
+        && host.is_char_boundary(host.len() - SUFFIX.len())
+        && host[host.len() - SUFFIX.len()..].eq_ignore_ascii_case(SUFFIX);
     host.eq_ignore_ascii_case("localhost")
-        || host.to_ascii_lowercase().ends_with(".localhost")
+        || subdomain
         || host == "[::1]"
         || host.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }

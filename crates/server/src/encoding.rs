@@ -38,14 +38,14 @@ fn too_large(limit: usize) -> DynamoError {
 
 /// The body as the client meant it: `content_encoding` (codings in the order they were applied)
 /// undone, at most `limit` bytes.
-pub fn decode(content_encoding: Option<&str>, body: Vec<u8>, limit: usize) -> Result<Vec<u8>, DynamoError> {
+pub fn decode(content_encoding: Option<&str>, body: bytes::Bytes, limit: usize) -> Result<bytes::Bytes, DynamoError> {
     let Some(header) = content_encoding else { return Ok(body) };
     let mut body = body;
     for coding in header.split(',').map(str::trim).rev() {
         body = match coding.to_ascii_lowercase().as_str() {
             "" | "identity" => body,
-            "gzip" | "x-gzip" => gunzip(&body, limit)?,
-            "deflate" => inflate(&body, limit)?,
+            "gzip" | "x-gzip" => gunzip(&body, limit)?.into(),
+            "deflate" => inflate(&body, limit)?.into(),
             other => {
                 return Err(DynamoError::new(
                     ErrorKind::InternalFailure,
@@ -159,14 +159,14 @@ mod tests {
     #[test]
     fn gzip_and_deflate_bodies_decode_and_several_members_are_one_body() {
         let body = br#"{"TableName":"things"}"#;
-        assert_eq!(decode(Some("gzip"), gzip(body), LIMIT).expect("gzip"), body);
-        assert_eq!(decode(Some("deflate"), Coding::Deflate.encode(body), LIMIT).expect("deflate"), body);
+        assert_eq!(decode(Some("gzip"), gzip(body).into(), LIMIT).expect("gzip"), body);
+        assert_eq!(decode(Some("deflate"), Coding::Deflate.encode(body).into(), LIMIT).expect("deflate"), body);
         let two = [gzip(&body[..10]), gzip(&body[10..])].concat();
-        assert_eq!(decode(Some("gzip"), two, LIMIT).expect("two members"), body);
-        assert_eq!(decode(None, body.to_vec(), LIMIT).expect("plain"), body);
-        assert_eq!(decode(Some("identity"), body.to_vec(), LIMIT).expect("identity"), body);
+        assert_eq!(decode(Some("gzip"), two.into(), LIMIT).expect("two members"), body);
+        assert_eq!(decode(None, body.to_vec().into(), LIMIT).expect("plain"), body);
+        assert_eq!(decode(Some("identity"), body.to_vec().into(), LIMIT).expect("identity"), body);
         let junk = [gzip(body), b"junk".to_vec()].concat();
-        assert_eq!(decode(Some("gzip"), junk, LIMIT).expect("junk after the last member, as DynamoDB"), body);
+        assert_eq!(decode(Some("gzip"), junk.into(), LIMIT).expect("junk after the last member, as DynamoDB"), body);
     }
 
     #[test]
@@ -186,7 +186,7 @@ mod tests {
             ("deflate", Vec::new()),
         ];
         for (coding, bytes) in cases {
-            let error = decode(Some(coding), bytes, LIMIT).expect_err(coding);
+            let error = decode(Some(coding), bytes.into(), LIMIT).expect_err(coding);
             assert_eq!(error.kind, ErrorKind::InternalFailure, "{coding}: {}", error.message);
             assert_eq!(error.kind.http_status(), 500);
         }
@@ -196,10 +196,10 @@ mod tests {
     fn a_bomb_stops_at_the_decoded_limit() {
         let bomb = gzip(&vec![b' '; 64 * 1024 * 1024]);
         assert!(bomb.len() < 1024 * 1024, "{} bytes", bomb.len());
-        let error = decode(Some("gzip"), bomb, LIMIT).expect_err("too large");
+        let error = decode(Some("gzip"), bomb.into(), LIMIT).expect_err("too large");
         assert_eq!(error.kind, ErrorKind::RequestEntityTooLarge);
         let exactly = gzip(&vec![b' '; 1000]);
-        assert_eq!(decode(Some("gzip"), exactly, 1000).expect("at the limit").len(), 1000);
+        assert_eq!(decode(Some("gzip"), exactly.into(), 1000).expect("at the limit").len(), 1000);
     }
 
     #[test]

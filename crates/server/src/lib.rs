@@ -186,7 +186,7 @@ fn answer(
         check_signature(uri, headers, &body, access_key, secret)?;
     }
     let content_encoding = headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap_or("unreadable"));
-    let body = encoding::decode(content_encoding, body.to_vec(), MAX_BODY_BYTES)?;
+    let body = encoding::decode(content_encoding, body, MAX_BODY_BYTES)?;
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
     let Some(operation) = Operation::from_target(target) else {
         let name = target.split_once('.').map_or("", |(_, name)| name);
