@@ -213,6 +213,9 @@ impl Table {
 
     fn check_index_key_values(&self, item: &Item, via_update: bool) -> Result<()> {
         for index in &self.indexes {
+            if let Some((hash, range)) = index.definition.key_of(item) {
+                schema::check_key_sizes(&hash, &range)?;
+            }
             for attribute in index.definition.key_attributes() {
                 let Some(value) = item.get(&attribute.name) else { continue };
                 let is_key_type = matches!(value, AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_));
