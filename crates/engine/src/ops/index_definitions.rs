@@ -32,25 +32,29 @@ const MAX_PROJECTED: usize = 100;
 /// Coral's shape checks of an index list, with AWS's field paths.
 pub fn check_shapes(v: &mut Violations, field: &str, indexes: &[IndexInput]) {
     for (i, index) in indexes.iter().enumerate() {
-        let member = format!("{field}.{}.member", i + 1);
-        match &index.index_name {
-            Some(name) => v.name_rules(&format!("{member}.indexName"), name, 3),
-            None => v.required::<String>(&format!("{member}.indexName"), None),
-        }
-        v.required(&format!("{member}.keySchema"), index.key_schema.as_ref());
-        v.required(&format!("{member}.projection"), index.projection.as_ref());
-        if let Some(projection) = &index.projection {
-            v.one_of(
-                &format!("{member}.projection.projectionType"),
-                projection.projection_type.as_ref(),
-                &["ALL", "KEYS_ONLY", "INCLUDE"],
-            );
-        }
-        for (j, element) in index.key_schema.iter().flatten().enumerate() {
-            let at = format!("{member}.keySchema.{}.member", j + 1);
-            v.required(&format!("{at}.attributeName"), element.attribute_name.as_ref());
-            v.one_of(&format!("{at}.keyType"), element.key_type.as_ref(), &["HASH", "RANGE"]);
-        }
+        check_shapes_of_one(v, &format!("{field}.{}.member", i + 1), index);
+    }
+}
+
+/// Coral's shape checks of one index at `member` (`globalSecondaryIndexUpdates.1.member.create`).
+pub fn check_shapes_of_one(v: &mut Violations, member: &str, index: &IndexInput) {
+    match &index.index_name {
+        Some(name) => v.name_rules(&format!("{member}.indexName"), name, 3),
+        None => v.required::<String>(&format!("{member}.indexName"), None),
+    }
+    v.required(&format!("{member}.keySchema"), index.key_schema.as_ref());
+    v.required(&format!("{member}.projection"), index.projection.as_ref());
+    if let Some(projection) = &index.projection {
+        v.one_of(
+            &format!("{member}.projection.projectionType"),
+            projection.projection_type.as_ref(),
+            &["ALL", "KEYS_ONLY", "INCLUDE"],
+        );
+    }
+    for (j, element) in index.key_schema.iter().flatten().enumerate() {
+        let at = format!("{member}.keySchema.{}.member", j + 1);
+        v.required(&format!("{at}.attributeName"), element.attribute_name.as_ref());
+        v.one_of(&format!("{at}.keyType"), element.key_type.as_ref(), &["HASH", "RANGE"]);
     }
 }
 

@@ -48,7 +48,14 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     v.one_of("billingMode", input.billing_mode.as_ref(), &["PROVISIONED", "PAY_PER_REQUEST"]);
     check_throughput(&mut v, "provisionedThroughput", input.provisioned_throughput.as_ref());
     super::stream_specification::check_shape(&mut v, "streamSpecification", input.stream_specification.as_ref());
+    for (i, update) in input.global_secondary_index_updates.iter().flatten().enumerate() {
+        if let Some(create) = &update.create {
+            let field = format!("globalSecondaryIndexUpdates.{}.member.create", i + 1);
+            index_definitions::check_shapes_of_one(&mut v, &field, create);
+        }
+    }
     v.finish()?;
+    super::create_table::check_no_duplicate_definitions(input.attribute_definitions.as_deref().unwrap_or_default())?;
     let now = engine.now_millis();
     let name = input.table_name.unwrap_or_default();
     let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
@@ -138,8 +145,15 @@ fn update_indexes(
                 let (Some(name), Some(kind)) = (&d.attribute_name, d.attribute_type.as_deref().and_then(ScalarType::parse)) else {
                     continue;
                 };
-                if !definitions.iter().any(|existing| &existing.name == name) {
-                    definitions.push(KeyAttribute { name: name.clone(), kind });
+                match definitions.iter().find(|existing| &existing.name == name) {
+                    // DynamoDB Local's wording (no capture of the real service's).
+                    Some(existing) if existing.kind != kind => {
+                        return Err(DynamoError::validation(
+                            "invalid attribute, SchemaElement redefined should be of same type as previously defined",
+                        ))
+                    }
+                    Some(_) => {}
+                    None => definitions.push(KeyAttribute { name: name.clone(), kind }),
                 }
             }
             let provisioned = match table.definition.billing {
