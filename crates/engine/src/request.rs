@@ -183,7 +183,7 @@ requests! {
     Scan(ops::scan::ScanInput) => |e, i| ops::scan::run_checked(e, i);
     BatchGetItem(ops::batch_get_item::BatchGetItemInput) => |e, i| ops::batch_get_item::run(e, i);
     BatchWriteItem(ops::batch_write_item::BatchWriteItemInput) => |e, i| ops::batch_write_item::run(e, i);
-    TransactWriteItems(ops::transact_write_items::TransactWriteItemsInput) => |e, i| ops::transact_write_items::run(e, i);
+    TransactWriteItems(ops::transact_write_items::TransactWriteItemsInput) => |e, i| ops::transact_write_items::run_checked(e, i);
     TransactGetItems(ops::transact_get_items::TransactGetItemsInput) => |e, i| ops::transact_get_items::run(e, i);
     UpdateTimeToLive(ops::update_time_to_live::UpdateTimeToLiveInput) => |e, i| ops::update_time_to_live::run(e, i);
     DescribeTimeToLive(ops::describe_time_to_live::DescribeTimeToLiveInput) => |e, i| ops::describe_time_to_live::run(e, i);
@@ -230,8 +230,8 @@ fn check_substitution_limit(bytes: usize) -> Result<()> {
 
 /// A transaction's limit applies to each of its actions.
 impl Check for ops::transact_write_items::TransactWriteItemsInput {
-    type Checked = Self;
-    fn check(self) -> Result<Self> {
+    type Checked = ops::transact_write_items::Checked;
+    fn check(self) -> Result<Self::Checked> {
         let actions = self.transact_items.iter().flatten();
         for action in actions.flat_map(|item| [&item.condition_check, &item.put, &item.delete, &item.update]).flatten()
         {
@@ -240,7 +240,7 @@ impl Check for ops::transact_write_items::TransactWriteItemsInput {
                 action.expression_attribute_values.as_ref(),
             ))?;
         }
-        Ok(self)
+        ops::transact_write_items::check(self)
     }
 }
 

@@ -100,7 +100,35 @@ struct Planned {
     return_old_on_failure: bool,
 }
 
-fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> {
+/// One action checked as far as it can be without the engine: its kind, constraints and
+/// expressions.
+struct Prepared {
+    kind: Kind,
+    action: TransactAction,
+    actions: Vec<Action>,
+    condition: Option<Condition>,
+}
+
+/// The action of one `TransactItems` entry, which must hold exactly one.
+fn prepare(item: TransactWriteItem) -> Result<Prepared> {
+    let choices = [
+        (Kind::Check, item.condition_check),
+        (Kind::Put, item.put),
+        (Kind::Delete, item.delete),
+        (Kind::Update, item.update),
+    ];
+    let mut chosen = choices.into_iter().filter_map(|(kind, action)| action.map(|a| (kind, a)));
+    let (kind, action) = match (chosen.next(), chosen.next()) {
+        (Some(one), None) => one,
+        (None, _) => {
+            return Err(DynamoError::validation(
+                "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request",
+            ))
+        }
+        (Some(_), Some(_)) => {
+            return Err(DynamoError::validation("TransactItems can only contain one of Check, Put, Update or Delete"))
+        }
+    };
     let mut v = Violations::new();
     v.table_name("tableName", action.table_name.as_ref());
     v.one_of(
@@ -140,6 +168,12 @@ fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> 
         None => None,
     };
     placeholders.check_unused()?;
+    Ok(Prepared { kind, action, actions, condition })
+}
+
+/// The rest of an action's checks, against the engine's tables.
+fn plan(engine: &Engine, prepared: Prepared) -> Result<Planned> {
+    let Prepared { kind, action, actions, condition } = prepared;
     let return_old_on_failure = action.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     let table_name = action.table_name.clone().unwrap_or_default();
     let table = engine.table(&table_name)?;
@@ -161,7 +195,21 @@ fn plan(engine: &Engine, kind: Kind, action: TransactAction) -> Result<Planned> 
     Ok(Planned { kind, table: table_name, key, key_item, item, actions, condition, return_old_on_failure })
 }
 
-pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {
+/// A transaction with every check done that needs no engine: the request's constraints, and each
+/// action's kind, constraints and expressions (kept per action, so an action's error is still
+/// reported only after the actions before it passed their table checks, as before the split).
+pub struct Checked {
+    input: TransactWriteItemsInput,
+    fingerprint: String,
+    prepared: Vec<Result<Prepared>>,
+}
+
+pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {
+    run_checked(engine, check(input)?)
+}
+
+/// The checks that need no engine, in DynamoDB's order.
+pub fn check(mut input: TransactWriteItemsInput) -> Result<Checked> {
     let mut v = Violations::new();
     v.required("transactItems", input.transact_items.as_ref());
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
@@ -186,12 +234,18 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
             "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100.",
         ));
     }
-    let report = Report::parse(input.return_consumed_capacity.as_deref());
     // Only a request with a token is remembered, so only then is its fingerprint worth computing.
     let fingerprint = match &input.client_request_token {
         Some(_) => serde_json::to_value(&items).map(|v| v.to_string()).unwrap_or_default(),
         None => String::new(),
     };
+    let prepared = items.into_iter().map(prepare).collect();
+    Ok(Checked { input, fingerprint, prepared })
+}
+
+pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWriteItemsOutput> {
+    let Checked { input, fingerprint, prepared } = checked;
+    let report = Report::parse(input.return_consumed_capacity.as_deref());
     let now = engine.now_millis();
     engine.transaction_tokens.retain(|_, done| now.saturating_sub(done.at_millis) < TOKEN_WINDOW_MILLIS);
     if let Some(token) = &input.client_request_token {
@@ -209,30 +263,10 @@ pub fn run(engine: &mut Engine, mut input: TransactWriteItemsInput) -> Result<Tr
         }
     }
 
-    let mut planned = Vec::with_capacity(items.len());
+    let mut planned = Vec::with_capacity(prepared.len());
     let mut payload = 0usize;
-    for item in items {
-        let choices = [
-            (Kind::Check, item.condition_check),
-            (Kind::Put, item.put),
-            (Kind::Delete, item.delete),
-            (Kind::Update, item.update),
-        ];
-        let mut chosen = choices.into_iter().filter_map(|(kind, action)| action.map(|a| (kind, a)));
-        let (kind, action) = match (chosen.next(), chosen.next()) {
-            (Some(one), None) => one,
-            (None, _) => {
-                return Err(DynamoError::validation(
-                    "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request",
-                ))
-            }
-            (Some(_), Some(_)) => {
-                return Err(DynamoError::validation(
-                    "TransactItems can only contain one of Check, Put, Update or Delete",
-                ))
-            }
-        };
-        let step = plan(engine, kind, action)?;
+    for prepared in prepared {
+        let step = plan(engine, prepared?)?;
         payload += step.item.as_ref().map_or_else(|| item_size(&step.key_item), item_size);
         planned.push(step);
     }
