@@ -1,8 +1,8 @@
 //! The legacy (pre-expression) parameters — `AttributesToGet`, `Expected`, `KeyConditions`,
 //! `QueryFilter`, `ScanFilter`, `ConditionalOperator`, `AttributeUpdates` — rewritten as the
 //! expressions they stand for, with generated `#l…` names and `:l…` values, so one evaluator serves
-//! both. DynamoDB refuses a request that mixes the two kinds, so generated placeholders never meet
-//! a caller's.
+//! both. DynamoDB refuses most requests that mix the two kinds; the one mix it takes, a Query's
+//! `KeyConditions` beside expressions, gets placeholders the caller's maps do not use.
 
 use crate::error::{DynamoError, Result};
 use crate::value::AttributeValue;
@@ -14,14 +14,36 @@ use std::collections::HashMap;
 pub struct Rewritten {
     pub names: HashMap<String, String>,
     pub values: HashMap<String, AttributeValue>,
+    /// Placeholders the request's own maps use, which generated ones must not.
+    reserved: std::collections::HashSet<String>,
 }
 
 impl Rewritten {
+    /// A rewrite beside a request's own expression maps: its placeholders avoid theirs.
+    pub fn reserving(
+        names: Option<&HashMap<String, String>>,
+        values: Option<&HashMap<String, AttributeValue>>,
+    ) -> Self {
+        let reserved = names
+            .into_iter()
+            .flat_map(HashMap::keys)
+            .chain(values.into_iter().flat_map(HashMap::keys))
+            .cloned()
+            .collect();
+        Self { reserved, ..Self::default() }
+    }
+
+    /// `{sigil}l{n}` for the first `n` from `start` that no map uses.
+    fn free(&self, sigil: char, start: usize) -> String {
+        (start..).map(|n| format!("{sigil}l{n}")).find(|p| !self.reserved.contains(p)).unwrap_or_default()
+    }
+
     fn name(&mut self, attribute: &str) -> String {
         if let Some((placeholder, _)) = self.names.iter().find(|(_, n)| *n == attribute) {
             return placeholder.clone();
         }
-        let placeholder = format!("#l{}", self.names.len());
+        let placeholder = self.free('#', self.names.len());
+        self.reserved.insert(placeholder.clone());
         self.names.insert(placeholder.clone(), attribute.to_string());
         placeholder
     }
@@ -32,7 +54,8 @@ impl Rewritten {
                 "One or more parameter values were invalid: Invalid value for attribute: {attribute}"
             ))
         })?;
-        let placeholder = format!(":l{}", self.values.len());
+        let placeholder = self.free(':', self.values.len());
+        self.reserved.insert(placeholder.clone());
         self.values.insert(placeholder.clone(), parsed);
         Ok(placeholder)
     }
@@ -43,8 +66,7 @@ impl Rewritten {
         names.is_some() || values.is_some()
     }
 
-    /// Moves the generated names and values into a request's expression maps (empty, since
-    /// a request that mixes legacy and expression parameters is refused first).
+    /// Moves the generated names and values into a request's expression maps.
     pub fn finish(
         self,
         names: &mut Option<HashMap<String, String>>,

@@ -148,6 +148,21 @@ fn collect_paths(condition: &Condition, out: &mut Vec<String>) {
     }
 }
 
+/// The placeholder-map checks of a request with maps but no `KeyConditionExpression`.
+fn check_maps_without_key_condition(input: &QueryInput) -> Result<()> {
+    ExpressionParams {
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        // In the order Local names them: "FilterExpression and KeyConditionExpression are null".
+        expressions: vec![
+            (ExprKind::Filter, input.filter_expression.as_deref()),
+            (ExprKind::KeyCondition, None),
+            (ExprKind::Projection, input.projection_expression.as_deref()),
+        ],
+    }
+    .check_maps()
+}
+
 /// A Query with every check done that needs no table: what the server does outside its lock.
 pub struct Checked {
     input: QueryInput,
@@ -171,9 +186,16 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     v.one_of("select", input.select.as_ref(), &SELECT);
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.finish()?;
+    // `KeyConditions` may stand beside expressions, only not beside `KeyConditionExpression`
+    // (DynamoDB Local, measured 2026-12-03: KeyConditions with a FilterExpression or a
+    // ProjectionExpression runs; with QueryFilter, AttributesToGet or ConditionalOperator it is
+    // refused).
+    refuse_legacy(
+        &[("KeyConditions", input.key_conditions.is_some())],
+        &[("KeyConditionExpression", input.key_condition_expression.is_some())],
+    )?;
     refuse_legacy(
         &[
-            ("KeyConditions", input.key_conditions.is_some()),
             ("QueryFilter", input.query_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
@@ -188,8 +210,13 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     )?;
     let own_maps =
         Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
-    let mut legacy = Rewritten::default();
-    if let Some(conditions) = input.key_conditions.take().filter(|_| !own_maps) {
+    if own_maps && input.key_condition_expression.is_none() {
+        // Maps without an expression are refused before the missing key condition is.
+        check_maps_without_key_condition(&input)?;
+    }
+    let mut legacy =
+        Rewritten::reserving(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    if let Some(conditions) = input.key_conditions.take() {
         input.key_condition_expression = legacy::conditions(&conditions, None, Kind::Key, &mut legacy)?;
     }
     if let Some(filter) = input.query_filter.take().filter(|_| !own_maps) {
@@ -200,20 +227,6 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
         input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
     }
     legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
-    if own_maps && input.key_condition_expression.is_none() {
-        // Maps without an expression are refused before the missing key condition is.
-        ExpressionParams {
-            names: input.expression_attribute_names.as_ref(),
-            values: input.expression_attribute_values.as_ref(),
-            // In the order Local names them: "FilterExpression and KeyConditionExpression are null".
-            expressions: vec![
-                (ExprKind::Filter, input.filter_expression.as_deref()),
-                (ExprKind::KeyCondition, None),
-                (ExprKind::Projection, input.projection_expression.as_deref()),
-            ],
-        }
-        .check_maps()?;
-    }
     let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
         return Err(DynamoError::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
