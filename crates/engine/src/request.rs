@@ -5,10 +5,8 @@ use crate::engine::Engine;
 use crate::error::{DynamoError, ErrorKind, Result};
 use crate::operation::Operation;
 use crate::ops;
-use crate::value::AttributeValue;
 use crate::value::{ENVELOPED_MARK, VALIDATION_MARK};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// What [`Engine::apply`] did: the response (or DynamoDB's error) and whether the engine's state
 /// changed, which is what a write log must record.
@@ -66,7 +64,7 @@ macro_rules! requests {
                 match input {
                     $(Input::$op($i) => {
                         let $engine = &mut *self;
-                        to_json(&$run?)
+                        $run?.body()
                     })*
                 }
             }
@@ -93,41 +91,11 @@ macro_rules! checked_when_run {
     };
 }
 
-/// The `ExpressionAttributeValues` of an input that has them (GetItem has only names).
-trait ValuesMap {
-    fn values_map(&self) -> Option<&HashMap<String, AttributeValue>>;
-}
-
-macro_rules! values_map {
-    ($($module:ident::$input:ident: $has:tt),*) => {
-        $(impl ValuesMap for ops::$module::$input {
-            fn values_map(&self) -> Option<&HashMap<String, AttributeValue>> {
-                values_map!(@ self, $has)
-            }
-        })*
-    };
-    (@ $self:ident, yes) => { $self.expression_attribute_values.as_ref() };
-    (@ $self:ident, no) => { None };
-}
-
-values_map!(
-    put_item::PutItemInput: yes,
-    update_item::UpdateItemInput: yes,
-    delete_item::DeleteItemInput: yes,
-    get_item::GetItemInput: no,
-    query::QueryInput: yes,
-    scan::ScanInput: yes
-);
-
 macro_rules! checked_before_run {
     ($($module:ident::$input:ident),*) => {
         $(impl Check for ops::$module::$input {
             type Checked = ops::$module::Checked;
             fn check(self) -> Result<Self::Checked> {
-                check_substitution_limit(substitution_bytes(
-                    self.expression_attribute_names.as_ref(),
-                    self.values_map(),
-                ))?;
                 ops::$module::check(self)
             }
         })*
@@ -140,7 +108,8 @@ checked_before_run!(
     delete_item::DeleteItemInput,
     get_item::GetItemInput,
     query::QueryInput,
-    scan::ScanInput
+    scan::ScanInput,
+    transact_write_items::TransactWriteItemsInput
 );
 
 checked_when_run!(
@@ -202,48 +171,6 @@ requests! {
     ExecuteTransaction(ops::execute_transaction::ExecuteTransactionInput) => |e, i| ops::execute_transaction::run(e, &i);
 }
 
-/// The most bytes of `ExpressionAttributeNames` and `ExpressionAttributeValues` (names, keys and
-/// values) one request, or one action of a transaction, may carry (fact sheet §4).
-pub const MAX_SUBSTITUTION_BYTES: usize = 2 * 1024 * 1024;
-
-/// DynamoDB's 2 MB limit on substitutions, checked while parsing: a request carrying hundreds of
-/// thousands of placeholders is refused before it waits for the engine.
-/// A request's substitutions in bytes: names and their keys, values and their keys.
-fn substitution_bytes(
-    names: Option<&HashMap<String, String>>,
-    values: Option<&HashMap<String, AttributeValue>>,
-) -> usize {
-    let names: usize = names.map_or(0, |n| n.iter().map(|(k, v)| k.len() + v.len()).sum());
-    let values: usize = values.map_or(0, |v| v.iter().map(|(k, v)| k.len() + v.size()).sum());
-    names + values
-}
-
-fn check_substitution_limit(bytes: usize) -> Result<()> {
-    if bytes > MAX_SUBSTITUTION_BYTES {
-        // The limit is documented; its wording is not recorded anywhere we could find (docs/fidelity.md).
-        return Err(DynamoError::validation(format!(
-            "ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum allowed size of {MAX_SUBSTITUTION_BYTES} bytes; size: {bytes}"
-        )));
-    }
-    Ok(())
-}
-
-/// A transaction's limit applies to each of its actions.
-impl Check for ops::transact_write_items::TransactWriteItemsInput {
-    type Checked = ops::transact_write_items::Checked;
-    fn check(self) -> Result<Self::Checked> {
-        let actions = self.transact_items.iter().flatten();
-        for action in actions.flat_map(|item| [&item.condition_check, &item.put, &item.delete, &item.update]).flatten()
-        {
-            check_substitution_limit(substitution_bytes(
-                action.expression_attribute_names.as_ref(),
-                action.expression_attribute_values.as_ref(),
-            ))?;
-        }
-        ops::transact_write_items::check(self)
-    }
-}
-
 /// The ARN prefix of this account's tables (`crate::REGION`, `crate::ACCOUNT_ID`; a test keeps
 /// them in step).
 const OWN_TABLE_ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
@@ -287,8 +214,21 @@ fn table_arns_as_names(operation: Operation, body: &str) -> Option<String> {
     serde_json::to_string(&value).ok()
 }
 
-fn to_json<O: Serialize>(output: &O) -> Result<String> {
-    serde_json::to_string(output).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+/// An operation's output as the body of its answer: JSON, or nothing at all.
+trait ResponseBody {
+    fn body(&self) -> Result<String>;
+}
+
+impl<O: Serialize> ResponseBody for O {
+    fn body(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
+    }
+}
+
+impl ResponseBody for ops::tags::NoBody {
+    fn body(&self) -> Result<String> {
+        Ok(String::new())
+    }
 }
 
 /// A request that does not deserialise: DynamoDB's validation error if a value check failed while
@@ -436,7 +376,7 @@ mod tests {
     fn more_than_2_mb_of_substitutions_is_refused_while_parsing() {
         let values: serde_json::Map<String, serde_json::Value> =
             (0..30_000).map(|n| (format!(":v{n}"), serde_json::json!({"S": "x".repeat(64)}))).collect();
-        let body = serde_json::json!({"TableName": "t", "Item": {"k": {"S": "1"}}, "ConditionExpression": "attribute_not_exists(k)",
+        let body = serde_json::json!({"TableName": "things", "Item": {"k": {"S": "1"}}, "ConditionExpression": "attribute_not_exists(k)",
             "ExpressionAttributeValues": values});
         let error = Request::parse(Operation::PutItem, &body.to_string()).err().expect("refused");
         assert!(error.message.contains("maximum allowed size of 2097152 bytes"), "{}", error.message);

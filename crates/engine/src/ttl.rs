@@ -100,9 +100,8 @@ impl Engine {
 
 /// Removes the item at `key` as DynamoDB's TTL process; returns its key attributes.
 fn remove_expired(table: &mut crate::table::Table, key: crate::table::PrimaryKey) -> Option<Item> {
-    let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
     let old = table.write_as(key, None, crate::stream::Origin::TimeToLive).old?;
-    Some(key_names.iter().filter_map(|n| old.item.get(n).map(|v| (n.clone(), v.clone()))).collect())
+    Some(table.definition.key_schema.key_item(&old.item))
 }
 
 #[cfg(test)]

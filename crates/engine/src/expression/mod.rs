@@ -21,6 +21,10 @@ use std::collections::HashMap;
 
 const MAX_PLACEHOLDER_BYTES: usize = 255;
 
+/// The most bytes of `ExpressionAttributeNames` and `ExpressionAttributeValues` (names, keys and
+/// values) one request, or one action of a transaction, may carry (fact sheet §4).
+pub const MAX_SUBSTITUTION_BYTES: usize = 2 * 1024 * 1024;
+
 /// The expression parameters a request carries, for the placeholder-map checks that come before parsing.
 pub struct ExpressionParams<'r> {
     pub names: Option<&'r HashMap<String, String>>,
@@ -32,6 +36,16 @@ pub struct ExpressionParams<'r> {
 impl ExpressionParams<'_> {
     /// DynamoDB's checks of `ExpressionAttributeNames` / `ExpressionAttributeValues` themselves.
     pub fn check_maps(&self) -> Result<()> {
+        // First, so a request carrying hundreds of thousands of placeholders costs one pass.
+        let names: usize = self.names.map_or(0, |n| n.iter().map(|(k, v)| k.len() + v.len()).sum());
+        let values: usize = self.values.map_or(0, |v| v.iter().map(|(k, v)| k.len() + v.size()).sum());
+        if names + values > MAX_SUBSTITUTION_BYTES {
+            // The limit is documented; its wording is not recorded anywhere we could find (docs/fidelity.md).
+            return Err(DynamoError::validation(format!(
+                "ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum allowed size of {MAX_SUBSTITUTION_BYTES} bytes; size: {}",
+                names + values
+            )));
+        }
         let any_expression = self.expressions.iter().any(|(_, text)| text.is_some());
         if self.names.is_some() && !any_expression {
             return Err(DynamoError::validation(

@@ -39,9 +39,8 @@ pub struct StreamDescription {
     pub creation_request_date_time: f64,
     pub table_name: String,
     pub key_schema: Vec<super::table_description::KeySchemaElement>,
+    /// Never more than one, so there is never a `LastEvaluatedShardId`.
     pub shards: Vec<ShardDescription>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_evaluated_shard_id: Option<String>,
 }
 
 /// The Streams API's constraints on ARNs and shard ids (its service model).
@@ -91,13 +90,13 @@ pub fn run(engine: &mut Engine, input: &DescribeStreamInput) -> Result<DescribeS
         (None, Some(start)) => shard_id.as_str() > start.as_str(),
         (None, None) => true,
     };
+    // A Limit, checked to be at least 1, never cuts the one shard.
     let shards: Vec<ShardDescription> = listed
         .then(|| ShardDescription {
             shard_id,
             sequence_number_range: SequenceRange { starting_sequence_number: format!("{first:021}") },
         })
         .into_iter()
-        .take(input.limit.map_or(MAX_SHARDS, |l| i64::from(l).clamp(1, MAX_SHARDS)) as usize)
         .collect();
     Ok(DescribeStreamOutput {
         stream_description: StreamDescription {
@@ -109,7 +108,6 @@ pub fn run(engine: &mut Engine, input: &DescribeStreamInput) -> Result<DescribeS
             table_name: stream.table.clone(),
             key_schema: super::table_description::key_schema_of(table),
             shards,
-            last_evaluated_shard_id: None,
         },
     })
 }

@@ -42,8 +42,9 @@ pub struct ListTagsOfResourceInput {
     pub resource_arn: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct Empty {}
+/// What TagResource and UntagResource answer: an empty body, not `{}` (DynamoDB's answer).
+#[derive(Debug)]
+pub struct NoBody;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
@@ -104,7 +105,7 @@ pub fn apply(table: &mut Table, tags: Vec<Tag>) {
     }
 }
 
-pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<Empty> {
+pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<NoBody> {
     let name = table_of(input.resource_arn.as_ref())?.to_string();
     let tags = input.tags.unwrap_or_default();
     if tags.is_empty() {
@@ -120,10 +121,10 @@ pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<Empt
     })?;
     table.changes += 1;
     apply(table, tags);
-    Ok(Empty {})
+    Ok(NoBody)
 }
 
-pub fn untag_resource(engine: &mut Engine, input: UntagResourceInput) -> Result<Empty> {
+pub fn untag_resource(engine: &mut Engine, input: UntagResourceInput) -> Result<NoBody> {
     let name = table_of(input.resource_arn.as_ref())?.to_string();
     let keys = input.tag_keys.unwrap_or_default();
     if keys.is_empty() {
@@ -135,7 +136,7 @@ pub fn untag_resource(engine: &mut Engine, input: UntagResourceInput) -> Result<
         .ok_or_else(|| DynamoError::new(ErrorKind::ResourceNotFound, "Requested resource not found"))?;
     table.changes += 1;
     table.tags.retain(|t| !keys.contains(&t.key));
-    Ok(Empty {})
+    Ok(NoBody)
 }
 
 pub fn list_tags_of_resource(engine: &mut Engine, input: &ListTagsOfResourceInput) -> Result<ListTagsOfResourceOutput> {
