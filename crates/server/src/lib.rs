@@ -216,26 +216,31 @@ fn apply(state: &AppState, request: Request, text: &str) -> Result<String, Dynam
         return Err(DynamoError::new(ErrorKind::InternalServerError, reason.clone()));
     }
     let operation = request.operation();
-    let at = store.log.as_ref().map(WriteLog::hold_time);
-    let applied = store.engine.apply(request);
+    let (at, applied) = store.with_held_clock(|engine| engine.apply(request));
     if let (Some(at), true) = (at, applied.changed) {
         let entry = Entry::Request { operation: operation.name().to_string(), body: text.to_string() };
         store.log_or_undo(at, vec![entry])?;
-    }
-    if let Some(log) = &store.log {
-        log.release_time();
     }
     applied.response
 }
 
 impl Store {
+    /// Runs `f` on the engine with its clock held at one millisecond (with a log), so what the
+    /// engine read of the clock is the time its records replay at. Returns that time.
+    fn with_held_clock<T>(&mut self, f: impl FnOnce(&mut Engine) -> T) -> (Option<u64>, T) {
+        let at = self.log.as_ref().map(WriteLog::hold_time);
+        let outcome = f(&mut self.engine);
+        if let Some(log) = &self.log {
+            log.release_time();
+        }
+        (at, outcome)
+    }
+
     /// Appends what the engine just did; if that fails, rebuilds the engine from the log so the
     /// change is undone, and says so.
     fn log_or_undo(&mut self, at_millis: u64, entries: Vec<Entry>) -> Result<(), DynamoError> {
         let Some(log) = self.log.as_mut() else { return Ok(()) };
-        let outcome = log.append(at_millis, entries);
-        log.release_time();
-        let Err(error) = outcome else {
+        let Err(error) = log.append(at_millis, entries) else {
             log.compact_if_grown(&self.engine);
             return Ok(());
         };
@@ -358,11 +363,7 @@ pub fn sweep_slice(state: &AppState) -> (usize, bool) {
     if store.failed.is_some() {
         return (0, true);
     }
-    let at = store.log.as_ref().map(WriteLog::hold_time);
-    let slice = store.engine.expire_items_slice(SWEEP_SLICE);
-    if let Some(log) = &store.log {
-        log.release_time();
-    }
+    let (at, slice) = store.with_held_clock(|engine| engine.expire_items_slice(SWEEP_SLICE));
     let entries: Vec<Entry> = slice
         .removed
         .iter()

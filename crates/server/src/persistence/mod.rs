@@ -96,9 +96,7 @@ impl WriteLog {
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let first_format =
-            !bytes.is_empty() && !bytes.starts_with(&record::MAGIC[..bytes.len().min(record::MAGIC.len())]);
-        let read = if first_format { record::read_first_format(&bytes) } else { record::read(&bytes) };
+        let (read, first_format) = record::read_any(&bytes);
         match read.ending {
             Ending::Clean => {}
             Ending::Damaged { at, reason } => return Err(damaged_message(&path, at, reason, dir)),
@@ -432,8 +430,7 @@ pub fn repair(dir: &Path) -> Result<String, String> {
     let _lock = lock(dir)?;
     let path = dir.join(LOG);
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let first_format = !bytes.is_empty() && !bytes.starts_with(&record::MAGIC[..bytes.len().min(record::MAGIC.len())]);
-    let read = if first_format { record::read_first_format(&bytes) } else { record::read(&bytes) };
+    let (read, _) = record::read_any(&bytes);
     let why = match read.ending {
         Ending::Clean => {
             return Ok(format!("{} is whole: {} records; nothing to repair", path.display(), read.records.len()))

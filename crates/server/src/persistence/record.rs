@@ -156,6 +156,12 @@ pub fn read(bytes: &[u8]) -> Read {
     }
 }
 
+/// Reads a log of either format; says whether it was the first.
+pub fn read_any(bytes: &[u8]) -> (Read, bool) {
+    let first_format = !bytes.is_empty() && !bytes.starts_with(&MAGIC[..bytes.len().min(MAGIC.len())]);
+    (if first_format { read_first_format(bytes) } else { read(bytes) }, first_format)
+}
+
 /// Reads a log of the first format (length, CRC32, payload of time, operation, 0, body; no magic),
 /// as written before 2026-12-03, with that format's torn-tail rule.
 pub fn read_first_format(bytes: &[u8]) -> Read {
