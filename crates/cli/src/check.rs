@@ -1,11 +1,13 @@
-//! `dynalab check FILE`: runs a workbook and reports; the exit code is the verdict.
+//! `dynalab check FILE`: plans a design (every problem → exit 2), runs it, reports; the exit code
+//! is the verdict (1 when anything fails).
 
 use crate::endpoint::{Credentials, EndpointTarget};
 use dynalab_engine::SystemClock;
-use dynalab_lab::workbook::analysis::{analyse, Verdict};
-use dynalab_lab::workbook::import::{import, Source};
-use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget};
-use dynalab_lab::workbook::{report, Workbook};
+use dynalab_lab::workbook::analysis::{analyse, DesignResult, Verdict};
+use dynalab_lab::workbook::import::{import, Imported, Source};
+use dynalab_lab::workbook::plan::Plan;
+use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget, PatternRun};
+use dynalab_lab::workbook::{compare as comparison, report};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,69 +20,109 @@ pub enum Output {
     Validation,
 }
 
-/// The workbook `file` holds or becomes, with what an import left out said on standard error.
-fn read(file: &Path) -> Result<Workbook, ExitCode> {
-    let text = std::fs::read_to_string(file).map_err(|e| invalid(&format!("{}: {e}", file.display())))?;
-    let imported = import(&text).map_err(|e| invalid(&format!("{}: {e}", file.display())))?;
+/// The design `file` holds, with what an import left out said on standard error.
+fn read(file: &Path) -> Result<Imported, ExitCode> {
+    let text = std::fs::read_to_string(file).map_err(|e| invalid(file, &e.to_string()))?;
+    let imported = import(&text).map_err(|e| invalid(file, &e))?;
     if imported.source != Source::Workbook {
         eprintln!("dynalab: read {} as {}", file.display(), imported.source.describe());
     }
     for note in &imported.notes {
         eprintln!("dynalab: {note}");
     }
-    Ok(imported.workbook)
+    Ok(imported)
 }
 
-/// `--format workbook`: writes the workbook an imported design became, to edit and check again.
+/// `--format workbook`: writes the workbook any design becomes (patterns or not), to edit and check.
 pub fn convert(file: &Path, out: Option<&Path>) -> ExitCode {
     match read(file) {
-        Ok(workbook) => {
-            let text = serde_json::to_string_pretty(&workbook).unwrap_or_default() + "\n";
+        Ok(imported) => {
+            let text = serde_json::to_string_pretty(&imported.workbook).unwrap_or_default() + "\n";
             write(out, &text).map_or(ExitCode::from(2), |()| ExitCode::SUCCESS)
         }
         Err(code) => code,
     }
 }
 
-pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
-    let workbook = match read(file) {
-        Ok(workbook) => workbook,
-        Err(code) => return code,
-    };
-    let clock = Arc::new(SystemClock);
-    let runs = match endpoint {
-        None => run_patterns(&workbook, &mut EngineTarget::new(clock.clone())),
+/// The design `file` holds, planned: every problem listed, exit 2.
+fn plan(file: &Path) -> Result<Plan, ExitCode> {
+    let imported = read(file)?.checkable().map_err(|e| invalid(file, &e))?;
+    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| invalid(file, &problems.to_string()))
+}
+
+fn run_plan(plan: &Plan, endpoint: Option<&str>) -> Result<Vec<PatternRun>, ExitCode> {
+    match endpoint {
+        None => Ok(run_patterns(plan, &mut EngineTarget::new(Arc::new(SystemClock)))),
         Some(url) => {
-            let region = std::env::var("AWS_REGION").unwrap_or_else(|_| workbook.region.clone());
+            let region = std::env::var("AWS_REGION").unwrap_or_else(|_| plan.workbook.region.clone());
             let tables: Vec<String> =
-                workbook.tables.iter().filter_map(|t| t["TableName"].as_str().map(String::from)).collect();
+                plan.tables.iter().filter_map(|t| t["TableName"].as_str().map(String::from)).collect();
             let target = Credentials::from_environment().and_then(|c| EndpointTarget::new(url, &region, c, &tables));
             match target {
-                Ok(mut target) => run_patterns(&workbook, &mut target),
+                Ok(mut target) => Ok(run_patterns(plan, &mut target)),
                 Err(e) => {
                     eprintln!("dynalab: {e}");
-                    return ExitCode::from(2);
+                    Err(ExitCode::from(2))
                 }
             }
         }
+    }
+}
+
+pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
+    let plan = match plan(file) {
+        Ok(plan) => plan,
+        Err(code) => return code,
     };
-    let result = analyse(&workbook, &runs, clock);
+    let runs = match run_plan(&plan, endpoint) {
+        Ok(runs) => runs,
+        Err(code) => return code,
+    };
+    let result = analyse(&plan, &runs);
     let rendered = match output {
         Output::Markdown => report::markdown(&result),
         Output::Json => report::json(&result),
-        Output::Validation => report::validation(&workbook, &runs),
+        Output::Validation => report::validation(&plan, &runs),
     };
     if write(out, &rendered).is_err() {
         return ExitCode::from(2);
     }
-    let failed: Vec<&str> =
-        result.patterns.iter().filter(|p| p.verdict == Verdict::Fail).map(|p| p.id.as_str()).collect();
-    if failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        eprintln!("dynalab: {} pattern(s) failed: {}", failed.len(), failed.join(", "));
-        ExitCode::from(1)
+    verdict(&[&result])
+}
+
+/// `--compare OTHER`: both designs checked on the lab's engine, side by side.
+pub fn compare(file: &Path, other: &Path, output: Output, out: Option<&Path>) -> ExitCode {
+    let mut results = Vec::new();
+    for path in [file, other] {
+        let plan = match plan(path) {
+            Ok(plan) => plan,
+            Err(code) => return code,
+        };
+        let runs = run_patterns(&plan, &mut EngineTarget::new(Arc::new(SystemClock)));
+        results.push(analyse(&plan, &runs));
     }
+    let rendered = match output {
+        Output::Json => comparison::json(&results[0], &results[1]),
+        Output::Markdown | Output::Validation => comparison::markdown(&results[0], &results[1]),
+    };
+    if write(out, &rendered).is_err() {
+        return ExitCode::from(2);
+    }
+    verdict(&[&results[0], &results[1]])
+}
+
+/// Exit 1 when any pattern or design-level finding fails, naming them.
+fn verdict(results: &[&DesignResult]) -> ExitCode {
+    let mut failed: Vec<String> = Vec::new();
+    for result in results {
+        failed.extend(result.patterns.iter().filter(|p| p.verdict == Verdict::Fail).map(|p| p.id.clone()));
+        failed.extend(result.capacity.iter().filter(|f| f.verdict == Verdict::Fail).map(|f| f.text.clone()));
+    }
+    if results.iter().all(|r| r.verdict != Verdict::Fail) {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("dynalab: {} failed: {}", failed.len(), failed.join(", "));
+    ExitCode::from(1)
 }
 
 /// To `out`, or standard output.
@@ -92,7 +134,11 @@ fn write(out: Option<&Path>, text: &str) -> Result<(), ()> {
     Ok(())
 }
 
-fn invalid(message: &str) -> ExitCode {
-    eprintln!("dynalab: invalid workbook: {message}");
+/// Every problem on its own line, then exit 2.
+fn invalid(file: &Path, problems: &str) -> ExitCode {
+    for problem in problems.lines() {
+        eprintln!("dynalab: {}: {problem}", file.display());
+    }
+    eprintln!("dynalab: {}: invalid design, nothing was checked", file.display());
     ExitCode::from(2)
 }

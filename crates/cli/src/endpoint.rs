@@ -3,7 +3,10 @@
 //! are deleted between patterns and at the end; a table that already exists there is never touched:
 //! the run refuses to start instead.
 
-use dynalab_engine::explain::Step;
+use dynalab_engine::explain::{Step, StepKind};
+use dynalab_engine::{Operation, Tally};
+use dynalab_lab::workbook::analysis::UNKNOWN_PARTITION;
+use dynalab_lab::workbook::runner::CallOutcome;
 use dynalab_lab::workbook::runner::Target;
 use dynalab_server::sigv4::{self, timestamp};
 use serde_json::{json, Value};
@@ -161,17 +164,91 @@ impl Target for EndpointTarget {
         self.clean_up()
     }
 
-    fn call(&mut self, operation: &str, request: &Value) -> (Result<Value, (String, String)>, Vec<Step>) {
-        let outcome = self.send(operation, request);
-        if let (Ok(_), "CreateTable") = (&outcome, operation) {
+    fn call(&mut self, operation: Operation, request: &Value) -> CallOutcome {
+        let outcome = self.send(operation.name(), request);
+        if let (Ok(_), Operation::CreateTable) = (&outcome, operation) {
             let table = request["TableName"].as_str().unwrap_or_default().to_string();
             self.created.push(table.clone());
             if let Err(e) = self.wait(&table, false) {
-                return (Err(("TableNotActive".into(), e)), Vec::new());
+                return CallOutcome { error: Some(("TableNotActive".into(), e)), ..CallOutcome::default() };
             }
         }
-        (outcome, Vec::new())
+        match outcome {
+            Err(error) => CallOutcome { error: Some(error), ..CallOutcome::default() },
+            Ok(body) => CallOutcome {
+                tally: tally(&body),
+                steps: steps(&body, operation, request),
+                body: Some(body.to_string()),
+                error: None,
+            },
+        }
     }
+}
+
+/// The counts an HTTP response carries (only here is a response body read back).
+fn tally(body: &Value) -> Tally {
+    let items = if let Some(count) = body.get("Count").and_then(Value::as_u64) {
+        count
+    } else if body.get("Item").is_some() {
+        1
+    } else {
+        match body.get("Responses") {
+            Some(Value::Object(tables)) => tables.values().filter_map(Value::as_array).map(|l| l.len() as u64).sum(),
+            Some(Value::Array(list)) => list.iter().filter(|r| r.get("Item").is_some()).count() as u64,
+            _ => 0,
+        }
+    };
+    let unprocessed = ["UnprocessedKeys", "UnprocessedItems"]
+        .iter()
+        .filter_map(|k| body.get(*k).and_then(Value::as_object))
+        .flat_map(|tables| tables.values())
+        .map(|v| v.get("Keys").and_then(Value::as_array).map_or_else(|| v.as_array().map_or(0, Vec::len), Vec::len) as u64)
+        .sum();
+    Tally {
+        items,
+        scanned: body.get("ScannedCount").and_then(Value::as_u64),
+        last_evaluated_key: body.get("LastEvaluatedKey").and_then(|k| serde_json::from_value(k.clone()).ok()),
+        unprocessed,
+    }
+}
+
+/// Charges from a response's ConsumedCapacity. An endpoint does not say which partition key took
+/// them, so the hot-key check sees them on one key (its worst case) and says so.
+fn steps(body: &Value, operation: Operation, request: &Value) -> Vec<Step> {
+    let writes = operation.effect() == dynalab_engine::Effect::MayWrite;
+    let consistent = request.get("ConsistentRead").and_then(Value::as_bool).unwrap_or(false)
+        || matches!(operation, Operation::TransactGetItems);
+    let kind = if writes { StepKind::Write } else { StepKind::Read { consistent } };
+    let entries = match body.get("ConsumedCapacity") {
+        Some(Value::Array(list)) => list.clone(),
+        Some(one) => vec![one.clone()],
+        None => Vec::new(),
+    };
+    let mut out = Vec::new();
+    let step = |table: &str, index: Option<String>, units: f64| Step {
+        table: table.to_string(),
+        index,
+        partition: Some(UNKNOWN_PARTITION.into()),
+        kind,
+        bytes: 0,
+        units,
+        why: "reported by the endpoint's ConsumedCapacity".into(),
+    };
+    for entry in entries {
+        let table = entry["TableName"].as_str().unwrap_or_default().to_string();
+        let total = entry["Table"]["CapacityUnits"].as_f64().or_else(|| entry["CapacityUnits"].as_f64()).unwrap_or(0.0);
+        let mut indexes = 0.0;
+        for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
+            for (name, capacity) in entry[member].as_object().cloned().unwrap_or_default() {
+                let units = capacity["CapacityUnits"].as_f64().unwrap_or(0.0);
+                indexes += units;
+                out.push(step(&table, Some(name), units));
+            }
+        }
+        let own = if entry.get("Table").is_some() { total } else { total - indexes };
+        out.push(step(&table, None, own));
+    }
+    out
 }
 
 impl Drop for EndpointTarget {

@@ -87,6 +87,10 @@ enum Command {
         /// the workbook's tables must not exist there, and are deleted afterwards.
         #[arg(long, value_name = "URL")]
         endpoint: Option<String>,
+        /// Check this second design too and report the two side by side, per pattern (matched by
+        /// id) and in total: units, cost and verdicts.
+        #[arg(long, value_name = "FILE")]
+        compare: Option<PathBuf>,
     },
 }
 
@@ -141,14 +145,17 @@ fn main() -> std::process::ExitCode {
                 std::process::ExitCode::FAILURE
             }
         },
-        Command::Check { file, format, out, endpoint } => {
+        Command::Check { file, format, out, endpoint, compare } => {
             let output = match format {
                 Format::Md => check::Output::Markdown,
                 Format::Json => check::Output::Json,
                 Format::Validation => check::Output::Validation,
                 Format::Workbook => return check::convert(&file, out.as_deref()),
             };
-            check::run(&file, output, out.as_deref(), endpoint.as_deref())
+            match compare {
+                Some(other) => check::compare(&file, &other, output, out.as_deref()),
+                None => check::run(&file, output, out.as_deref(), endpoint.as_deref()),
+            }
         }
     }
 }

@@ -59,9 +59,13 @@ impl Engine {
     /// outside the lock it holds around this call.
     pub fn apply(&mut self, request: Request) -> Applied {
         let before = self.change_mark();
-        let response = self.run_input(request.input);
+        let answer = self.run_input(request.input);
         self.stamp_stream_records();
-        Applied { response, changed: self.change_mark() != before }
+        let changed = self.change_mark() != before;
+        match answer {
+            Ok((body, tally)) => Applied { response: Ok(body), changed, tally },
+            Err(error) => Applied { response: Err(error), changed, tally: crate::outcome::Tally::default() },
+        }
     }
 
     /// A number that grows whenever items, tables or their settings change, and only then.

@@ -6,6 +6,7 @@
 use crate::capacity::Units;
 use crate::engine::Engine;
 use crate::error::Result;
+use crate::value::KeyValue;
 use serde::Serialize;
 use std::cell::RefCell;
 
@@ -16,6 +17,10 @@ pub struct Step {
     /// The index charged, when it is an index.
     pub index: Option<String>,
     pub kind: StepKind,
+    /// The partition key value the units landed on (`USER#1`; a multi-attribute key's values joined
+    /// with ` | `), so a checker can add up the load per key. `None` for a Scan, spread over all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<String>,
     /// The bytes the units were computed from.
     pub bytes: usize,
     pub units: f64,
@@ -61,11 +66,41 @@ pub(crate) fn record(make: impl FnOnce() -> Step) {
     });
 }
 
-/// A read step of `units` for `bytes`.
-pub(crate) fn read(table: &str, index: Option<&str>, bytes: usize, consistent: bool, units: Units, why: &str) {
+/// Whether a caller is collecting steps (to skip work that only an explanation needs).
+pub(crate) fn recording() -> bool {
+    STEPS.with(|steps| steps.borrow().is_some())
+}
+
+/// A partition key's values as a step names them.
+pub(crate) fn partition_label(values: &[KeyValue]) -> Option<String> {
+    if values.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = values
+        .iter()
+        .map(|v| match v {
+            KeyValue::S(s) => s.clone(),
+            KeyValue::N(n) => n.to_string(),
+            KeyValue::B(b) => b.iter().map(|byte| format!("{byte:02x}")).collect(),
+        })
+        .collect();
+    Some(shown.join(" | "))
+}
+
+/// A read step of `units` for `bytes` on the partition `partition` (empty: spread, a Scan).
+pub(crate) fn read(
+    table: &str,
+    index: Option<&str>,
+    partition: &[KeyValue],
+    bytes: usize,
+    consistent: bool,
+    units: Units,
+    why: &str,
+) {
     record(|| Step {
         table: table.to_string(),
         index: index.map(String::from),
+        partition: partition_label(partition),
         kind: StepKind::Read { consistent },
         bytes,
         units: units.as_f64(),
@@ -73,11 +108,19 @@ pub(crate) fn read(table: &str, index: Option<&str>, bytes: usize, consistent: b
     });
 }
 
-/// A write step of `units` for `bytes`.
-pub(crate) fn write(table: &str, index: Option<&str>, bytes: usize, units: Units, why: impl Into<String>) {
+/// A write step of `units` for `bytes` on the partition `partition`.
+pub(crate) fn write(
+    table: &str,
+    index: Option<&str>,
+    partition: &[KeyValue],
+    bytes: usize,
+    units: Units,
+    why: impl Into<String>,
+) {
     record(|| Step {
         table: table.to_string(),
         index: index.map(String::from),
+        partition: partition_label(partition),
         kind: StepKind::Write,
         bytes,
         units: units.as_f64(),
@@ -88,8 +131,13 @@ pub(crate) fn write(table: &str, index: Option<&str>, bytes: usize, units: Units
 impl Engine {
     /// [`Engine::execute`], with the capacity steps the request was charged.
     pub fn execute_explained(&mut self, operation: &str, request: &str) -> (Result<String>, Vec<Step>) {
+        self.explained(|engine| engine.execute(operation, request))
+    }
+
+    /// Runs `f` with the steps it charges collected.
+    pub(crate) fn explained<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Vec<Step>) {
         let outer = STEPS.with(|steps| steps.borrow_mut().replace(Vec::new()));
-        let outcome = self.execute(operation, request);
+        let outcome = f(self);
         let steps = STEPS.with(|steps| std::mem::replace(&mut *steps.borrow_mut(), outer)).unwrap_or_default();
         (outcome, steps)
     }

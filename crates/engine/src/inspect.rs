@@ -102,6 +102,76 @@ impl Engine {
     }
 }
 
+/// A table's shape and size, as a checker reads it: keys, capacity mode, indexes, and what the
+/// items add up to.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TableShape {
+    pub name: String,
+    pub partition_key: String,
+    pub sort_key: Option<String>,
+    /// Provisioned read and write units; `None` on demand.
+    pub provisioned: Option<(u64, u64)>,
+    pub indexes: Vec<IndexShape>,
+    pub totals: Totals,
+    /// The largest item, and the largest item collection (its items and their LSI entries), in bytes.
+    pub largest_item: usize,
+    pub largest_collection: usize,
+}
+
+/// One secondary index's shape and size.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct IndexShape {
+    pub name: String,
+    pub global: bool,
+    /// The key attributes (up to four each for a multi-attribute GSI key).
+    pub partition_key: Vec<String>,
+    pub sort_key: Vec<String>,
+    /// A GSI's own provisioned read and write units; an LSI uses its table's.
+    pub provisioned: Option<(u64, u64)>,
+    pub totals: Totals,
+}
+
+impl Engine {
+    /// The shape of `table` and the size of its data now.
+    pub fn shape(&self, table: &str) -> Result<TableShape> {
+        let table = self.table(table)?;
+        let schema = &table.definition.key_schema;
+        let provisioned = match table.definition.billing {
+            crate::table::BillingMode::Provisioned { read, write } => Some((read, write)),
+            crate::table::BillingMode::PayPerRequest => None,
+        };
+        let mut largest_item = 0;
+        let mut largest_collection = 0;
+        for (slot, collection) in table.storage.partitions_from(None) {
+            largest_item = largest_item.max(collection.values().map(|s| s.size).max().unwrap_or(0));
+            let partition = &slot.key;
+            largest_collection = largest_collection.max(usize::try_from(table.collection_bytes(partition)).unwrap_or(usize::MAX));
+        }
+        let indexes = table
+            .indexes
+            .iter()
+            .map(|index| IndexShape {
+                name: index.definition.name.clone(),
+                global: index.definition.kind == crate::table::IndexKind::Global,
+                partition_key: index.definition.hash.iter().map(|a| a.name.clone()).collect(),
+                sort_key: index.definition.range.iter().map(|a| a.name.clone()).collect(),
+                provisioned: index.definition.throughput,
+                totals: Totals { items: index.item_count(), bytes: index.total_bytes() },
+            })
+            .collect();
+        Ok(TableShape {
+            name: table.definition.name.clone(),
+            partition_key: schema.hash.name.clone(),
+            sort_key: schema.range.as_ref().map(|r| r.name.clone()),
+            provisioned,
+            indexes,
+            totals: Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() },
+            largest_item,
+            largest_collection,
+        })
+    }
+}
+
 /// One collection, taking at most `budget` items and counting them off it.
 fn view<'s>(hash: &[&str], entries: impl Iterator<Item = &'s StoredItem>, budget: &mut usize) -> CollectionView {
     let items: Vec<ItemView> =

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod expression;
 mod inspect;
 pub mod operation;
+mod outcome;
 pub mod ops;
 pub mod partiql;
 mod request;
@@ -25,8 +26,9 @@ pub use clock::SystemClock;
 pub use clock::{Clock, FixedClock, Utc};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
-pub use inspect::{CollectionView, ItemView, Totals};
+pub use inspect::{CollectionView, IndexShape, ItemView, TableShape, Totals};
 pub use operation::{Api, Effect, Operation};
+pub use outcome::{Outcome, Tally};
 pub use request::{unknown_operation, Applied, Request};
 pub use snapshot::{Recreate, TableSnapshot};
 

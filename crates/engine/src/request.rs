@@ -14,6 +14,8 @@ use serde::Serialize;
 pub struct Applied {
     pub response: Result<String>,
     pub changed: bool,
+    /// The counts the output carried (items, scanned, next page).
+    pub tally: crate::outcome::Tally,
 }
 
 /// An operation's request, parsed and ready to run.
@@ -60,11 +62,13 @@ macro_rules! requests {
         }
 
         impl Engine {
-            pub(crate) fn run_input(&mut self, input: Input) -> Result<String> {
+            pub(crate) fn run_input(&mut self, input: Input) -> Result<(String, crate::outcome::Tally)> {
+                use crate::outcome::Tallied;
                 match input {
                     $(Input::$op($i) => {
                         let $engine = &mut *self;
-                        $run?.body()
+                        let output = $run?;
+                        Ok((output.body()?, output.tally()))
                     })*
                 }
             }

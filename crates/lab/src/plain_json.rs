@@ -74,6 +74,40 @@ impl Json {
         }
     }
 
+    /// `{"<type>": anything}`: meant as a DynamoDB JSON attribute value, right or wrong.
+    fn looks_typed(&self) -> bool {
+        matches!(self, Self::Object(members) if members.len() == 1 && TYPES.contains(&members[0].0.as_str()))
+    }
+
+    /// What is wrong with this attribute value, at `path`.
+    fn mistake(&self, path: &str) -> Option<String> {
+        if self.is_attribute_value() {
+            return None;
+        }
+        let Self::Object(members) = self else { return Some(format!("{path}: expected {{\"<type>\": value}}")) };
+        let [(kind, value)] = members.as_slice() else {
+            return Some(format!("{path}: expected one type descriptor, found {}", members.len()));
+        };
+        let at = format!("{path}.{kind}");
+        Some(match (kind.as_str(), value) {
+            ("N", Self::Number(n)) => {
+                format!("{at}: a number is written as a string in DynamoDB JSON ({{\"N\": \"{n}\"}}), not {n}")
+            }
+            ("S" | "N" | "B", _) => format!("{at}: expected a string"),
+            ("BOOL" | "NULL", _) => format!("{at}: expected true or false"),
+            ("SS" | "NS" | "BS", _) => format!("{at}: expected a list of strings"),
+            ("L", Self::Array(items)) => {
+                return items.iter().enumerate().find_map(|(i, item)| item.mistake(&format!("{at}[{i}]")));
+            }
+            ("M", Self::Object(members)) => {
+                return members.iter().find_map(|(name, value)| value.mistake(&format!("{at}.{name}")));
+            }
+            ("L", _) => format!("{at}: expected a list of attribute values"),
+            ("M", _) => format!("{at}: expected a map of attribute values"),
+            (other, _) => format!("{at}: `{other}` is not a DynamoDB type"),
+        })
+    }
+
     fn is_attribute_value(&self) -> bool {
         let Self::Object(members) = self else { return false };
         let [(kind, value)] = members.as_slice() else { return false };
@@ -91,10 +125,16 @@ fn attribute_map(members: &[(String, Json)]) -> Map<String, Value> {
     members.iter().map(|(k, v)| (k.clone(), v.to_attribute())).collect()
 }
 
-/// An item given as DynamoDB JSON or as plain JSON, in DynamoDB JSON.
+/// An item given as DynamoDB JSON or as plain JSON, in DynamoDB JSON. An item whose every
+/// attribute is written `{"<type>": ...}` is DynamoDB JSON; a mistake in it is an error naming the
+/// attribute's path (`.total.N: ...`), not a silently different plain-JSON map.
 pub fn item_from(json: &Json) -> Result<Value, String> {
     match json {
         _ if json.is_dynamodb_item() => Ok(json.to_value()),
+        Json::Object(members) if !members.is_empty() && members.iter().all(|(_, v)| v.looks_typed()) => {
+            let mistake = members.iter().find_map(|(name, value)| value.mistake(&format!(".{name}")));
+            Err(mistake.unwrap_or_else(|| "not a DynamoDB JSON item".into()))
+        }
         Json::Object(members) => Ok(Value::Object(attribute_map(members))),
         _ => Err("An item must be a JSON object".into()),
     }

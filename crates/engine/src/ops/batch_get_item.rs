@@ -128,7 +128,7 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
             let read = Units::read(size, consistent);
             units.table = units.table + read;
             let why = if stored.is_some() { "one key, rounded on its own" } else { "missing key: the minimum unit" };
-            crate::explain::read(table_name, None, size, consistent, read, why);
+            crate::explain::read(table_name, None, std::slice::from_ref(&key.0), size, consistent, read, why);
             if let Some(stored) = stored {
                 items.push(match &projection {
                     Some(paths) => ItemJson::Item(project(&stored.item, paths)),

@@ -103,12 +103,13 @@ impl<'t> Target<'t> {
     }
 
     /// Where a page's units are charged: the table, or the index (plus the table for LSI fetches).
-    pub fn consumption(&self, page: &Page<'_>, consistent: bool) -> Consumption {
+    pub fn consumption(&self, page: &Page<'_>, partition: &[KeyValue], consistent: bool) -> Consumption {
         let table = &self.table.definition.name;
         let why = "every item read, filtered out or not, summed and then rounded once";
         crate::explain::read(
             table,
             self.index.map(|i| i.definition.name.as_str()),
+            partition,
             page.bytes,
             consistent,
             page.units,
@@ -116,7 +117,7 @@ impl<'t> Target<'t> {
         );
         for size in &page.fetched_sizes {
             let why = "LSI read of an attribute the index does not project: the table item fetched";
-            crate::explain::read(table, None, *size, consistent, Units::read(*size, consistent), why);
+            crate::explain::read(table, None, partition, *size, consistent, Units::read(*size, consistent), why);
         }
         let Some(index) = self.index else { return Consumption::table_only(page.units) };
         let mut consumption = Consumption { table: page.fetched_units.unwrap_or(Units(0)), ..Consumption::default() };

@@ -273,7 +273,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
         last_key_names: target.last_key_names(),
     };
     let forward = input.scan_index_forward.unwrap_or(true);
-    let page = match target.index {
+    let (page, partition) = match target.index {
         None => {
             query_table(table, &key_condition, filter.as_ref(), input.exclusive_start_key.as_ref(), forward, &spec)?
         }
@@ -292,7 +292,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                     ));
                 }
             }
-            match index.collection(&keys.partition) {
+            let page = match index.collection(&keys.partition) {
                 None => read_page(std::iter::empty(), &spec),
                 Some(collection) => {
                     let prefix = keys.equal_prefix();
@@ -312,11 +312,12 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                         read_page(all.into_iter().map(|(k, entry)| target.candidate(entry, k)), &spec)
                     }
                 }
-            }
+            };
+            (page, keys.partition)
         }
     };
     let consumed_capacity = target
-        .consumption(&page, consistent)
+        .consumption(&page, &partition, consistent)
         .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
     Ok(ReadOutput {
         items: (!spec.count_only).then_some(page.items),
@@ -335,7 +336,7 @@ fn query_table<'t>(
     exclusive_start_key: Option<&Item>,
     forward: bool,
     spec: &PageSpec<'_>,
-) -> Result<Page<'t>> {
+) -> Result<(Page<'t>, Vec<KeyValue>)> {
     let schema = &table.definition.key_schema;
     let range: Vec<KeyAttribute> = schema.range.iter().cloned().collect();
     let keys = analyse(key_condition, std::slice::from_ref(&schema.hash), &range)?;
@@ -363,14 +364,18 @@ fn query_table<'t>(
             upper = Bound::Excluded(sort);
         }
     }
-    let Some(collection) = table.storage.collection(&partition) else { return Ok(read_page(std::iter::empty(), spec)) };
+    let Some(collection) = table.storage.collection(&partition) else {
+        return Ok((read_page(std::iter::empty(), spec), vec![partition]));
+    };
     if range_is_empty(&lower, &upper) {
-        return Ok(read_page(std::iter::empty(), spec));
+        return Ok((read_page(std::iter::empty(), spec), vec![partition]));
     }
     let in_range = collection.range((lower, upper));
     let candidate = |(_, entry): (_, &'t StoredItem)| Candidate { entry, fetched: None };
     // Every sort condition, begins_with included, is an exact range, so each page reads only matches.
-    Ok(if forward { read_page(in_range.map(candidate), spec) } else { read_page(in_range.rev().map(candidate), spec) })
+    let page =
+        if forward { read_page(in_range.map(candidate), spec) } else { read_page(in_range.rev().map(candidate), spec) };
+    Ok((page, vec![partition]))
 }
 
 /// `BTreeMap::range` panics on an inverted or empty-excluded range; such a range reads nothing.

@@ -207,7 +207,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
         }
     };
     let consumed_capacity = target
-        .consumption(&page, consistent)
+        .consumption(&page, &[], consistent)
         .report(Report::parse(input.return_consumed_capacity.as_deref()), &table_name);
     Ok(ReadOutput {
         items: (!spec.count_only).then_some(page.items),

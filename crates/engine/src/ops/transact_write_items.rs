@@ -346,6 +346,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
                 partitions.push(step.key.0.clone());
             }
         }
+        let partition = step.key.0.clone();
         let table = engine.table_mut(&step.table)?;
         let (mut consumption, replay) = match image.flatten() {
             None if step.kind == Kind::Check => {
@@ -353,7 +354,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
                 // the conformance suite; DynamoDB Local charges it as a read).
                 let size = table.storage.get(&step.key).map_or(0, |s| s.size);
                 let why = "ConditionCheck: charged as a write of the item it read";
-                crate::explain::write(&step.table, None, size, Units::write(size), why);
+                crate::explain::write(&step.table, None, std::slice::from_ref(&step.key.0), size, Units::write(size), why);
                 (Consumption::table_only(Units::write(size)), Units::read(size, true))
             }
             new => {
@@ -366,7 +367,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
         // Twice the table units. Index writes inside a transaction are charged once, as AWS's own
         // cost calculator states it verified (fact sheet §2.3 [T5]); DynamoDB Local doubles them.
         let why = "transaction: the table's write units are charged twice";
-        crate::explain::write(&step.table, None, 0, consumption.table, why);
+        crate::explain::write(&step.table, None, std::slice::from_ref(&partition), 0, consumption.table, why);
         consumption.table = consumption.table + consumption.table;
         consumed.entry(step.table.clone()).or_default().add(&consumption);
         let slot = replay_units.entry(step.table).or_default();

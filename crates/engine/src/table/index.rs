@@ -154,6 +154,12 @@ impl Index {
             old.and_then(|item| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
         let new_entry =
             new.and_then(|item| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
+        // The partition the entry lands on (the old one when it is removed), for the explanation.
+        let partition: Vec<KeyValue> = if crate::explain::recording() {
+            new_entry.as_ref().or(old_entry.as_ref()).map(|((hash, _), _)| hash.clone()).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         let (units, bytes, why) = match (old_entry, new_entry) {
             (None, None) => return Units(0),
             (None, Some((index_key, entry))) => {
@@ -183,7 +189,7 @@ impl Index {
             }
         };
         if let Some(table) = table {
-            crate::explain::write(table, Some(&self.definition.name), bytes, units, why);
+            crate::explain::write(table, Some(&self.definition.name), &partition, bytes, units, why);
         }
         units
     }

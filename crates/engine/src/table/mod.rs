@@ -111,6 +111,7 @@ impl Table {
             .is_some_and(|s| s.enabled)
             .then(|| (new.clone(), self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()));
         let stores = new.is_some();
+        let partition = crate::explain::recording().then(|| key.0.clone());
         let old = match new {
             Some(item) => self.storage.put(key, item),
             None => self.storage.delete(&key),
@@ -130,6 +131,7 @@ impl Table {
         crate::explain::write(
             &self.definition.name,
             None,
+            partition.as_slice(),
             new_size.max(old_size),
             consumption.table,
             format!("the larger of the old ({old_size} B) and new ({new_size} B) item"),

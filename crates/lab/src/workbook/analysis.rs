@@ -1,23 +1,31 @@
 //! What an expert reviewer checks, pattern by pattern: the call made, what it read, what it cost
-//! at peak, the busiest partition key against DynamoDB's per-partition ceilings, and a verdict with
-//! its reason; then the design's cost and table sizes.
+//! at peak, the load on each partition key it touched against DynamoDB's per-partition ceilings,
+//! and a verdict with its reason; then the design: provisioned capacity against the demand at
+//! peak, item and collection sizes, and the cost ([`super::cost`]).
+//!
+//! A pure function of the plan (patterns, table shapes measured once) and the runs' typed facts.
 
-use super::prices::{self, Prices};
-use super::runner::{CallRun, EngineTarget, PatternRun};
-use super::{Consistency, Pattern, PatternKind, Workbook};
-use dynalab_engine::Clock;
+use super::cost::{cost, Cost};
+use super::plan::Plan;
+use super::runner::{CallRun, PatternRun};
+use super::{Consistency, Pattern, PatternKind};
+use dynalab_engine::explain::StepKind;
+use dynalab_engine::{Operation, TableShape};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// DynamoDB's ceilings per partition (per second).
 pub const PARTITION_READ_UNITS: f64 = 3000.0;
 pub const PARTITION_WRITE_UNITS: f64 = 1000.0;
 /// Headroom kept when suggesting a shard count.
 const SHARD_HEADROOM: f64 = 1.25;
-/// DynamoDB bills 100 bytes of overhead per stored item (and index entry).
-const STORAGE_OVERHEAD_BYTES: f64 = 100.0;
+/// A scatter-gather read over more shards than this warns, unless the workbook sets `max_fan_out`.
+pub const DEFAULT_MAX_FAN_OUT: u32 = 10;
+/// Provisioned capacity used above this share at peak warns.
+const PROVISIONED_WARN: f64 = 0.8;
+/// What a step names when the target did not say which partition it charged (an endpoint).
+pub const UNKNOWN_PARTITION: &str = "(partition not reported)";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -42,6 +50,9 @@ pub struct PatternResult {
     pub id: String,
     pub description: String,
     pub kind: PatternKind,
+    /// Requests per second at peak, and on average (the peak when no average is given).
+    pub peak_rps: f64,
+    pub avg_rps: f64,
     pub table: String,
     /// The calls made, e.g. `Query` or `GetItem + Query`.
     pub operation: String,
@@ -56,9 +67,13 @@ pub struct PatternResult {
     /// Units per second at the peak rate.
     pub read_units_at_peak: f64,
     pub write_units_at_peak: f64,
-    /// Per target (`table` or `table/index`): units per second on the busiest partition key.
+    /// Units one execution consumes per target (`table` or `table/index`): (read, write).
+    pub units_by_target: BTreeMap<String, (f64, f64)>,
+    /// Per target and kind: the busiest partition key and its units per second.
     pub busiest_key: Vec<KeyLoad>,
-    pub monthly_on_demand: f64,
+    /// Monthly on-demand cost with the pattern at its peak rate all month, and at its average.
+    pub monthly_at_peak: f64,
+    pub monthly_expected: f64,
     pub verdict: Verdict,
     /// One line per finding; the first is the verdict's reason.
     pub reasons: Vec<String>,
@@ -68,41 +83,12 @@ pub struct PatternResult {
 pub struct KeyLoad {
     pub target: String,
     pub kind: PatternKind,
+    /// The partition key value, as the engine names it.
+    pub partition: String,
+    /// How many partition keys one execution touches on this target.
+    pub keys_touched: usize,
     pub units_per_second: f64,
     pub ceiling: f64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TableSummary {
-    pub name: String,
-    pub items: usize,
-    pub bytes: usize,
-    pub largest_item: usize,
-    pub largest_collection: usize,
-    pub indexes: Vec<(String, usize, usize)>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Cost {
-    pub prices: Prices,
-    /// False when the workbook's region has no price table of its own.
-    pub priced_for_region: bool,
-    pub on_demand_reads: f64,
-    pub on_demand_writes: f64,
-    pub provisioned_reads: f64,
-    pub provisioned_writes: f64,
-    pub storage: f64,
-    pub storage_gb: f64,
-}
-
-impl Cost {
-    pub fn on_demand_total(&self) -> f64 {
-        self.on_demand_reads + self.on_demand_writes + self.storage
-    }
-
-    pub fn provisioned_total(&self) -> f64 {
-        self.provisioned_reads + self.provisioned_writes + self.storage
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -113,32 +99,52 @@ pub struct DesignResult {
     pub scale: f64,
     pub verdict: Verdict,
     pub patterns: Vec<PatternResult>,
-    pub tables: Vec<TableSummary>,
+    pub tables: Vec<TableShape>,
     pub write_invariants: Vec<String>,
     pub hot_keys: Vec<String>,
+    /// Provisioned tables and GSIs: demand at peak against what is provisioned.
+    pub capacity: Vec<Finding>,
     pub cost: Cost,
     pub deviations: Vec<String>,
 }
 
-/// Analyses the runs of `workbook`'s patterns.
-pub fn analyse(workbook: &Workbook, runs: &[PatternRun], clock: Arc<dyn Clock>) -> DesignResult {
-    let (prices, priced_for_region) = prices::for_region(&workbook.region);
-    let patterns: Vec<PatternResult> =
-        workbook.patterns.iter().zip(runs).map(|(pattern, run)| judge(pattern, run, &prices)).collect();
-    let tables = table_summaries(workbook, clock);
-    let cost = cost(workbook, &patterns, &tables, prices, priced_for_region);
-    let verdict = patterns.iter().map(|p| p.verdict).max().unwrap_or(Verdict::Pass);
+/// A design-level finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub verdict: Verdict,
+    pub text: String,
+}
+
+/// Analyses the runs of `plan`'s patterns.
+pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
+    let workbook = &plan.workbook;
+    let (prices, priced_for_region) = super::prices::for_region(&workbook.region);
+    let max_fan_out = workbook.max_fan_out.unwrap_or(DEFAULT_MAX_FAN_OUT);
+    let patterns: Vec<PatternResult> = workbook
+        .patterns
+        .iter()
+        .zip(runs)
+        .map(|(pattern, run)| {
+            let mut result = judge(pattern, run, max_fan_out);
+            super::cost::price_pattern(pattern, &mut result, workbook, &prices);
+            result
+        })
+        .collect();
+    let capacity = capacity_findings(&plan.shapes, &patterns);
+    let cost = cost(plan, &patterns, runs, prices, priced_for_region);
+    let verdict = patterns.iter().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
     let hot_keys = patterns
         .iter()
         .flat_map(|p| p.busiest_key.iter().map(move |k| (p, k)))
         .filter(|(_, k)| k.units_per_second > k.ceiling * 0.5)
         .map(|(p, k)| {
             format!(
-                "{} on {}: {:.0} {}/s on its busiest partition key, {:.0}% of the {:.0} ceiling",
+                "{} on {}: {:.0} {}/s on partition key `{}`, {:.0}% of the {:.0} ceiling",
                 p.id,
                 k.target,
                 k.units_per_second,
                 unit(k.kind),
+                k.partition,
                 100.0 * k.units_per_second / k.ceiling,
                 k.ceiling
             )
@@ -149,14 +155,15 @@ pub fn analyse(workbook: &Workbook, runs: &[PatternRun], clock: Arc<dyn Clock>) 
         .filter(|p| p.verdict != Verdict::Pass)
         .map(|p| format!("{} ({}): {}", p.id, p.verdict.label(), p.reasons.first().cloned().unwrap_or_default()))
         .collect();
-    for table in &tables {
+    deviations.extend(capacity.iter().filter(|f| f.verdict != Verdict::Pass).map(|f| f.text.clone()));
+    let collection_scale = workbook.collection_scale.unwrap_or(workbook.scale);
+    for table in &plan.shapes {
         if table.largest_item > 200 * 1024 {
             deviations.push(format!(
                 "{}: an item of {} B is over half the 400 KB item limit",
                 table.name, table.largest_item
             ));
         }
-        let collection_scale = workbook.collection_scale.unwrap_or(workbook.scale);
         let collection = table.largest_collection as f64 * collection_scale;
         if collection > 5.0 * 1024.0 * 1024.0 * 1024.0 {
             deviations.push(format!(
@@ -173,10 +180,11 @@ pub fn analyse(workbook: &Workbook, runs: &[PatternRun], clock: Arc<dyn Clock>) 
         region: workbook.region.clone(),
         scale: workbook.scale,
         verdict,
-        write_invariants: write_invariants(workbook),
+        write_invariants: write_invariants(plan),
         hot_keys,
         patterns,
-        tables,
+        tables: plan.shapes.clone(),
+        capacity,
         cost,
         deviations,
     }
@@ -189,13 +197,16 @@ pub fn unit(kind: PatternKind) -> &'static str {
     }
 }
 
-fn judge(pattern: &Pattern, run: &PatternRun, prices: &Prices) -> PatternResult {
+fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternResult {
     let calls = &run.calls;
     let first = calls.first();
     let mut findings: Vec<(Verdict, String)> = Vec::new();
     let mut fail = |reason: String| findings.push((Verdict::Fail, reason));
     if let Some(problem) = &run.problem {
         fail(format!("could not run: {problem}"));
+    }
+    if calls.is_empty() && run.problem.is_none() {
+        fail("no call ran".into());
     }
     let errors: Vec<&(String, String)> = calls.iter().filter_map(|c| c.error.as_ref()).collect();
     match (&pattern.expect.error, errors.first()) {
@@ -205,10 +216,11 @@ fn judge(pattern: &Pattern, run: &PatternRun, prices: &Prices) -> PatternResult 
         (None, Some((name, message))) => fail(format!("{name}: {message}")),
         _ => {}
     }
-    if calls.iter().any(|c| c.operation == "Scan") {
+    if calls.iter().any(|c| c.operation == Operation::Scan) {
         fail("Scan in a request path: it reads the whole table (or index) to answer".into());
     }
-    if calls.len() > 1 {
+    let fan_out = shard_fan_out(calls);
+    if calls.len() > 1 && fan_out.is_none() {
         fail(format!("client-side join: {} calls where one GetItem, Query or transaction should do", calls.len()));
     }
     if let Some(expected) = pattern.expect.items {
@@ -220,49 +232,55 @@ fn judge(pattern: &Pattern, run: &PatternRun, prices: &Prices) -> PatternResult 
     if pattern.expect.single_page == Some(true) && calls.iter().any(|c| c.paged) {
         fail("needed more than one page (LastEvaluatedKey), expected one".into());
     }
-    let mut warn = |reason: String| findings.push((Verdict::Warn, reason));
-    for call in calls {
-        if let (Some(scanned), true) = (call.scanned, call.error.is_none()) {
+    let mut notes: Vec<String> = Vec::new();
+    if let Some((shards, base)) = &fan_out {
+        let text = format!(
+            "scatter-gather over {shards} shards of `{base}…`: {shards} {}s per request",
+            calls[0].operation.name()
+        );
+        if *shards > max_fan_out as usize {
+            findings.push((Verdict::Warn, format!("{text}, above the fan-out of {max_fan_out} (max_fan_out)")));
+        } else {
+            notes.push(text);
+        }
+    }
+    for call in calls.iter().filter(|c| c.error.is_none()) {
+        if let Some(scanned) = call.scanned {
             if scanned > 0 && call.items * 2 < scanned {
-                warn(format!("the filter discards {} of {scanned} items read (and paid for)", scanned - call.items));
+                let text = format!("the filter discards {} of {scanned} items read (and paid for)", scanned - call.items);
+                findings.push((Verdict::Warn, text));
             }
         }
         if call.page_bytes.is_some_and(|b| b >= 1024 * 1024) {
-            warn("hit the 1 MB page limit: one request cannot return it all".into());
+            findings.push((Verdict::Warn, "hit the 1 MB page limit: one request cannot return it all".into()));
         }
         if let Some(message) = consistency_mismatch(pattern.consistency, call) {
-            warn(message);
+            if !findings.iter().any(|(_, f)| *f == message) {
+                findings.push((Verdict::Warn, message));
+            }
         }
     }
-    // Units and the busiest key.
-    let mut read_units = 0.0;
-    let mut write_units = 0.0;
-    let mut per_target: BTreeMap<(String, bool), f64> = BTreeMap::new();
+    let mut units_by_target: BTreeMap<String, (f64, f64)> = BTreeMap::new();
     for call in calls {
         for (target, units) in &call.read_units {
-            read_units += units;
-            *per_target.entry((target.clone(), false)).or_default() += units;
+            units_by_target.entry(target.clone()).or_default().0 += units;
         }
         for (target, units) in &call.write_units {
-            write_units += units;
-            *per_target.entry((target.clone(), true)).or_default() += units;
+            units_by_target.entry(target.clone()).or_default().1 += units;
         }
     }
-    let busiest_key: Vec<KeyLoad> = per_target
-        .into_iter()
-        .map(|((target, write), units)| {
-            let kind = if write { PatternKind::Write } else { PatternKind::Read };
-            let ceiling = if write { PARTITION_WRITE_UNITS } else { PARTITION_READ_UNITS };
-            KeyLoad { target, kind, units_per_second: units * pattern.peak_rps * pattern.busiest_key_share, ceiling }
-        })
-        .collect();
+    let read_units: f64 = units_by_target.values().map(|u| u.0).sum();
+    let write_units: f64 = units_by_target.values().map(|u| u.1).sum();
+    let busiest_key = busiest_keys(pattern, calls);
     for load in &busiest_key {
+        let share = 100.0 * load.units_per_second / load.ceiling;
         if load.units_per_second > load.ceiling {
             let shards = (load.units_per_second * SHARD_HEADROOM / load.ceiling).ceil();
             findings.push((
                 Verdict::Fail,
                 format!(
-                    "hot partition key on {}: {:.0} {}/s against the {:.0} per-key ceiling; shard the key {shards} ways (suffix #0..#{})",
+                    "hot partition key `{}` on {}: {:.0} {}/s against the {:.0} per-key ceiling; shard the key {shards} ways (suffix #0..#{})",
+                    load.partition,
                     load.target,
                     load.units_per_second,
                     unit(load.kind),
@@ -270,42 +288,44 @@ fn judge(pattern: &Pattern, run: &PatternRun, prices: &Prices) -> PatternResult 
                     shards - 1.0
                 ),
             ));
-        } else if load.units_per_second > load.ceiling * 0.5 {
+        } else if share > 50.0 {
             findings.push((
                 Verdict::Warn,
-                format!(
-                    "busiest partition key on {} runs at {:.0}% of its ceiling",
-                    load.target,
-                    100.0 * load.units_per_second / load.ceiling
-                ),
+                format!("partition key `{}` on {} runs at {share:.0}% of its ceiling", load.partition, load.target),
             ));
         }
     }
     findings.sort_by_key(|f| std::cmp::Reverse(f.0));
     let verdict = findings.first().map_or(Verdict::Pass, |f| f.0);
     let mut reasons: Vec<String> = findings.into_iter().map(|f| f.1).collect();
-    if reasons.is_empty() {
-        reasons.push(match (first, &pattern.expect.error) {
-            (_, Some(expected)) => format!("refused as it must be: {expected}"),
-            (Some(call), None) => {
-                format!(
-                    "one {} on {}",
-                    call.operation,
+    if verdict == Verdict::Pass {
+        reasons.insert(
+            0,
+            match (first, &pattern.expect.error) {
+                (_, Some(expected)) => format!("refused as it must be: {expected}"),
+                (Some(call), None) if fan_out.is_some() => format!(
+                    "{} on {}",
+                    notes.remove(0),
                     call.index.as_deref().map_or("the table".to_string(), |i| format!("index {i}"))
-                )
-            }
-            (None, None) => "nothing to run".into(),
-        });
+                ),
+                (Some(call), None) => format!(
+                    "one {} on {}",
+                    call.operation.name(),
+                    call.index.as_deref().map_or("the table".to_string(), |i| format!("index {i}"))
+                ),
+                (None, None) => "nothing to run".into(),
+            },
+        );
     }
-    let avg = pattern.avg_rps.unwrap_or(pattern.peak_rps);
-    let monthly_on_demand = avg * prices::SECONDS_PER_MONTH / 1e6
-        * (read_units * prices.read_request_per_million + write_units * prices.write_request_per_million);
+    reasons.extend(notes);
     PatternResult {
         id: pattern.id.clone(),
         description: pattern.description.clone(),
         kind: pattern.kind,
+        peak_rps: pattern.peak_rps,
+        avg_rps: pattern.avg_rps.unwrap_or(pattern.peak_rps),
         table: first.and_then(|c| c.table.clone()).unwrap_or_default(),
-        operation: calls.iter().map(|c| c.operation.as_str()).collect::<Vec<_>>().join(" + "),
+        operation: calls.iter().map(|c| c.operation.name()).collect::<Vec<_>>().join(" + "),
         key_condition: first.map(key_condition).unwrap_or_default(),
         index: first.and_then(|c| c.index.clone()),
         items: calls.iter().map(|c| c.items).sum(),
@@ -315,29 +335,174 @@ fn judge(pattern: &Pattern, run: &PatternRun, prices: &Prices) -> PatternResult 
         write_units,
         read_units_at_peak: read_units * pattern.peak_rps,
         write_units_at_peak: write_units * pattern.peak_rps,
+        units_by_target,
         busiest_key,
-        monthly_on_demand,
+        monthly_at_peak: 0.0,
+        monthly_expected: 0.0,
         verdict,
         reasons,
     }
 }
 
-fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<String> {
-    let transactional = call.operation.starts_with("Transact");
-    let strong = call.request.get("ConsistentRead").and_then(Value::as_bool) == Some(true);
-    let reads = matches!(call.operation.as_str(), "GetItem" | "Query" | "Scan" | "BatchGetItem");
-    match consistency {
-        Consistency::Strong if reads && !strong => {
-            Some("the inventory asks for strong consistency but the request reads eventually consistent".into())
+/// Per target and kind, the partition key that takes the most units in one execution, at peak:
+/// a batch or transaction spreads its units over the keys it touches.
+fn busiest_keys(pattern: &Pattern, calls: &[CallRun]) -> Vec<KeyLoad> {
+    let mut per_key: BTreeMap<(String, bool), BTreeMap<String, f64>> = BTreeMap::new();
+    for call in calls {
+        for step in &call.steps {
+            // A Scan charges no one partition: it is failed on its own.
+            let Some(partition) = &step.partition else { continue };
+            let write = step.kind == StepKind::Write;
+            *per_key.entry((CallRun::target_of(step), write)).or_default().entry(partition.clone()).or_default() +=
+                step.units;
         }
-        Consistency::Eventual if reads && strong => {
-            Some("the inventory allows eventual consistency but the request pays for a strong read".into())
+    }
+    per_key
+        .into_iter()
+        .filter_map(|((target, write), keys)| {
+            let keys_touched = keys.len();
+            let (partition, units) = keys.into_iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+            let kind = if write { PatternKind::Write } else { PatternKind::Read };
+            let ceiling = if write { PARTITION_WRITE_UNITS } else { PARTITION_READ_UNITS };
+            let share = pattern.busiest_key_share.on(&target);
+            (units > 0.0).then(|| KeyLoad {
+                units_per_second: units * pattern.peak_rps * share,
+                target,
+                kind,
+                partition,
+                keys_touched,
+                ceiling,
+            })
+        })
+        .collect()
+}
+
+/// Several calls that are one read per shard: the same operation on the same table and index
+/// (the same key condition for a Query), each on one partition key, the keys equal but for a
+/// trailing shard number (`ORDERS#2026-12-03#0`, `…#1`, …). The number of shards and the shared stem.
+fn shard_fan_out(calls: &[CallRun]) -> Option<(usize, String)> {
+    let first = calls.first()?;
+    if calls.len() < 2 || !matches!(first.operation, Operation::Query | Operation::GetItem) {
+        return None;
+    }
+    let key_condition = |c: &CallRun| c.request.get("KeyConditionExpression").cloned();
+    let same_shape = calls.iter().all(|c| {
+        c.error.is_none()
+            && c.operation == first.operation
+            && c.table == first.table
+            && c.index == first.index
+            && key_condition(c) == key_condition(first)
+    });
+    if !same_shape {
+        return None;
+    }
+    let mut stems = Vec::new();
+    let mut numbers = Vec::new();
+    for call in calls {
+        let mut partitions: Vec<&str> = call.steps.iter().filter_map(|s| s.partition.as_deref()).collect();
+        partitions.dedup();
+        let [partition] = partitions.as_slice() else { return None };
+        let stem = partition.trim_end_matches(|c: char| c.is_ascii_digit());
+        let number = &partition[stem.len()..];
+        if stem.is_empty() || number.is_empty() || number.len() > 4 {
+            return None;
+        }
+        stems.push(stem.to_string());
+        numbers.push(number.to_string());
+    }
+    let mut distinct = numbers.clone();
+    distinct.sort();
+    distinct.dedup();
+    (stems.iter().all(|s| *s == stems[0]) && distinct.len() == numbers.len()).then(|| (calls.len(), stems[0].clone()))
+}
+
+/// The inventory's consistency against what the call's reads paid for (every read step, so the
+/// tables of a BatchGetItem each count).
+fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<String> {
+    let transactional = matches!(
+        call.operation,
+        Operation::TransactGetItems | Operation::TransactWriteItems | Operation::ExecuteTransaction
+    );
+    let reads: Vec<bool> = call
+        .steps
+        .iter()
+        .filter_map(|s| match s.kind {
+            StepKind::Read { consistent } => Some(consistent),
+            StepKind::Write => None,
+        })
+        .collect();
+    let name = call.operation.name();
+    match consistency {
+        Consistency::Strong if !transactional && reads.contains(&false) => {
+            Some(format!("the inventory asks for strong consistency but the {name} reads eventually consistent"))
+        }
+        Consistency::Eventual if call.operation == Operation::TransactGetItems => Some(
+            "the inventory allows eventual consistency but the request pays for a transactional read (4× an eventual one)"
+                .into(),
+        ),
+        Consistency::Eventual if !transactional && reads.contains(&true) => {
+            Some(format!("the inventory allows eventual consistency but the {name} pays for a strong read"))
         }
         Consistency::Transactional if !transactional => {
-            Some(format!("the inventory asks for a transaction but the request is a {}", call.operation))
+            Some(format!("the inventory asks for a transaction but the request is a {name}"))
         }
         _ => None,
     }
+}
+
+/// Provisioned tables and GSIs: the demand of every pattern at its peak against what is
+/// provisioned (an LSI draws on its table's capacity).
+fn capacity_findings(shapes: &[TableShape], patterns: &[PatternResult]) -> Vec<Finding> {
+    let mut demand: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for pattern in patterns {
+        let rate = pattern.peak_rps;
+        for (target, (read, write)) in &pattern.units_by_target {
+            let slot = demand.entry(target.clone()).or_default();
+            slot.0 += read * rate;
+            slot.1 += write * rate;
+        }
+    }
+    let mut findings = Vec::new();
+    for shape in shapes {
+        let mut budgets: Vec<(String, Vec<String>, (u64, u64))> = Vec::new();
+        if let Some(provisioned) = shape.provisioned {
+            let mut drawing = vec![shape.name.clone()];
+            drawing.extend(shape.indexes.iter().filter(|i| !i.global).map(|i| format!("{}/{}", shape.name, i.name)));
+            budgets.push((format!("table {}", shape.name), drawing, provisioned));
+        }
+        for index in shape.indexes.iter().filter(|i| i.global) {
+            if let Some(provisioned) = index.provisioned {
+                let target = format!("{}/{}", shape.name, index.name);
+                budgets.push((format!("GSI {target}"), vec![target], provisioned));
+            }
+        }
+        for (label, drawing, (read, write)) in budgets {
+            let used = drawing.iter().filter_map(|t| demand.get(t)).fold((0.0, 0.0), |a, d| (a.0 + d.0, a.1 + d.1));
+            for (kind, need, have) in [("RCU", used.0, read), ("WCU", used.1, write)] {
+                let have = have as f64;
+                let verdict = if need > have {
+                    Verdict::Fail
+                } else if need > have * PROVISIONED_WARN {
+                    Verdict::Warn
+                } else {
+                    Verdict::Pass
+                };
+                let text = format!(
+                    "{label}: {} {kind}/s at peak against {} provisioned ({:.0}%)",
+                    trim(need),
+                    trim(have),
+                    if have > 0.0 { 100.0 * need / have } else { 100.0 }
+                );
+                findings.push(Finding { verdict, text });
+            }
+        }
+    }
+    findings
+}
+
+fn trim(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn key_condition(call: &CallRun) -> String {
@@ -360,16 +525,15 @@ fn key_condition(call: &CallRun) -> String {
     String::new()
 }
 
-fn write_invariants(workbook: &Workbook) -> Vec<String> {
+fn write_invariants(plan: &Plan) -> Vec<String> {
     let mut lines = Vec::new();
-    for pattern in workbook.patterns.iter().filter(|p| p.kind == PatternKind::Write) {
-        let mut conditions = Vec::new();
-        for call in &pattern.requests {
-            let Ok((operation, request)) = call.resolve(&pattern.parameters) else { continue };
-            collect_conditions(&request, &mut conditions);
-            let actions = request.get("TransactItems").and_then(Value::as_array).map_or(1, Vec::len);
-            let atomic =
-                if actions > 1 { format!("{operation} of {actions} actions, all or nothing") } else { operation };
+    for (pattern, calls) in plan.patterns().filter(|(p, _)| p.kind == PatternKind::Write) {
+        for call in calls {
+            let mut conditions = Vec::new();
+            collect_conditions(&call.request, &mut conditions);
+            let actions = call.request.get("TransactItems").and_then(Value::as_array).map_or(1, Vec::len);
+            let name = call.operation.name();
+            let atomic = if actions > 1 { format!("{name} of {actions} actions, all or nothing") } else { name.into() };
             let guarded = if conditions.is_empty() {
                 "no condition: last writer wins".to_string()
             } else {
@@ -401,93 +565,16 @@ fn collect_conditions(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-fn table_summaries(workbook: &Workbook, clock: Arc<dyn Clock>) -> Vec<TableSummary> {
-    let mut target = EngineTarget::new(clock);
-    if super::runner::load(workbook, &mut target).is_err() {
-        return Vec::new();
-    }
-    let engine = target.engine_mut();
-    engine
-        .table_names()
-        .into_iter()
-        .map(|name| {
-            let totals = engine.totals(&name, None).unwrap_or(dynalab_engine::Totals { items: 0, bytes: 0 });
-            let collections = engine.collections(&name, None, usize::MAX).unwrap_or_default();
-            let largest_item = collections.iter().flat_map(|c| c.items.iter().map(|i| i.size)).max().unwrap_or(0);
-            let largest_collection =
-                collections.iter().map(|c| c.items.iter().map(|i| i.size).sum::<usize>()).max().unwrap_or(0);
-            let description = engine.execute_value("DescribeTable", &json!({"TableName": name})).unwrap_or(Value::Null);
-            let mut indexes = Vec::new();
-            for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
-                for index in description["Table"][member].as_array().cloned().unwrap_or_default() {
-                    let index_name = index["IndexName"].as_str().unwrap_or_default().to_string();
-                    if let Ok(t) = engine.totals(&name, Some(&index_name)) {
-                        indexes.push((index_name, t.items, t.bytes));
-                    }
-                }
-            }
-            TableSummary { name, items: totals.items, bytes: totals.bytes, largest_item, largest_collection, indexes }
-        })
-        .collect()
-}
-
-fn cost(
-    workbook: &Workbook,
-    patterns: &[PatternResult],
-    tables: &[TableSummary],
-    prices: Prices,
-    priced_for_region: bool,
-) -> Cost {
-    let mut on_demand_reads = 0.0;
-    let mut on_demand_writes = 0.0;
-    // Provisioned capacity sized for the peak, per table and index (no auto scaling assumed).
-    let mut peak: BTreeMap<(String, bool), f64> = BTreeMap::new();
-    for (pattern, result) in workbook.patterns.iter().zip(patterns) {
-        let avg = pattern.avg_rps.unwrap_or(pattern.peak_rps);
-        on_demand_reads += result.read_units * avg * prices::SECONDS_PER_MONTH / 1e6 * prices.read_request_per_million;
-        on_demand_writes +=
-            result.write_units * avg * prices::SECONDS_PER_MONTH / 1e6 * prices.write_request_per_million;
-        for load in &result.busiest_key {
-            let write = load.kind == PatternKind::Write;
-            *peak.entry((load.target.clone(), write)).or_default() += load.units_per_second / pattern.busiest_key_share;
-        }
-    }
-    let provisioned = |write: bool, hourly: f64| -> f64 {
-        peak.iter()
-            .filter(|((_, w), _)| *w == write)
-            .map(|(_, units)| units.ceil() * hourly * prices::HOURS_PER_MONTH)
-            .sum()
-    };
-    let provisioned_reads = provisioned(false, prices.rcu_hour);
-    let provisioned_writes = provisioned(true, prices.wcu_hour);
-    let stored_bytes: f64 = tables
-        .iter()
-        .map(|t| {
-            let index_bytes: f64 =
-                t.indexes.iter().map(|(_, items, bytes)| *bytes as f64 + *items as f64 * STORAGE_OVERHEAD_BYTES).sum();
-            t.bytes as f64 + t.items as f64 * STORAGE_OVERHEAD_BYTES + index_bytes
-        })
-        .sum();
-    let storage_gb = stored_bytes * workbook.scale / (1024.0 * 1024.0 * 1024.0);
-    Cost {
-        storage: storage_gb * prices.storage_gb_month,
-        storage_gb,
-        prices,
-        priced_for_region,
-        on_demand_reads,
-        on_demand_writes,
-        provisioned_reads,
-        provisioned_writes,
-    }
-}
-
 #[cfg(test)]
 // The helpers take `json!` values by value.
 #[allow(clippy::needless_pass_by_value)]
 mod tests {
     use super::*;
-    use crate::workbook::runner::{run, EngineTarget};
+    use crate::workbook::check::check as check_workbook;
+    use crate::workbook::Workbook;
     use dynalab_engine::FixedClock;
+    use serde_json::json;
+    use std::sync::Arc;
 
     fn check(patterns: Value) -> DesignResult {
         let items: Vec<Value> = (0..20)
@@ -500,10 +587,12 @@ mod tests {
                 "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
                 "GlobalSecondaryIndexes": [{"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}]}],
             "fixtures": {"things": items}, "patterns": patterns});
+        design(workbook)
+    }
+
+    fn design(workbook: Value) -> DesignResult {
         let workbook = Workbook::parse(&workbook.to_string()).expect("valid");
-        let clock: Arc<dyn Clock> = Arc::new(FixedClock::at(0));
-        let runs = run(&workbook, &mut EngineTarget::new(clock.clone()));
-        analyse(&workbook, &runs, clock)
+        check_workbook(&workbook, Arc::new(FixedClock::at(0))).expect("plans").result
     }
 
     fn pattern(id: &str, consistency: &str, requests: Value, expect: Value) -> Value {
@@ -565,7 +654,112 @@ mod tests {
             assert!(reason.starts_with(want_reason), "{id}: {reason}");
         }
         assert_eq!(result.verdict, Verdict::Fail);
-        assert_eq!(result.tables[0].items, 20);
-        assert_eq!(result.tables[0].indexes[0].1, 20);
+        assert_eq!(result.tables[0].totals.items, 20);
+        assert_eq!(result.tables[0].indexes[0].totals.items, 20);
+    }
+
+    fn table(name: &str, extra: Value) -> Value {
+        let mut table = json!({"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]});
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            table[k] = v;
+        }
+        table
+    }
+
+    fn write_pattern(id: &str, rps: f64, request: Value) -> Value {
+        json!({"id": id, "description": id, "type": "write", "peak_rps": rps, "consistency": "eventual", "requests": [request]})
+    }
+
+    #[test]
+    fn a_batch_spreads_its_units_over_its_keys() {
+        let puts: Vec<Value> = (0..25).map(|i| json!({"PutRequest": {"Item": {"pk": {"S": format!("k{i}")}}}})).collect();
+        let one_key: Vec<Value> = (0..25).map(|i| json!({"Put": {"TableName": "ttt", "Item": {"pk": {"S": "same"}, "n": {"N": i.to_string()}}}})).collect();
+        let result = design(json!({"format": super::super::FORMAT, "name": "batch", "tables": [table("ttt", json!({}))],
+            "patterns": [
+                write_pattern("batch", 100.0, json!({"operation": "BatchWriteItem", "request": {"RequestItems": {"ttt": puts}}})),
+                write_pattern("one", 100.0, json!({"operation": "PutItem", "request": {"TableName": "ttt", "Item": {"pk": {"S": "hot"}, "pad": {"S": "x".repeat(11_000)}}}})),
+            ]}));
+        let batch = &result.patterns[0];
+        assert_eq!(batch.verdict, Verdict::Pass, "{:?}", batch.reasons);
+        assert_eq!(batch.write_units, 25.0);
+        assert_eq!(batch.busiest_key[0].units_per_second, 100.0, "each key takes 1 WCU × 100/s");
+        assert_eq!(batch.busiest_key[0].keys_touched, 25);
+        let one = &result.patterns[1];
+        assert_eq!(one.verdict, Verdict::Fail);
+        assert!(one.reasons[0].starts_with("hot partition key `hot` on ttt: 1100 WCU/s"), "{}", one.reasons[0]);
+        // A transaction on one key puts all its units on that key (and would be refused anyway).
+        assert!(one_key.len() == 25);
+    }
+
+    #[test]
+    fn reading_every_shard_is_scatter_gather_not_a_join() {
+        let shards = |n: usize| -> Vec<Value> {
+            (0..n)
+                .map(|s| json!({"operation": "Query", "request": {"TableName": "things", "IndexName": "by_g",
+                    "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": format!("day#{s}")}}}}))
+                .collect()
+        };
+        let result = check(json!([
+            pattern("four", "eventual", json!(shards(4)), json!({})),
+            pattern("twelve", "eventual", json!(shards(12)), json!({})),
+            pattern("join", "eventual", json!([query(json!({})), {"operation": "GetItem", "request": {"TableName": "things",
+                "Key": {"pk": {"S": "T#1"}, "sk": {"S": "S#01"}}}}]), json!({})),
+        ]));
+        let (four, twelve, join) = (&result.patterns[0], &result.patterns[1], &result.patterns[2]);
+        assert_eq!(four.verdict, Verdict::Pass, "{:?}", four.reasons);
+        assert!(four.reasons[0].starts_with("scatter-gather over 4 shards of `day#…`: 4 Querys per request"), "{}", four.reasons[0]);
+        assert_eq!(four.operation, "Query + Query + Query + Query");
+        assert_eq!(twelve.verdict, Verdict::Warn);
+        assert!(twelve.reasons[0].contains("above the fan-out of 10"), "{}", twelve.reasons[0]);
+        assert_eq!(join.verdict, Verdict::Fail);
+        assert!(join.reasons[0].starts_with("client-side join: 2 calls"), "{}", join.reasons[0]);
+    }
+
+    #[test]
+    fn provisioned_capacity_is_held_to_the_demand_at_peak() {
+        let provisioned = json!({"BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 10, "WriteCapacityUnits": 5}});
+        let put = |rps: f64| write_pattern("put", rps, json!({"operation": "PutItem", "request": {"TableName": "ttt", "Item": {"pk": {"S": "a"}}}}));
+        let over = design(json!({"format": super::super::FORMAT, "name": "p", "tables": [table("ttt", provisioned.clone())], "patterns": [put(120.0)]}));
+        assert_eq!(over.verdict, Verdict::Fail);
+        assert_eq!(over.patterns[0].verdict, Verdict::Pass);
+        assert!(over.capacity.iter().any(|f| f.verdict == Verdict::Fail && f.text == "table ttt: 120 WCU/s at peak against 5 provisioned (2400%)"), "{:?}", over.capacity);
+        let near = design(json!({"format": super::super::FORMAT, "name": "p", "tables": [table("ttt", provisioned)], "patterns": [put(4.5)]}));
+        assert_eq!(near.verdict, Verdict::Warn, "{:?}", near.capacity);
+    }
+
+    #[test]
+    fn consistency_is_checked_inside_batch_and_transaction_reads() {
+        let batch = json!({"operation": "BatchGetItem", "request": {"RequestItems": {"things": {"Keys": [{"pk": {"S": "T#1"}, "sk": {"S": "S#01"}}]}}}});
+        let strong_batch = json!({"operation": "BatchGetItem", "request": {"RequestItems": {"things": {"Keys": [{"pk": {"S": "T#1"}, "sk": {"S": "S#01"}}], "ConsistentRead": true}}}});
+        let transact = json!({"operation": "TransactGetItems", "request": {"TransactItems": [{"Get": {"TableName": "things", "Key": {"pk": {"S": "T#1"}, "sk": {"S": "S#01"}}}}]}});
+        let result = check(json!([
+            pattern("weak-batch", "strong", json!([batch]), json!({})),
+            pattern("strong-batch", "strong", json!([strong_batch]), json!({})),
+            pattern("paid-transaction", "eventual", json!([transact]), json!({})),
+        ]));
+        let verdicts: Vec<(Verdict, &str)> = result.patterns.iter().map(|p| (p.verdict, p.reasons[0].as_str())).collect();
+        assert_eq!(verdicts[0].0, Verdict::Warn);
+        assert!(verdicts[0].1.contains("BatchGetItem reads eventually consistent"), "{}", verdicts[0].1);
+        assert_eq!(verdicts[1].0, Verdict::Pass, "{}", verdicts[1].1);
+        assert_eq!(verdicts[2].0, Verdict::Warn);
+        assert!(verdicts[2].1.contains("transactional read"), "{}", verdicts[2].1);
+    }
+
+    #[test]
+    fn costs_have_a_peak_and_an_expected_headline_and_never_a_negative_zero() {
+        let result = check(json!([
+            {"id": "a", "description": "a", "type": "read", "peak_rps": 100, "avg_rps": 10, "consistency": "eventual", "requests": [query(json!({}))]},
+        ]));
+        let c = &result.cost;
+        let expected = c.expected.expect("avg given");
+        assert!((c.at_peak.reads / expected.reads - 10.0).abs() < 1e-9, "{} {}", c.at_peak.reads, expected.reads);
+        assert_eq!(crate::workbook::report::money(-0.001), "$0.00");
+        let markdown = crate::workbook::report::markdown(&result);
+        assert!(markdown.contains("**Monthly cost at peak: $"), "{markdown}");
+        assert!(markdown.contains("**Expected monthly cost: $"), "{markdown}");
+        assert!(markdown.contains("point-in-time recovery"), "{markdown}");
+        assert!(!markdown.contains("$-"), "{markdown}");
     }
 }

@@ -7,14 +7,18 @@
 
 pub mod analysis;
 pub mod check;
+pub mod compare;
+pub mod cost;
 pub mod gallery;
 pub mod import;
+pub mod plan;
 pub mod prices;
 pub mod report;
 pub mod runner;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 pub const FORMAT: &str = "dynalab-workbook/1";
 
@@ -36,6 +40,13 @@ pub struct Workbook {
     /// their production size and only fewer of them says 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collection_scale: Option<f64>,
+    /// A read answered by this many calls of one shape, one per shard suffix, passes; more warns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_fan_out: Option<u32>,
+    /// Tables replicated as global tables: the number of regions holding each (writes and storage
+    /// are paid in each).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub replicas: BTreeMap<String, u32>,
     /// CreateTable requests.
     pub tables: Vec<Value>,
     /// Items per table, in DynamoDB JSON or plain JSON.
@@ -62,10 +73,14 @@ pub struct Pattern {
     /// Who may run it (reported as given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
-    /// The share of this pattern's traffic on its busiest partition key; 1 (all of it) unless the
-    /// designer knows the spread. The hot-key check multiplies by it.
-    #[serde(default = "one")]
-    pub busiest_key_share: f64,
+    /// The share of this pattern's requests that go to the same partition key as the fixture's
+    /// request; 1 (all of them) unless the designer knows the spread. One number for every table
+    /// and index, or one per `table` / `table/index`. The hot-key check multiplies by it.
+    #[serde(default, skip_serializing_if = "KeyShare::is_default")]
+    pub busiest_key_share: KeyShare,
+    /// On a write pattern: days the written items are kept, which sizes the table's storage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention_days: Option<f64>,
     /// The calls that implement it: one for a well-designed pattern.
     pub requests: Vec<Call>,
     /// `"{{name}}"` in a request is replaced by `parameters[name]`.
@@ -73,6 +88,45 @@ pub struct Pattern {
     pub parameters: Map<String, Value>,
     #[serde(default)]
     pub expect: Expect,
+}
+
+/// `busiest_key_share`: one share, or one per `table` or `table/index` (others take 1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum KeyShare {
+    All(f64),
+    ByTarget(BTreeMap<String, f64>),
+}
+
+impl Default for KeyShare {
+    fn default() -> Self {
+        Self::All(1.0)
+    }
+}
+
+impl KeyShare {
+    fn is_default(&self) -> bool {
+        *self == Self::All(1.0)
+    }
+
+    /// The share on `target` (`table` or `table/index`); an index without its own takes its table's.
+    pub fn on(&self, target: &str) -> f64 {
+        match self {
+            Self::All(share) => *share,
+            Self::ByTarget(shares) => shares
+                .get(target)
+                .or_else(|| target.split_once('/').and_then(|(table, _)| shares.get(table)))
+                .copied()
+                .unwrap_or(1.0),
+        }
+    }
+
+    fn shares(&self) -> Vec<(String, f64)> {
+        match self {
+            Self::All(share) => vec![(String::new(), *share)],
+            Self::ByTarget(shares) => shares.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,41 +236,64 @@ impl Workbook {
         Ok(workbook)
     }
 
-    fn check(&self) -> Result<(), String> {
+    /// Every problem with the values, each naming its field; the plan ([`plan::Plan::build`])
+    /// finds the rest (tables, items, operations, indexes).
+    pub fn check(&self) -> Result<(), String> {
+        let mut problems = Vec::new();
+        let mut problem = |text: String| problems.push(text);
         if !(self.scale.is_finite() && self.scale >= 1.0) {
-            return Err("scale: must be a number ≥ 1".into());
+            problem("scale: must be a number ≥ 1".into());
         }
         if self.collection_scale.is_some_and(|s| !(s.is_finite() && s >= 1.0)) {
-            return Err("collection_scale: must be a number ≥ 1".into());
+            problem("collection_scale: must be a number ≥ 1".into());
+        }
+        if self.max_fan_out == Some(0) {
+            problem("max_fan_out: must be at least 1".into());
+        }
+        for (table, _) in self.replicas.iter().filter(|(_, n)| **n == 0) {
+            problem(format!("replicas.{table}: must be at least 1"));
         }
         if self.tables.is_empty() {
-            return Err("tables: at least one table".into());
+            problem("tables: at least one table".into());
         }
         if self.patterns.is_empty() {
-            return Err("patterns: at least one pattern".into());
+            problem("patterns: at least one pattern".into());
         }
         for (i, p) in self.patterns.iter().enumerate() {
             let at = |field: &str, what: &str| format!("patterns[{i}].{field}: {what}");
             if !(p.peak_rps.is_finite() && p.peak_rps >= 0.0) {
-                return Err(at("peak_rps", "must be a number ≥ 0"));
+                problem(at("peak_rps", "must be a number ≥ 0"));
             }
             if p.avg_rps.is_some_and(|a| !(a.is_finite() && a >= 0.0 && a <= p.peak_rps)) {
-                return Err(at("avg_rps", "must be between 0 and peak_rps"));
+                problem(at("avg_rps", "must be between 0 and peak_rps"));
             }
-            if !(p.busiest_key_share > 0.0 && p.busiest_key_share <= 1.0) {
-                return Err(at("busiest_key_share", "must be in (0, 1]"));
+            for (target, share) in p.busiest_key_share.shares() {
+                if !(share > 0.0 && share <= 1.0) {
+                    let field =
+                        if target.is_empty() { "busiest_key_share".into() } else { format!("busiest_key_share.{target}") };
+                    problem(at(&field, "must be in (0, 1]"));
+                }
+            }
+            if p.retention_days.is_some_and(|d| !(d.is_finite() && d > 0.0)) {
+                problem(at("retention_days", "must be a number > 0"));
             }
             if p.requests.is_empty() {
-                return Err(at("requests", "at least one call"));
+                problem(at("requests", "at least one call"));
             }
             for (j, call) in p.requests.iter().enumerate() {
-                call.resolve(&p.parameters).map_err(|e| at(&format!("requests[{j}]"), &e))?;
+                if let Err(e) = call.resolve(&p.parameters) {
+                    problem(at(&format!("requests[{j}]"), &e));
+                }
             }
             if self.patterns[..i].iter().any(|q| q.id == p.id) {
-                return Err(at("id", &format!("`{}` is used twice", p.id)));
+                problem(at("id", &format!("`{}` is used twice", p.id)));
             }
         }
-        Ok(())
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n"))
+        }
     }
 }
 

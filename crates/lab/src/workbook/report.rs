@@ -1,8 +1,9 @@
 //! The design note, in Markdown as an expert would write it, and the same content as JSON.
 
 use super::analysis::{unit, DesignResult, PatternResult, Verdict};
+use super::plan::Plan;
 use super::runner::PatternRun;
-use super::Workbook;
+use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 /// The JSON report.
@@ -10,33 +11,53 @@ pub fn json(result: &DesignResult) -> String {
     serde_json::to_string_pretty(result).unwrap_or_default() + "\n"
 }
 
-/// Every pattern's calls with their requests and responses (or errors), as a validation record.
-pub fn validation(workbook: &Workbook, runs: &[PatternRun]) -> String {
-    let patterns: Vec<serde_json::Value> = workbook
-        .patterns
-        .iter()
-        .zip(runs)
-        .map(|(pattern, run)| {
-            let calls: Vec<serde_json::Value> = run
-                .calls
-                .iter()
-                .map(|call| {
-                    serde_json::json!({
-                        "operation": call.operation,
-                        "request": call.request,
-                        "response": call.response,
-                        "error": call.error.as_ref().map(|(name, message)| serde_json::json!({"name": name, "message": message})),
-                    })
-                })
-                .collect();
-            serde_json::json!({"id": pattern.id, "description": pattern.description, "problem": run.problem, "calls": calls})
-        })
-        .collect();
-    let record = serde_json::json!({"validated_by": "dynalab check", "workbook": workbook.name, "patterns": patterns});
-    serde_json::to_string_pretty(&record).unwrap_or_default() + "\n"
+/// Every pattern's calls in the shape of the DynamoDB MCP server's `dynamodb_model_validation.json`:
+/// `{"validation_response": [{pattern_id, description, dynamodb_operation, command, response}]}`,
+/// one entry per call, `response` the operation's answer (the AWS CLI's output) or the AWS CLI's
+/// error line. ConsumedCapacity the check asked for is left out unless the request asked too.
+pub fn validation(plan: &Plan, runs: &[PatternRun]) -> String {
+    let mut entries = Vec::new();
+    for ((pattern, planned), run) in plan.patterns().zip(runs) {
+        if let Some(problem) = &run.problem {
+            entries.push(json!({"pattern_id": pattern.id, "description": pattern.description, "response": problem}));
+        }
+        for ((call, original), given) in run.calls.iter().zip(planned).zip(&pattern.requests) {
+            let command = given.cli.clone().unwrap_or_else(|| {
+                format!("aws {} {} --cli-input-json '{}'", call.operation.api().cli_service(), call.operation.cli_name(), original.request)
+            });
+            let response = match (&call.error, &call.body) {
+                (Some((name, message)), _) => Value::String(format!(
+                    "An error occurred ({name}) when calling the {} operation: {message}",
+                    call.operation.name()
+                )),
+                (None, Some(body)) => {
+                    let mut value: Value = serde_json::from_str(body).unwrap_or_else(|_| json!({}));
+                    if original.request.get("ReturnConsumedCapacity").is_none() {
+                        if let Some(object) = value.as_object_mut() {
+                            object.remove("ConsumedCapacity");
+                        }
+                    }
+                    value
+                }
+                (None, None) => json!({}),
+            };
+            entries.push(json!({
+                "pattern_id": pattern.id,
+                "description": pattern.description,
+                "dynamodb_operation": call.operation.name(),
+                "command": command,
+                "response": response,
+            }));
+        }
+    }
+    serde_json::to_string_pretty(&json!({"validation_response": entries})).unwrap_or_default() + "\n"
 }
 
-fn money(value: f64) -> String {
+/// Dollars to the cent; never "$-0.00".
+pub fn money(value: f64) -> String {
+    if value.abs() < 0.005 {
+        return "$0.00".into();
+    }
     format!("${value:.2}")
 }
 
@@ -86,28 +107,41 @@ pub fn markdown(result: &DesignResult) -> String {
         result.region,
         result.scale
     );
-    let mut tables: Vec<&str> = result.patterns.iter().map(|p| p.table.as_str()).collect();
-    tables.dedup();
-    let mut seen = Vec::new();
-    for table in tables {
+    let c = &result.cost;
+    let _ = writeln!(
+        out,
+        "**Monthly cost at peak: {}** (on demand, every pattern at its peak rate all month, storage included).",
+        money(c.at_peak.total())
+    );
+    if let Some(expected) = &c.expected {
+        let _ = writeln!(out, "**Expected monthly cost: {}** (on demand, at the average rates).", money(expected.total()));
+    }
+    let _ = writeln!(out, "On provisioned capacity sized for the peak: {}.\n", money(c.provisioned.total()));
+    let mut seen: Vec<&str> = Vec::new();
+    for table in result.patterns.iter().map(|p| p.table.as_str()) {
         if seen.contains(&table) {
             continue;
         }
         seen.push(table);
         let _ = writeln!(out, "## Table `{table}`\n");
-        if let Some(summary) = result.tables.iter().find(|t| t.name == table) {
-            let indexes: Vec<String> = summary
+        if let Some(shape) = result.tables.iter().find(|t| t.name == table) {
+            let indexes: Vec<String> = shape
                 .indexes
                 .iter()
-                .map(|(name, items, bytes)| format!("`{name}` {items} entries, {bytes} B"))
+                .map(|i| format!("`{}` {} entries, {} B", i.name, i.totals.items, i.totals.bytes))
                 .collect();
+            let capacity = match shape.provisioned {
+                Some((read, write)) => format!(" Provisioned {read} RCU / {write} WCU."),
+                None => " On demand.".to_string(),
+            };
             let _ = writeln!(
                 out,
-                "Fixture: {} items, {} B; largest item {} B; largest item collection {} B.{}\n",
-                summary.items,
-                summary.bytes,
-                summary.largest_item,
-                summary.largest_collection,
+                "Fixture: {} items, {} B; largest item {} B; largest item collection {} B.{}{}\n",
+                shape.totals.items,
+                shape.totals.bytes,
+                shape.largest_item,
+                shape.largest_collection,
+                capacity,
                 if indexes.is_empty() { String::new() } else { format!(" Indexes: {}.", indexes.join("; ")) }
             );
         }
@@ -135,6 +169,14 @@ pub fn markdown(result: &DesignResult) -> String {
         }
         out.push('\n');
     }
+    if !result.capacity.is_empty() {
+        let _ = writeln!(out, "## Provisioned capacity\n");
+        let _ = writeln!(out, "Every pattern at its peak at once, against what is provisioned (fail when over, warn above 80%).\n");
+        for finding in &result.capacity {
+            let _ = writeln!(out, "- {}: {}", finding.verdict.label(), finding.text);
+        }
+        out.push('\n');
+    }
     let _ = writeln!(out, "## Write invariants\n");
     if result.write_invariants.is_empty() {
         let _ = writeln!(out, "No write patterns.\n");
@@ -145,7 +187,7 @@ pub fn markdown(result: &DesignResult) -> String {
     let _ = writeln!(out, "\n## Hot-key risk\n");
     let _ = writeln!(
         out,
-        "Each pattern's units at peak × its `busiest_key_share`, per table or index, against 3,000 RCU / 1,000 WCU per partition key per second.\n"
+        "Per table or index, the units each partition key the requests touch takes at peak (× `busiest_key_share`), against 3,000 RCU / 1,000 WCU per partition key per second; a batch or transaction spreads its units over its keys.\n"
     );
     if result.hot_keys.is_empty() {
         let _ = writeln!(out, "No partition key above half its ceiling.");
@@ -153,36 +195,62 @@ pub fn markdown(result: &DesignResult) -> String {
     for line in &result.hot_keys {
         let _ = writeln!(out, "- {line}");
     }
-    let c = &result.cost;
     let _ = writeln!(out, "\n## Cost per month\n");
     let _ = writeln!(
         out,
-        "Prices: {} as of {} ({}){}; average rates (peak where no average is given) over 730 hours; storage is the fixture × {} plus 100 B per item and index entry.\n",
+        "Prices: {} as of {} ({}){}; 730 hours a month. {}.\n",
         c.prices.region,
         c.prices.as_of,
         c.prices.source,
         if c.priced_for_region { String::new() } else { format!(" — no table for {}, priced as {}", result.region, c.prices.region) },
-        result.scale
+        c.excluded
     );
-    let _ = writeln!(out, "| | On demand | Provisioned (sized for peak, no auto scaling) |");
-    let _ = writeln!(out, "|---|---|---|");
-    let _ = writeln!(out, "| Reads | {} | {} |", money(c.on_demand_reads), money(c.provisioned_reads));
+    let expected = c.expected.as_ref();
     let _ = writeln!(
         out,
-        "| Writes (index writes included) | {} | {} |",
-        money(c.on_demand_writes),
-        money(c.provisioned_writes)
+        "| | On demand at peak | {}Provisioned for peak (no auto scaling) |",
+        if expected.is_some() { "On demand, expected (average rates) | " } else { "" }
     );
-    let _ = writeln!(out, "| Storage ({:.3} GB) | {} | {} |", c.storage_gb, money(c.storage), money(c.storage));
-    let _ = writeln!(out, "| **Total** | **{}** | **{}** |", money(c.on_demand_total()), money(c.provisioned_total()));
-    let _ = writeln!(out, "\nOn demand, by pattern:\n");
-    for p in &result.patterns {
+    let _ = writeln!(out, "|---|---|{}---|", if expected.is_some() { "---|" } else { "" });
+    let row = |label: &str, peak: f64, expected: Option<f64>, provisioned: f64| {
+        format!(
+            "| {label} | {} | {}{} |",
+            money(peak),
+            expected.map_or(String::new(), |e| format!("{} | ", money(e))),
+            money(provisioned)
+        )
+    };
+    let _ = writeln!(out, "{}", row("Reads", c.at_peak.reads, expected.map(|e| e.reads), c.provisioned.reads));
+    let _ = writeln!(
+        out,
+        "{}",
+        row("Writes (index writes and replicas included)", c.at_peak.writes, expected.map(|e| e.writes), c.provisioned.writes)
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        row(&format!("Storage ({:.3} GB)", c.storage_gb), c.at_peak.storage, expected.map(|e| e.storage), c.provisioned.storage)
+    );
+    let _ = writeln!(
+        out,
+        "{}",
+        row("**Total**", c.at_peak.total(), expected.map(|e| e.total()), c.provisioned.total())
+    );
+    let _ = writeln!(out, "\nStorage by table:\n");
+    for storage in &c.storage {
+        let _ = writeln!(out, "- {}: {:.3} GB ({})", storage.table, storage.gb, storage.basis);
+    }
+    let _ = writeln!(out, "\nPatterns by cost (on demand at peak{}):\n", if expected.is_some() { "; expected" } else { "" });
+    let mut by_cost: Vec<&PatternResult> = result.patterns.iter().collect();
+    by_cost.sort_by(|a, b| b.monthly_at_peak.total_cmp(&a.monthly_at_peak).then_with(|| a.id.cmp(&b.id)));
+    for p in by_cost {
         let _ = writeln!(
             out,
-            "- {} {}: {} ({} at peak)",
+            "- {} {}: {}{} ({} at peak)",
             p.id,
             cell(&p.description),
-            money(p.monthly_on_demand),
+            money(p.monthly_at_peak),
+            if expected.is_some() { format!("; {}", money(p.monthly_expected)) } else { String::new() },
             pattern_units(p).1
         );
     }

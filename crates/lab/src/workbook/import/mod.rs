@@ -3,11 +3,18 @@
 //! NoSQL Workbench models, and CloudFormation templates (JSON, and YAML with the `yaml` feature)
 //! with `AWS::DynamoDB::Table` resources. Each import says what it could not carry over and why.
 
+mod cloudformation;
 mod cost_model;
+mod mcp;
+mod tables;
+mod workbench;
 
-use super::{Call, Consistency, Expect, Pattern, PatternKind, Workbook, FORMAT};
-use crate::plain_json::{self, Json};
-use serde_json::{json, Map, Value};
+use super::{Workbook, FORMAT};
+use crate::plain_json;
+use cloudformation::cloudformation;
+use mcp::mcp;
+use serde_json::Value;
+use workbench::workbench;
 
 /// Which shape a file was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,166 +73,30 @@ pub fn import(text: &str) -> Result<Imported, String> {
     Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a design skill cost model (tables, entities, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
 }
 
+/// The imported workbook, held to the workbook's own checks (a design without patterns is still a
+/// workbook to start from: `--format workbook` writes it; `check` says there is nothing to check).
 fn finish(source: Source, workbook: Value, notes: Vec<String>) -> Result<Imported, String> {
     let workbook: Workbook = serde_json::from_value(workbook).map_err(|e| format!("imported workbook: {e}"))?;
-    if workbook.patterns.is_empty() {
-        return Err(format!(
-            "{} holds tables but no access patterns to check{}",
-            source.describe(),
-            if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) }
-        ));
+    if let Err(problems) = workbook.check() {
+        let problems: Vec<&str> = problems.lines().filter(|p| !p.starts_with("patterns: at least one")).collect();
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
+        }
     }
     Ok(Imported { source, workbook, notes })
 }
 
-const WRITES: [&str; 6] =
-    ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems", "TransactWrite"];
-
-fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, String> {
-    let mut notes = Vec::new();
-    let tables = model
-        .get("tables")
-        .and_then(Value::as_array)
-        .cloned()
-        .ok_or("tables: expected a list of create_table arguments")?;
-    // Items: {table: [{"PutRequest": {"Item": ...}}]}, values kept as written (exact numbers).
-    let mut fixtures = Map::new();
-    if let Json::Object(members) = json {
-        if let Some((_, Json::Object(by_table))) = members.iter().find(|(k, _)| k == "items") {
-            for (table, requests) in by_table {
-                let Json::Array(requests) = requests else {
-                    notes.push(format!("items.{table}: not a list, skipped"));
-                    continue;
-                };
-                let mut items = Vec::new();
-                for (i, request) in requests.iter().enumerate() {
-                    match put_item(request) {
-                        Some(item) => items.push(item),
-                        None => notes.push(format!("items.{table}[{i}]: not a PutRequest with an Item, skipped")),
-                    }
-                }
-                fixtures.insert(table.clone(), Value::Array(items));
-            }
-        }
-    }
-    let mut patterns: Vec<Value> = Vec::new();
-    for (i, pattern) in
-        model.get("access_patterns").and_then(Value::as_array).cloned().unwrap_or_default().iter().enumerate()
-    {
-        let label = pattern
-            .get("pattern")
-            .map_or_else(|| (i + 1).to_string(), |p| p.as_str().map_or_else(|| p.to_string(), String::from));
-        let description = pattern.get("description").and_then(Value::as_str).unwrap_or("").to_string();
-        let Some(implementation) = pattern.get("implementation").and_then(Value::as_str) else {
-            let reason = pattern.get("reason").and_then(Value::as_str).unwrap_or("no implementation given");
-            notes.push(format!("pattern {label} ({description}) not imported: {reason}"));
-            continue;
-        };
-        let operation = pattern.get("dynamodb_operation").and_then(Value::as_str).unwrap_or("");
-        let kind = if WRITES.contains(&operation)
-            || implementation.contains("put-item")
-            || implementation.contains("update-item")
-            || implementation.contains("delete-item")
-            || implementation.contains("transact-write")
-            || implementation.contains("batch-write")
-        {
-            PatternKind::Write
-        } else {
-            PatternKind::Read
-        };
-        let consistency = if implementation.contains("transact-") {
-            Consistency::Transactional
-        } else if implementation.contains("--consistent-read") {
-            Consistency::Strong
-        } else {
-            Consistency::Eventual
-        };
-        let mut id = format!("AP{label}");
-        let mut n = 2;
-        while patterns.iter().any(|p| p["id"] == id.as_str()) {
-            id = format!("AP{label}-{n}");
-            n += 1;
-        }
-        let call = Call { operation: None, request: None, cli: Some(implementation.to_string()) };
-        if let Err(e) = call.resolve(&Map::new()) {
-            notes.push(format!(
-                "pattern {label} ({description}) not imported: its implementation does not translate: {e}"
-            ));
-            continue;
-        }
-        let pattern = Pattern {
-            id,
-            description,
-            kind,
-            peak_rps: 1.0,
-            avg_rps: None,
-            consistency,
-            scope: None,
-            busiest_key_share: 1.0,
-            requests: vec![call],
-            parameters: Map::new(),
-            expect: Expect::default(),
-        };
-        patterns.push(serde_json::to_value(pattern).unwrap_or_default());
-    }
-    notes.push("the MCP data model gives no request rates: every pattern is checked at 1 request/s; set peak_rps to check hot keys and cost".into());
-    let workbook = json!({"format": FORMAT, "name": "Imported DynamoDB MCP data model", "tables": tables, "fixtures": fixtures, "patterns": patterns});
-    finish(Source::McpDataModel, workbook, notes)
-}
-
-fn put_item(request: &Json) -> Option<Value> {
-    let Json::Object(members) = request else { return None };
-    let (_, Json::Object(put)) = members.iter().find(|(k, _)| k == "PutRequest")? else { return None };
-    let (_, item) = put.iter().find(|(k, _)| k == "Item")?;
-    plain_json::item_from(item).ok()
-}
-
-/// NoSQL Workbench: `DataModel[]` with `KeyAttributes`, `NonKeyAttributes`, `GlobalSecondaryIndexes`,
-/// `TableData` (DynamoDB JSON items). Facets describe views, not requests: they become notes.
-fn workbench(model: &Map<String, Value>) -> Result<Imported, String> {
-    let mut notes = Vec::new();
-    let mut tables = Vec::new();
-    let mut fixtures = Map::new();
-    for (i, table) in model.get("DataModel").and_then(Value::as_array).cloned().unwrap_or_default().iter().enumerate() {
-        let name = table["TableName"].as_str().ok_or_else(|| format!("DataModel[{i}].TableName: missing"))?.to_string();
-        let key = &table["KeyAttributes"];
-        let attribute = |a: &Value| json!({"AttributeName": a["AttributeName"], "AttributeType": a["AttributeType"]});
-        let mut definitions = vec![attribute(&key["PartitionKey"])];
-        let mut schema = vec![json!({"AttributeName": key["PartitionKey"]["AttributeName"], "KeyType": "HASH"})];
-        if key.get("SortKey").is_some() {
-            definitions.push(attribute(&key["SortKey"]));
-            schema.push(json!({"AttributeName": key["SortKey"]["AttributeName"], "KeyType": "RANGE"}));
-        }
-        let mut create = json!({"TableName": name, "KeySchema": schema, "BillingMode": "PAY_PER_REQUEST"});
-        let mut gsis = Vec::new();
-        for gsi in table["GlobalSecondaryIndexes"].as_array().cloned().unwrap_or_default() {
-            let mut key_schema = Vec::new();
-            for (part, kind) in [("PartitionKey", "HASH"), ("SortKey", "RANGE")] {
-                if let Some(a) = gsi["KeyAttributes"].get(part) {
-                    if !definitions.iter().any(|d| d["AttributeName"] == a["AttributeName"]) {
-                        definitions.push(attribute(a));
-                    }
-                    key_schema.push(json!({"AttributeName": a["AttributeName"], "KeyType": kind}));
-                }
-            }
-            let projection = gsi.get("Projection").cloned().unwrap_or_else(|| json!({"ProjectionType": "ALL"}));
-            gsis.push(json!({"IndexName": gsi["IndexName"], "KeySchema": key_schema, "Projection": projection}));
-        }
-        create["AttributeDefinitions"] = json!(definitions);
-        if !gsis.is_empty() {
-            create["GlobalSecondaryIndexes"] = json!(gsis);
-        }
-        tables.push(create);
-        fixtures.insert(name.clone(), table.get("TableData").cloned().unwrap_or_else(|| json!([])));
-        for facet in table["TableFacets"].as_array().cloned().unwrap_or_default() {
-            notes.push(format!(
-                "{name}: facet `{}` describes a view of the items, not a request; write it as a pattern",
-                facet["FacetName"].as_str().unwrap_or("?")
+impl Imported {
+    /// The workbook, if it has patterns to check; else why not, with what the import noted.
+    pub fn checkable(self) -> Result<Self, String> {
+        if self.workbook.patterns.is_empty() {
+            return Err(format!(
+                "{} holds tables but no access patterns to check (write them as workbook patterns: `dynalab check FILE --format workbook` writes the workbook to start from)",
+                self.source.describe()
             ));
         }
+        Ok(self)
     }
-    let workbook = json!({"format": FORMAT, "name": model["ModelName"].as_str().unwrap_or("NoSQL Workbench model"), "tables": tables, "fixtures": fixtures, "patterns": []});
-    finish(Source::NoSqlWorkbench, workbook, notes)
 }
 
 /// A CloudFormation template in YAML (only built with the `yaml` feature, as the command line is).
@@ -263,51 +134,16 @@ fn yaml_to_json(yaml: serde_yaml::Value) -> Value {
         Y::Tagged(tagged) => {
             let name = tagged.tag.to_string().trim_start_matches('!').to_string();
             let key = if name == "Ref" || name == "Condition" { name } else { format!("Fn::{name}") };
-            json!({key: yaml_to_json(tagged.value)})
+            serde_json::json!({key: yaml_to_json(tagged.value)})
         }
     }
-}
-
-/// CloudFormation: each `AWS::DynamoDB::Table` becomes a CreateTable request.
-fn cloudformation(template: &Map<String, Value>) -> Result<Imported, String> {
-    let mut notes = Vec::new();
-    let mut tables = Vec::new();
-    for (logical, resource) in template["Resources"].as_object().cloned().unwrap_or_default() {
-        if resource["Type"] != "AWS::DynamoDB::Table" {
-            continue;
-        }
-        let properties = resource["Properties"].as_object().cloned().unwrap_or_default();
-        let mut create = Map::new();
-        for (key, value) in properties {
-            match key.as_str() {
-                "TableName" if !value.is_string() => {
-                    notes.push(format!("{logical}: TableName is computed ({value}); named `{logical}` here"));
-                }
-                "TableName"
-                | "AttributeDefinitions"
-                | "KeySchema"
-                | "BillingMode"
-                | "ProvisionedThroughput"
-                | "GlobalSecondaryIndexes"
-                | "LocalSecondaryIndexes"
-                | "StreamSpecification"
-                | "SSESpecification"
-                | "DeletionProtectionEnabled" => {
-                    create.insert(key, value);
-                }
-                other => notes.push(format!("{logical}: {other} is not part of a CreateTable request, left out")),
-            }
-        }
-        create.entry("TableName").or_insert_with(|| Value::String(logical.clone()));
-        tables.push(Value::Object(create));
-    }
-    let workbook = json!({"format": FORMAT, "name": "CloudFormation template", "tables": tables, "patterns": []});
-    finish(Source::CloudFormation, workbook, notes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workbook::PatternKind;
+    use serde_json::json;
 
     /// A data model as the MCP server's generation guide describes it (Python-style `True` included).
     const MCP: &str = include_str!("../../../../../tests/imports/dynamodb_data_model.json");
@@ -332,21 +168,93 @@ mod tests {
             .any(|n| n
                 .contains("pattern 4 (Search products by text) not imported: Full-text search belongs in OpenSearch")));
         let clock: std::sync::Arc<dyn dynalab_engine::Clock> = std::sync::Arc::new(dynalab_engine::FixedClock::at(0));
-        let (_, result) = super::super::check::check(&imported.workbook, clock);
+        let result = super::super::check::check(&imported.workbook, clock).expect("plans").result;
         let verdicts: Vec<_> = result.patterns.iter().map(|p| (p.id.as_str(), p.verdict.label(), p.items)).collect();
         assert_eq!(verdicts, [("AP1", "pass", 1), ("AP2-3", "pass", 1), ("AP2-3-2", "pass", 0)]);
     }
 
+    fn file(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/../../tests/imports/{name}", env!("CARGO_MANIFEST_DIR"))).expect(name)
+    }
+
+    fn plan(imported: &Imported) -> crate::workbook::plan::Plan {
+        let clock = std::sync::Arc::new(dynalab_engine::FixedClock::at(0));
+        crate::workbook::plan::Plan::build(imported.workbook.clone(), clock).expect("plans")
+    }
+
     #[test]
-    fn workbench_and_cloudformation_bring_tables_and_say_patterns_are_missing() {
-        let workbench = include_str!("../../../../../tests/imports/nosql-workbench-model.json");
-        let error = import(workbench).expect_err("no patterns");
+    fn designs_without_patterns_still_become_workbooks() {
+        let imported = import(&file("nosql-workbench-model.json")).expect("imports");
+        assert!(imported.notes.iter().any(|n| n.contains("facet `Post` describes a view")), "{:?}", imported.notes);
+        let error = imported.checkable().expect_err("no patterns");
         assert!(error.starts_with("a NoSQL Workbench model holds tables but no access patterns to check"), "{error}");
-        assert!(error.contains("facet `Post` describes a view"), "{error}");
-        let template = include_str!("../../../../../tests/imports/cloudformation-template.json");
-        let error = import(template).expect_err("no patterns");
-        assert!(error.contains("Orders: TimeToLiveSpecification is not part of a CreateTable request"), "{error}");
+        let imported = import(&file("cloudformation-template.json")).expect("imports");
+        assert_eq!(imported.workbook.setup[0].operation.as_deref(), Some("UpdateTimeToLive"), "TTL kept as a setup call");
+        assert!(imported.notes.iter().any(|n| n == "left out: 1 AWS::S3::Bucket resource (not a DynamoDB table)"), "{:?}", imported.notes);
+        plan(&imported);
         assert!(import("[1]").expect_err("array").contains("expected a JSON object"));
         assert!(import(r#"{"hello": 1}"#).expect_err("unknown").starts_with("not a format Dynalab reads"));
+    }
+
+    #[test]
+    fn workbench_v3_keeps_provisioned_billing_and_facet_items() {
+        let imported = import(&file("workbench-v3-provisioned.json")).expect("imports");
+        let table = &imported.workbook.tables[0];
+        assert_eq!(table["BillingMode"], "PROVISIONED");
+        assert_eq!(table["ProvisionedThroughput"], json!({"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}));
+        assert_eq!(imported.workbook.fixtures["Shipments"].as_array().map(Vec::len), Some(3), "items from both facets");
+        let shape = &plan(&imported).shapes[0];
+        assert_eq!(shape.provisioned, Some((5, 5)));
+        assert_eq!(shape.indexes[0].provisioned, Some((5, 5)));
+        assert_eq!(shape.indexes[0].totals.items, 3);
+    }
+
+    #[cfg(feature = "yaml")]
+    #[test]
+    fn cloudformation_resolves_parameters_loops_and_global_tables() {
+        let imported = import(&file("cloudformation-global-foreach.yaml")).expect("imports");
+        let names: Vec<&str> = imported.workbook.tables.iter().filter_map(|t| t["TableName"].as_str()).collect();
+        assert_eq!(names, ["counters-free-prod", "counters-paid-prod", "sessions-prod"]);
+        assert_eq!(imported.workbook.tables[0]["ProvisionedThroughput"]["ReadCapacityUnits"], json!(25), "Ref to a parameter's Default");
+        assert_eq!(imported.workbook.replicas.get("sessions-prod"), Some(&2));
+        assert_eq!(imported.workbook.tables[2]["StreamSpecification"]["StreamEnabled"], json!(true));
+        assert!(imported.notes.iter().any(|n| n == "left out: 1 AWS::Serverless::Function resource (not a DynamoDB table)"), "{:?}", imported.notes);
+        assert!(imported.workbook.setup.iter().any(|c| c.request.as_ref().is_some_and(|r| r["TableName"] == "sessions-prod")));
+        plan(&imported);
+    }
+
+    #[test]
+    fn the_design_skills_nested_model_is_read_first() {
+        let imported = import(&file("skill-model-nested.json")).expect("imports");
+        assert_eq!(imported.source, Source::DesignCostModel);
+        let ids: Vec<&str> = imported.workbook.patterns.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["AP1", "AP2", "AP3"]);
+        assert_eq!(imported.workbook.patterns[2].retention_days, Some(365.0));
+        assert_eq!(imported.workbook.patterns[0].avg_rps, Some(40.0));
+        let clock = std::sync::Arc::new(dynalab_engine::FixedClock::at(0));
+        let checked = super::super::check::check(&imported.workbook, clock).expect("plans");
+        assert_eq!(checked.result.cost.storage.iter().find(|s| s.table == "Orders").map(|s| s.basis.as_str()), Some("retention"));
+        assert!(checked.result.cost.expected.is_some());
+    }
+
+    /// Each broken variant: the message it must give (a design problem is never dropped).
+    #[test]
+    fn broken_designs_are_refused_naming_the_field() {
+        let mcp = file("dynamodb_data_model.json");
+        let skill = file("skill-model-nested.json");
+        let cases: Vec<(String, &str)> = vec![
+            (
+                mcp.replacen("--key '", "--key ''", 1),
+                "access_patterns[0].implementation: ",
+            ),
+            (skill.replacen("\"operation\": \"GetItem\"", "\"operation\": \"Select\"", 1), "access_patterns[0].operation: `Select` is not a DynamoDB operation"),
+            (skill.replacen("\"peak_rps\": 300", "\"peak_rps\": \"200\"", 1), "access_patterns[0].peak_rps: \"200\" is not a number"),
+            (skill.replacen("\"peak_rps\": 300", "\"peak_rps\": -2.5", 1), "access_patterns[0].peak_rps: -2.5 is not a rate"),
+            (skill.replacen("\"index\": null", "\"index\": \"GSI9\"", 1), "access_patterns[0].index: table `Orders` has no index `GSI9` (it has GSI1)"),
+        ];
+        for (text, expected) in cases {
+            let error = import(&text).expect_err(expected);
+            assert!(error.starts_with(expected), "{error}\nexpected: {expected}");
+        }
     }
 }

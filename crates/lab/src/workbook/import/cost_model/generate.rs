@@ -2,7 +2,7 @@
 //! and the CreateTable requests.
 
 use super::{Declared, Entity, KeyAttribute, Table, FILLER};
-use crate::workbook::{Call, Consistency, Expect, Pattern, PatternKind};
+use crate::workbook::{Call, Consistency, Expect, KeyShare, Pattern, PatternKind};
 use dynalab_engine::value::{item_size, Item};
 use serde_json::{json, Map, Value};
 
@@ -256,7 +256,8 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         avg_rps: declared.average,
         consistency,
         scope: None,
-        busiest_key_share: declared.busiest_key_share,
+        busiest_key_share: KeyShare::All(declared.busiest_key_share),
+        retention_days: declared.retention_days,
         requests: vec![Call { operation: Some(operation.to_string()), request: Some(request), cli: None }],
         parameters: Map::new(),
         expect,

@@ -31,9 +31,14 @@ const ITEM_LIMIT: u64 = 400 * 1024;
 /// The attribute that brings a generated item up to its declared size.
 const FILLER: &str = "filler";
 
-/// A cost model has entities with sizes and counts; an MCP data model has items and CLI strings.
+/// A cost model has entities with sizes and counts (at the top level, or inside each table as the
+/// design skill writes them); an MCP data model has items and CLI strings.
 pub(super) fn is_cost_model(object: &Map<String, Value>) -> bool {
-    object.contains_key("entities") && object.contains_key("access_patterns")
+    let nested = object
+        .get("tables")
+        .and_then(Value::as_array)
+        .is_some_and(|tables| tables.iter().any(|t| t.get("entities").is_some()));
+    (object.contains_key("entities") || nested) && object.contains_key("access_patterns")
 }
 
 #[derive(Clone)]
@@ -84,6 +89,7 @@ struct Declared {
     average: Option<f64>,
     consistency: Option<Consistency>,
     busiest_key_share: f64,
+    retention_days: Option<f64>,
 }
 
 pub(super) fn import(model: &Map<String, Value>) -> Result<Imported, String> {
@@ -91,7 +97,12 @@ pub(super) fn import(model: &Map<String, Value>) -> Result<Imported, String> {
     let mut tables = read_tables(model)?;
     read_top_level_indexes(model, &mut tables)?;
     let mut entities = read_entities(model, &tables)?;
-    let declared = read_patterns(model, &tables, &entities, &mut notes);
+    let mut errors = Vec::new();
+    let declared = read_patterns(model, &tables, &entities, &mut notes, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
+    }
+    let replicas = read_replicas(model, &tables, &mut notes);
     size_collections(&mut entities, &tables, &declared);
     for entity in &mut entities {
         let fits = (MAX_COLLECTION_BYTES / entity.size.max(1)).max(1);
@@ -170,7 +181,7 @@ pub(super) fn import(model: &Map<String, Value>) -> Result<Imported, String> {
                 }
                 patterns.push(serde_json::to_value(p).unwrap_or_default());
             }
-            Err(reason) => notes.push(format!("pattern {} not imported: {reason}", pattern.label)),
+            Err(reason) => return Err(format!("pattern {}: {reason}", pattern.label)),
         }
     }
     let creates: Vec<Value> = tables.iter().map(create_table).collect();
@@ -180,7 +191,37 @@ pub(super) fn import(model: &Map<String, Value>) -> Result<Imported, String> {
     if let Some(region) = text(model, &["region"]) {
         workbook["region"] = json!(region);
     }
+    if !replicas.is_empty() {
+        workbook["replicas"] = json!(replicas);
+    }
     finish(Source::DesignCostModel, workbook, notes)
+}
+
+/// `global_tables` per table (true, a region count, or a list of replica regions) and
+/// `table_class`, which Dynalab prices as Standard and says so.
+fn read_replicas(model: &Map<String, Value>, tables: &[Table], notes: &mut Vec<String>) -> Map<String, Value> {
+    let mut replicas = Map::new();
+    for (i, table) in model.get("tables").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let name = &tables[i].name;
+        let regions = match table.get("global_tables").or_else(|| table.get("replicas")) {
+            Some(Value::Bool(true)) => {
+                notes.push(format!("tables[{i}].global_tables: true without regions; priced for 2 regions"));
+                Some(2)
+            }
+            Some(Value::Number(n)) => n.as_u64().filter(|n| *n >= 1),
+            Some(Value::Array(regions)) => Some(regions.len() as u64 + 1),
+            _ => None,
+        };
+        if let Some(regions) = regions.filter(|r| *r > 1) {
+            replicas.insert(name.clone(), json!(regions));
+        }
+        if let Some(class) = table.get("table_class").and_then(Value::as_str).filter(|c| *c != "STANDARD") {
+            notes.push(format!(
+                "tables[{i}].table_class {class}: not imported; priced at Standard-class rates (Dynalab ships Standard prices only)"
+            ));
+        }
+    }
+    replicas
 }
 
 #[cfg(test)]
@@ -221,7 +262,7 @@ mod tests {
             imported
                 .notes
                 .iter()
-                .any(|n| n == "pattern AP7 (Search products by text) not imported: `OpenSearch query` is not a DynamoDB operation"),
+                .any(|n| n == "pattern AP7 (Search products by text) not imported: served by opensearch (`OpenSearch query`), not DynamoDB"),
             "{:?}",
             imported.notes
         );
@@ -245,7 +286,7 @@ mod tests {
         assert_eq!(sessions.len(), 59);
         assert!(sessions.iter().all(|s| size(s) == 300));
 
-        let (_, result) = check(workbook, clock());
+        let result = check(workbook, clock()).expect("plans").result;
         let rows: Vec<(&str, &str, u64)> =
             result.patterns.iter().map(|p| (p.id.as_str(), p.verdict.label(), p.items)).collect();
         assert_eq!(
@@ -271,7 +312,7 @@ mod tests {
         model["access_patterns"][2]["consistency"] = json!("strongly consistent");
         let mut imported = import(&model.to_string()).expect("imports");
         imported.workbook.patterns.retain(|p| p.id == "AP3");
-        let (_, result) = check(&imported.workbook, clock());
+        let result = check(&imported.workbook, clock()).expect("plans").result;
         assert_eq!(result.patterns[0].verdict.label(), "fail", "{:?}", result.patterns[0].reasons);
 
         let broken = |path: &[&str], value: Value| {
@@ -316,6 +357,7 @@ mod tests {
             .map(|n| json!({"name": format!("E{n}"), "table": "AppTable", "item_size_bytes": 100, "item_count": 1_000_000, "items_per_partition": 100}))
             .collect();
         model["entities"] = json!(many);
+        model["access_patterns"] = json!([]);
         let error = import(&model.to_string()).expect_err("too many collections");
         assert!(error.starts_with("entities: the generated fixture would hold 200,000 items"), "{error}");
 
@@ -328,7 +370,7 @@ mod tests {
             .map(|r| r["TransactItems"].as_array().map(Vec::len));
         assert_eq!(actions, Some(Some(101)), "one past the limit, for DynamoDB's own error");
         imported.workbook.patterns.retain(|p| p.id == "AP4");
-        let (runs, _) = check(&imported.workbook, clock());
+        let runs = check(&imported.workbook, clock()).expect("plans").runs;
         let error = runs[0].calls[0].error.clone().expect("refused");
         assert_eq!(error.0, "ValidationException", "{error:?}");
 
@@ -337,18 +379,12 @@ mod tests {
         model["entities"][1]["items_per_partition"] = json!(5);
         let mut imported = import(&model.to_string()).expect("imports");
         imported.workbook.patterns.retain(|p| p.id == "AP2");
-        let (_, result) = check(&imported.workbook, clock());
+        let result = check(&imported.workbook, clock()).expect("plans").result;
         assert_eq!((result.patterns[0].verdict.label(), result.patterns[0].items), ("fail", 5));
 
         let mut model: Value = serde_json::from_str(MODEL).expect("JSON");
         model["access_patterns"][2]["index"] = json!("GSI9");
-        let imported = import(&model.to_string()).expect("imports");
-        assert!(
-            imported
-                .notes
-                .iter()
-                .any(|n| n
-                    == "pattern AP3 (Open orders per warehouse) not imported: table `AppTable` has no index `GSI9`")
-        );
+        let error = import(&model.to_string()).expect_err("an unknown index is an error, not a dropped pattern");
+        assert_eq!(error, "access_patterns[2].index: table `AppTable` has no index `GSI9` (it has GSI1)");
     }
 }

@@ -100,11 +100,21 @@ pub(super) fn read_tables(model: &Map<String, Value>) -> Result<Vec<Table>, Stri
             .ok_or_else(|| format!("{at}.name: missing"))?
             .to_string();
         let schema = field(table, &["key_schema", "KeySchema"]).ok_or_else(|| format!("{at}.key_schema: missing"))?;
-        let (partition, sort) = key_schema(schema, &format!("{at}.key_schema"))?;
+        let (mut partition, mut sort) = key_schema(schema, &format!("{at}.key_schema"))?;
+        let definitions = read_definitions(table, &at)?;
+        typed(&mut partition, &definitions);
+        if let Some(sort) = &mut sort {
+            typed(sort, &definitions);
+        }
         let mut table_model = Table { name, partition, sort, indexes: Vec::new() };
         if let Some(indexes) = field(table, &["gsis", "global_secondary_indexes", "GlobalSecondaryIndexes"]) {
             for (j, index) in indexes.as_array().into_iter().flatten().enumerate() {
-                table_model.indexes.push(read_index(index, &format!("{at}.gsis[{j}]"))?);
+                let mut index = read_index(index, &format!("{at}.gsis[{j}]"))?;
+                typed(&mut index.partition, &definitions);
+                if let Some(sort) = &mut index.sort {
+                    typed(sort, &definitions);
+                }
+                table_model.indexes.push(index);
             }
         }
         tables.push(table_model);
@@ -113,6 +123,25 @@ pub(super) fn read_tables(model: &Map<String, Value>) -> Result<Vec<Table>, Stri
         return Err("tables: at least one table".into());
     }
     Ok(tables)
+}
+
+/// `attribute_definitions`: `[{"attribute_name", "attribute_type"}]` (or `AttributeName`/`AttributeType`).
+fn read_definitions(table: &Value, at: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for (i, definition) in
+        field(table, &["attribute_definitions", "AttributeDefinitions"]).and_then(Value::as_array).into_iter().flatten().enumerate()
+    {
+        let attribute = key_attribute(definition, &format!("{at}.attribute_definitions[{i}]"))?;
+        out.push((attribute.name, attribute.kind));
+    }
+    Ok(out)
+}
+
+/// A key attribute takes its type from the table's attribute definitions when they list it.
+fn typed(attribute: &mut KeyAttribute, definitions: &[(String, String)]) {
+    if let Some((_, kind)) = definitions.iter().find(|(name, _)| *name == attribute.name) {
+        attribute.kind.clone_from(kind);
+    }
 }
 
 fn read_index(index: &Value, at: &str) -> Result<Index, String> {
@@ -182,7 +211,8 @@ fn count(value: &Value) -> Option<u64> {
 }
 
 pub(super) fn read_entities(model: &Map<String, Value>, tables: &[Table]) -> Result<Vec<Entity>, String> {
-    let listed: Vec<(String, Value)> = match model.get("entities") {
+    let mut listed: Vec<(String, Value)> = match model.get("entities") {
+        None => Vec::new(),
         Some(Value::Array(list)) => {
             list.iter().enumerate().map(|(i, e)| (format!("entities[{i}]"), e.clone())).collect()
         }
@@ -198,6 +228,16 @@ pub(super) fn read_entities(model: &Map<String, Value>, tables: &[Table]) -> Res
             .collect(),
         _ => return Err("entities: expected a list".into()),
     };
+    // The skill's own shape: entities inside their table.
+    for (t, table) in model.get("tables").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        for (i, entity) in table.get("entities").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let mut entity = entity.clone();
+            if let Some(object) = entity.as_object_mut() {
+                object.entry("table").or_insert_with(|| json!(tables[t].name));
+            }
+            listed.push((format!("tables[{t}].entities[{i}]"), entity));
+        }
+    }
     let mut entities = Vec::new();
     for (at, entity) in listed {
         let name = field(&entity, &["name", "entity", "entity_name"])
@@ -320,38 +360,83 @@ fn operation_name(text: &str) -> Option<&'static str> {
     })
 }
 
+/// Services a pattern may name instead of a DynamoDB operation: such a pattern is left out with a
+/// note (it is not DynamoDB's to prove); any other unknown operation is an error.
+const OTHER_SERVICES: [&str; 9] =
+    ["opensearch", "elasticsearch", "s3", "athena", "redis", "elasticache", "kendra", "aurora", "rds"];
+
+/// A rate: a number ≥ 0, or why not.
+fn rate(value: &Value, at: &str) -> Result<f64, String> {
+    match value.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 => Ok(n),
+        Some(n) => Err(format!("{at}: {n} is not a rate (requests per second ≥ 0)")),
+        None => Err(format!("{at}: {value} is not a number (write it without quotes)")),
+    }
+}
+
 pub(super) fn read_patterns(
     model: &Map<String, Value>,
     tables: &[Table],
     entities: &[Entity],
     notes: &mut Vec<String>,
+    errors: &mut Vec<String>,
 ) -> Vec<Declared> {
     let mut declared = Vec::new();
     for (i, pattern) in model.get("access_patterns").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let at = format!("access_patterns[{i}]");
         let label =
             field(pattern, &["id", "pattern_id", "pattern"]).and_then(name_of).unwrap_or_else(|| (i + 1).to_string());
         let description = field(pattern, &["description", "name"]).and_then(name_of).unwrap_or_default();
-        let entity = field(pattern, &["entity", "entities"]).and_then(|e| match e {
+        let named = field(pattern, &["operation", "dynamodb_operation", "api"]).and_then(Value::as_str);
+        if let Some(service) = named.and_then(|op| {
+            let lower = op.to_ascii_lowercase();
+            OTHER_SERVICES.iter().find(|s| lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == **s))
+        }) {
+            notes.push(format!("pattern {label} ({description}) not imported: served by {service} (`{}`), not DynamoDB", named.unwrap_or_default()));
+            continue;
+        }
+        let entity_name = field(pattern, &["entity", "entities", "entity_name"]).and_then(|e| match e {
             Value::Array(list) => list.first().and_then(name_of),
             e => name_of(e),
         });
-        let entity = entity.and_then(|name| entities.iter().position(|e| e.name == name));
-        let table = field(pattern, &["table", "table_name"])
-            .and_then(Value::as_str)
-            .and_then(|name| tables.iter().position(|t| t.name == name))
-            .or_else(|| entity.map(|e| entities[e].table))
-            .or_else(|| (tables.len() == 1).then_some(0));
+        let entity = match entity_name {
+            Some(name) => match entities.iter().position(|e| e.name == name) {
+                Some(e) => Some(e),
+                None => {
+                    errors.push(format!("{at}.entity: no entity `{name}`"));
+                    continue;
+                }
+            },
+            None => None,
+        };
+        let table_field = field(pattern, &["table", "table_name"]);
+        let table = match table_field {
+            Some(Value::String(name)) => match tables.iter().position(|t| t.name == *name) {
+                Some(t) => Some(t),
+                None => {
+                    errors.push(format!("{at}.table: no table `{name}`"));
+                    continue;
+                }
+            },
+            _ => entity.map(|e| entities[e].table).or_else(|| (tables.len() == 1).then_some(0)),
+        };
         let index_name = field(pattern, &["index", "gsi", "index_name"]).and_then(Value::as_str);
         let index = match (table, index_name) {
             (Some(t), Some(name)) => {
                 let Some(x) = tables[t].indexes.iter().position(|x| x.name == name) else {
-                    notes.push(format!(
-                        "pattern {label} ({description}) not imported: table `{}` has no index `{name}`",
-                        tables[t].name
+                    let known: Vec<&str> = tables[t].indexes.iter().map(|x| x.name.as_str()).collect();
+                    errors.push(format!(
+                        "{at}.index: table `{}` has no index `{name}`{}",
+                        tables[t].name,
+                        if known.is_empty() { String::new() } else { format!(" (it has {})", known.join(", ")) }
                     ));
                     continue;
                 };
                 Some(x)
+            }
+            (None, _) => {
+                errors.push(format!("{at}.table: missing (there is more than one table)"));
+                continue;
             }
             _ => None,
         };
@@ -359,10 +444,9 @@ pub(super) fn read_patterns(
             field(pattern, &["type", "access_type", "kind"]).and_then(Value::as_str).map(str::to_ascii_lowercase);
         let items =
             field(pattern, &["items_per_request", "items_returned", "item_count"]).and_then(count).unwrap_or(1).max(1);
-        let named = field(pattern, &["operation", "dynamodb_operation", "api"]).and_then(Value::as_str);
         let operation = if let Some(op) = named {
             let Some(op) = operation_name(op) else {
-                notes.push(format!("pattern {label} ({description}) not imported: `{op}` is not a DynamoDB operation"));
+                errors.push(format!("{at}.operation: `{op}` is not a DynamoDB operation (GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem, BatchGetItem, BatchWriteItem, TransactGetItems, TransactWriteItems)"));
                 continue;
             };
             op.to_string()
@@ -383,19 +467,41 @@ pub(super) fn read_patterns(
             s if s.starts_with("transact") => Consistency::Transactional,
             _ => Consistency::Eventual,
         });
-        let peak = field(pattern, &["peak_rps", "peak_rate", "rps"]).and_then(Value::as_f64).unwrap_or_else(|| {
-            notes.push(format!("pattern {label}: no peak_rps; checked at 1 request/s"));
-            1.0
-        });
-        let average = field(pattern, &["avg_rps", "average_rps"]).and_then(Value::as_f64);
-        let average = match average {
-            Some(a) if a > peak => {
-                notes.push(format!(
-                    "pattern {label}: avg_rps {a} is above peak_rps {peak}; the average is taken as the peak"
-                ));
-                Some(peak)
+        // An unknown rate is a design gap, not a number to invent.
+        let peak = match field(pattern, &["peak_rps", "peak_rate", "rps"]) {
+            Some(value) => match rate(value, &format!("{at}.peak_rps")) {
+                Ok(peak) => peak,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            },
+            None => {
+                errors.push(format!("{at}.peak_rps: missing (the peak rate is what the check is about)"));
+                continue;
             }
-            other => other,
+        };
+        let average = match field(pattern, &["avg_rps", "average_rps"]).map(|v| rate(v, &format!("{at}.avg_rps"))) {
+            Some(Ok(a)) if a > peak => {
+                errors.push(format!("{at}.avg_rps: {a} is above peak_rps {peak}"));
+                continue;
+            }
+            Some(Err(e)) => {
+                errors.push(e);
+                continue;
+            }
+            Some(Ok(a)) => Some(a),
+            None => None,
+        };
+        let retention_days = match field(pattern, &["retention_days"]) {
+            Some(value) => match value.as_f64().filter(|d| d.is_finite() && *d > 0.0) {
+                Some(days) => Some(days),
+                None => {
+                    errors.push(format!("{at}.retention_days: {value} is not a number of days > 0"));
+                    continue;
+                }
+            },
+            None => None,
         };
         for size_field in ["item_size_bytes", "avg_item_size_bytes", "response_size_bytes", "request_size_bytes"] {
             if let (Some(size), Some(e)) = (pattern.get(size_field).and_then(bytes), entity) {
@@ -408,12 +514,14 @@ pub(super) fn read_patterns(
                 }
             }
         }
-        let busiest_key_share = match field(pattern, &["busiest_key_share"]).and_then(Value::as_f64) {
-            Some(share) if share > 0.0 && share <= 1.0 => share,
-            Some(share) => {
-                notes.push(format!("pattern {label}: busiest_key_share {share} is not in (0, 1]; 1 is used"));
-                1.0
-            }
+        let busiest_key_share = match field(pattern, &["busiest_key_share"]) {
+            Some(value) => match value.as_f64().filter(|s| *s > 0.0 && *s <= 1.0) {
+                Some(share) => share,
+                None => {
+                    errors.push(format!("{at}.busiest_key_share: {value} is not in (0, 1]"));
+                    continue;
+                }
+            },
             None => 1.0,
         };
         declared.push(Declared {
@@ -428,6 +536,7 @@ pub(super) fn read_patterns(
             average,
             consistency,
             busiest_key_share,
+            retention_days,
         });
     }
     declared

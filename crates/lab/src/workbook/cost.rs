@@ -1,0 +1,173 @@
+//! The monthly bill, as the design skill's cost report reads: a peak-sustained headline (every
+//! pattern at its peak all month), an expected one at average rates when any are given, the same
+//! traffic on provisioned capacity sized for the peak, and storage — sized by the fixture times
+//! the scale, or by what write patterns keep for their `retention_days`. Replicated (global)
+//! tables pay writes and storage in each region. Request and storage cost only: what is left
+//! out is listed in [`EXCLUDED`].
+
+use super::analysis::PatternResult;
+use super::plan::Plan;
+use super::prices::{self, Prices};
+use super::runner::{CallRun, PatternRun};
+use super::{Pattern, PatternKind, Workbook};
+use dynalab_engine::explain::StepKind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// DynamoDB bills 100 bytes of overhead per stored item (and index entry).
+const STORAGE_OVERHEAD_BYTES: f64 = 100.0;
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+/// What no figure here includes.
+pub const EXCLUDED: &str = "Streams reads, point-in-time recovery, backups, DAX, data transfer, the free tier, reserved capacity and auto scaling are not included";
+
+/// Reads, writes and storage for one month.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Bill {
+    pub reads: f64,
+    pub writes: f64,
+    pub storage: f64,
+}
+
+impl Bill {
+    pub fn total(&self) -> f64 {
+        self.reads + self.writes + self.storage
+    }
+}
+
+/// Where a table's stored size comes from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Storage {
+    pub table: String,
+    pub gb: f64,
+    /// `fixture × scale` or `retention`.
+    pub basis: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Cost {
+    pub prices: Prices,
+    /// False when the workbook's region has no price table of its own.
+    pub priced_for_region: bool,
+    /// On demand, every pattern at its peak rate all month: the headline.
+    pub at_peak: Bill,
+    /// On demand at the average rates, when any pattern gives `avg_rps`.
+    pub expected: Option<Bill>,
+    /// Provisioned capacity sized for the summed peak of each table and index (no auto scaling).
+    pub provisioned: Bill,
+    pub storage_gb: f64,
+    pub storage: Vec<Storage>,
+    pub excluded: &'static str,
+}
+
+/// Regions a table's writes and storage are paid in.
+fn replicas(workbook: &Workbook, target: &str) -> f64 {
+    let table = target.split_once('/').map_or(target, |(t, _)| t);
+    f64::from(workbook.replicas.get(table).copied().unwrap_or(1))
+}
+
+/// A pattern's monthly on-demand cost at `rate` requests per second.
+fn monthly(result: &PatternResult, rate: f64, workbook: &Workbook, prices: &Prices) -> f64 {
+    let per_second: f64 = result
+        .units_by_target
+        .iter()
+        .map(|(target, (read, write))| {
+            read * prices.read_request_per_million + write * replicas(workbook, target) * prices.write_request_per_million
+        })
+        .sum();
+    rate * prices::SECONDS_PER_MONTH / 1e6 * per_second
+}
+
+/// Fills in a pattern's monthly costs.
+pub fn price_pattern(pattern: &Pattern, result: &mut PatternResult, workbook: &Workbook, prices: &Prices) {
+    result.monthly_at_peak = monthly(result, pattern.peak_rps, workbook, prices);
+    result.monthly_expected = monthly(result, pattern.avg_rps.unwrap_or(pattern.peak_rps), workbook, prices);
+}
+
+pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices: Prices, priced: bool) -> Cost {
+    let workbook = &plan.workbook;
+    let storage = storage(plan, patterns, runs);
+    let storage_gb: f64 = storage.iter().map(|s| s.gb).sum();
+    let storage_cost = storage_gb * prices.storage_gb_month;
+    let split = |rate: &dyn Fn(&PatternResult) -> f64| {
+        let mut bill = Bill { storage: storage_cost, ..Bill::default() };
+        for p in patterns {
+            for (target, (read, write)) in &p.units_by_target {
+                let scale = rate(p) * prices::SECONDS_PER_MONTH / 1e6;
+                bill.reads += read * scale * prices.read_request_per_million;
+                bill.writes += write * replicas(workbook, target) * scale * prices.write_request_per_million;
+            }
+        }
+        bill
+    };
+    let at_peak = split(&|p| p.peak_rps);
+    let expected = workbook.patterns.iter().any(|p| p.avg_rps.is_some()).then(|| split(&|p| p.avg_rps));
+    // Provisioned for the summed peak of each target (a replica region provisions its own writes).
+    let mut peak: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for p in patterns {
+        for (target, (read, write)) in &p.units_by_target {
+            let slot = peak.entry(target.clone()).or_default();
+            slot.0 += read * p.peak_rps;
+            slot.1 += write * p.peak_rps * replicas(workbook, target);
+        }
+    }
+    let hours = prices::HOURS_PER_MONTH;
+    let provisioned = Bill {
+        reads: peak.values().map(|u| u.0.ceil() * prices.rcu_hour * hours).sum(),
+        writes: peak.values().map(|u| u.1.ceil() * prices.wcu_hour * hours).sum(),
+        storage: storage_cost,
+    };
+    Cost {
+        prices,
+        priced_for_region: priced,
+        at_peak,
+        expected,
+        provisioned,
+        storage_gb,
+        storage,
+        excluded: EXCLUDED,
+    }
+}
+
+/// Each table's stored size: what write patterns with `retention_days` keep (their average rate ×
+/// the days × the bytes one execution stores on the table and its indexes), else the fixture ×
+/// the scale; 100 B per item and index entry; times the table's regions.
+fn storage(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun]) -> Vec<Storage> {
+    let workbook = &plan.workbook;
+    let mut kept: BTreeMap<String, f64> = BTreeMap::new();
+    for ((pattern, result), run) in workbook.patterns.iter().zip(patterns).zip(runs) {
+        let Some(days) = pattern.retention_days.filter(|_| pattern.kind == PatternKind::Write) else { continue };
+        for (table, bytes) in stored_bytes(&run.calls) {
+            *kept.entry(table).or_default() += result.avg_rps * 86_400.0 * days * bytes;
+        }
+    }
+    plan.shapes
+        .iter()
+        .map(|shape| {
+            let regions = replicas(workbook, &shape.name);
+            if let Some(bytes) = kept.get(&shape.name) {
+                return Storage {
+                    table: shape.name.clone(),
+                    gb: bytes * regions / GIB,
+                    basis: "retention".into(),
+                };
+            }
+            let entries = |items: usize, bytes: usize| bytes as f64 + items as f64 * STORAGE_OVERHEAD_BYTES;
+            let indexes: f64 = shape.indexes.iter().map(|i| entries(i.totals.items, i.totals.bytes)).sum();
+            let bytes = (entries(shape.totals.items, shape.totals.bytes) + indexes) * workbook.scale;
+            Storage { table: shape.name.clone(), gb: bytes * regions / GIB, basis: "fixture × scale".into() }
+        })
+        .collect()
+}
+
+/// Bytes one execution writes, per table (its items and index entries, each with its overhead).
+fn stored_bytes(calls: &[CallRun]) -> BTreeMap<String, f64> {
+    let mut out: BTreeMap<String, f64> = BTreeMap::new();
+    for step in calls.iter().flat_map(|c| &c.steps) {
+        // Zero-byte steps are a transaction's doubling, not a stored entry.
+        if step.kind == StepKind::Write && step.bytes > 0 {
+            *out.entry(step.table.clone()).or_default() += step.bytes as f64 + STORAGE_OVERHEAD_BYTES;
+        }
+    }
+    out
+}

@@ -1,0 +1,348 @@
+//! CloudFormation and SAM templates: each `AWS::DynamoDB::Table`, `AWS::DynamoDB::GlobalTable` and
+//! `AWS::Serverless::SimpleTable` becomes a CreateTable request (and a time-to-live setup call).
+//! Intrinsic functions are resolved the way a deploy with default parameters would: `Ref` to a
+//! parameter takes its `Default`, `Fn::Sub` and `Fn::Join` are filled in, `Fn::ForEach` is
+//! expanded; pseudo parameters and attributes of other resources are noted. Every resource left
+//! out is counted by type.
+
+use super::{finish, tables, Imported, Source};
+use crate::workbook::FORMAT;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+const MAX_DEPTH: usize = 64;
+
+/// What a template deploys with its default parameters.
+struct Resolver<'a> {
+    parameters: &'a Map<String, Value>,
+    notes: Vec<String>,
+    errors: Vec<String>,
+}
+
+impl Resolver<'_> {
+    fn parameter(&mut self, name: &str, at: &str) -> Option<Value> {
+        if let Some(parameter) = self.parameters.get(name) {
+            return match parameter.get("Default") {
+                Some(default) => {
+                    // A list parameter's default is a comma-separated string.
+                    let list = parameter.get("Type").and_then(Value::as_str).is_some_and(|t| t.contains("List"));
+                    match (list, default) {
+                        (true, Value::String(text)) => {
+                            Some(Value::Array(text.split(',').map(|s| json!(s.trim())).collect()))
+                        }
+                        _ => Some(default.clone()),
+                    }
+                }
+                None => {
+                    self.errors.push(format!("{at}: parameter `{name}` has no Default to deploy with"));
+                    None
+                }
+            };
+        }
+        let pseudo = match name {
+            "AWS::Region" => "us-east-1",
+            "AWS::AccountId" => "000000000000",
+            "AWS::StackName" => "stack",
+            "AWS::Partition" => "aws",
+            "AWS::URLSuffix" => "amazonaws.com",
+            _ => {
+                self.notes.push(format!("{at}: `Ref {name}` names another resource; its name is used as is"));
+                return Some(json!(name));
+            }
+        };
+        self.notes.push(format!("{at}: `{name}` taken as `{pseudo}`"));
+        Some(json!(pseudo))
+    }
+
+    fn sub(&mut self, template: &str, variables: &Map<String, Value>, at: &str) -> String {
+        let mut out = String::new();
+        let mut rest = template;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let Some(end) = rest[start..].find('}') else { break };
+            let name = &rest[start + 2..start + end];
+            let value = if let Some(value) = variables.get(name) {
+                Some(value.clone())
+            } else if name.starts_with('!') {
+                Some(json!(format!("${{{}}}", &name[1..])))
+            } else if name.contains('.') {
+                self.notes.push(format!("{at}: `${{{name}}}` is an attribute of another resource; kept as its name"));
+                Some(json!(name))
+            } else {
+                self.parameter(name, at)
+            };
+            out.push_str(&value.map_or_else(String::new, |v| v.as_str().map_or_else(|| v.to_string(), String::from)));
+            rest = &rest[start + end + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// `value` with every intrinsic function resolved.
+    fn resolve(&mut self, value: &Value, at: &str, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            self.errors.push(format!("{at}: nested more than {MAX_DEPTH} levels"));
+            return Value::Null;
+        }
+        match value {
+            Value::Object(map) if map.len() == 1 => {
+                let (key, argument) = map.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or(("", &Value::Null));
+                match key {
+                    "Ref" => match argument.as_str() {
+                        Some(name) => self.parameter(name, at).unwrap_or(Value::Null),
+                        None => Value::Null,
+                    },
+                    "Fn::Sub" => {
+                        let (template, variables) = match argument {
+                            Value::String(s) => (s.clone(), Map::new()),
+                            Value::Array(parts) => {
+                                let variables =
+                                    self.resolve(parts.get(1).unwrap_or(&Value::Null), at, depth + 1);
+                                (
+                                    parts.first().and_then(Value::as_str).unwrap_or("").to_string(),
+                                    variables.as_object().cloned().unwrap_or_default(),
+                                )
+                            }
+                            _ => (String::new(), Map::new()),
+                        };
+                        json!(self.sub(&template, &variables, at))
+                    }
+                    "Fn::Join" => {
+                        let resolved = self.resolve(argument, at, depth + 1);
+                        let delimiter = resolved.get(0).and_then(Value::as_str).unwrap_or("").to_string();
+                        let parts: Vec<String> = resolved
+                            .get(1)
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .map(|p| p.as_str().map_or_else(|| p.to_string(), String::from))
+                            .collect();
+                        json!(parts.join(&delimiter))
+                    }
+                    "Fn::GetAtt" => {
+                        let name = match argument {
+                            Value::Array(parts) => {
+                                parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(".")
+                            }
+                            other => other.as_str().unwrap_or("").to_string(),
+                        };
+                        self.notes.push(format!("{at}: `Fn::GetAtt {name}` is known only once deployed; kept as its name"));
+                        json!(name)
+                    }
+                    "Fn::If" => {
+                        self.notes.push(format!("{at}: `Fn::If` taken as its first branch"));
+                        let branch = argument.get(1).cloned().unwrap_or(Value::Null);
+                        self.resolve(&branch, at, depth + 1)
+                    }
+                    "Fn::Select" => {
+                        let resolved = self.resolve(argument, at, depth + 1);
+                        let index = resolved.get(0).and_then(|i| i.as_u64().or_else(|| i.as_str()?.parse().ok()));
+                        let list = resolved.get(1).and_then(Value::as_array);
+                        match (index, list) {
+                            (Some(i), Some(list)) => list.get(usize::try_from(i).unwrap_or(usize::MAX)).cloned().unwrap_or(Value::Null),
+                            _ => Value::Null,
+                        }
+                    }
+                    _ => Value::Object(
+                        map.iter().map(|(k, v)| (k.clone(), self.resolve(v, &format!("{at}.{k}"), depth + 1))).collect(),
+                    ),
+                }
+            }
+            Value::Object(map) => Value::Object(
+                map.iter().map(|(k, v)| (k.clone(), self.resolve(v, &format!("{at}.{k}"), depth + 1))).collect(),
+            ),
+            Value::Array(items) => Value::Array(
+                items.iter().enumerate().map(|(i, v)| self.resolve(v, &format!("{at}[{i}]"), depth + 1)).collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+}
+
+/// `Resources` with every `Fn::ForEach::Name` loop expanded (`${Identifier}` and `Ref Identifier`
+/// replaced in the keys and bodies it generates).
+fn expand_loops(resources: &Map<String, Value>, resolver: &mut Resolver<'_>, depth: usize) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (key, value) in resources {
+        let Some(_) = key.strip_prefix("Fn::ForEach::") else {
+            out.insert(key.clone(), value.clone());
+            continue;
+        };
+        let at = format!("Resources.{key}");
+        let (Some(identifier), Some(collection), Some(body)) =
+            (value.get(0).and_then(Value::as_str), value.get(1), value.get(2).and_then(Value::as_object))
+        else {
+            resolver.errors.push(format!("{at}: expected [identifier, collection, template]"));
+            continue;
+        };
+        let collection = resolver.resolve(collection, &at, 0);
+        for item in collection.as_array().into_iter().flatten() {
+            let item = item.as_str().map_or_else(|| item.to_string(), String::from);
+            let replaced = replace_identifier(&Value::Object(body.clone()), identifier, &item);
+            let generated = replaced.as_object().cloned().unwrap_or_default();
+            if depth < 4 {
+                out.extend(expand_loops(&generated, resolver, depth + 1));
+            }
+        }
+    }
+    out
+}
+
+fn replace_identifier(value: &Value, identifier: &str, item: &str) -> Value {
+    let placeholder = format!("${{{identifier}}}");
+    let placeholder_amp = format!("&{{{identifier}}}");
+    match value {
+        Value::String(s) => json!(s.replace(&placeholder, item).replace(&placeholder_amp, item)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| replace_identifier(v, identifier, item)).collect()),
+        Value::Object(map) if map.len() == 1 && map.get("Ref").and_then(Value::as_str) == Some(identifier) => json!(item),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    (k.replace(&placeholder, item).replace(&placeholder_amp, item), replace_identifier(v, identifier, item))
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, String> {
+    let empty = Map::new();
+    let parameters = template.get("Parameters").and_then(Value::as_object).unwrap_or(&empty);
+    let mut resolver = Resolver { parameters, notes: Vec::new(), errors: Vec::new() };
+    let resources = template.get("Resources").and_then(Value::as_object).cloned().unwrap_or_default();
+    let resources = expand_loops(&resources, &mut resolver, 0);
+    let mut tables = Vec::new();
+    let mut setup = Vec::new();
+    let mut replicas = Map::new();
+    let mut left_out: BTreeMap<String, usize> = BTreeMap::new();
+    for (logical, resource) in &resources {
+        let kind = resource.get("Type").and_then(Value::as_str).unwrap_or("?");
+        let at = format!("Resources.{logical}.Properties");
+        let raw = resource.get("Properties").cloned().unwrap_or_else(|| json!({}));
+        let properties = match kind {
+            "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" | "AWS::Serverless::SimpleTable" => {
+                resolver.resolve(&raw, &at, 0).as_object().cloned().unwrap_or_default()
+            }
+            other => {
+                *left_out.entry(other.to_string()).or_default() += 1;
+                continue;
+            }
+        };
+        if resource.get("Condition").is_some() {
+            resolver.notes.push(format!("Resources.{logical}: created only under a Condition; imported as if it holds"));
+        }
+        let properties = match kind {
+            "AWS::DynamoDB::GlobalTable" => {
+                let (properties, regions) = global_table(properties, &at, &mut resolver.notes);
+                if regions > 1 {
+                    let name = properties.get("TableName").and_then(Value::as_str).unwrap_or(logical).to_string();
+                    replicas.insert(name, json!(regions));
+                }
+                properties
+            }
+            "AWS::Serverless::SimpleTable" => simple_table(&properties, &at, &mut resolver.errors),
+            _ => properties,
+        };
+        let (mut create, mut calls) = tables::split(&at, &properties, &mut resolver.notes);
+        if !create.get("TableName").is_some_and(Value::is_string) {
+            resolver.notes.push(format!("{at}.TableName: none given (CloudFormation generates one); named `{logical}` here"));
+            create.insert("TableName".into(), json!(logical));
+        }
+        let name = create.get("TableName").and_then(Value::as_str).unwrap_or(logical).to_string();
+        tables::name_setup(&mut calls, &name);
+        setup.extend(calls);
+        tables.push(Value::Object(create));
+    }
+    let mut notes = resolver.notes;
+    for (kind, count) in &left_out {
+        notes.push(format!("left out: {count} {kind} resource{} (not a DynamoDB table)", if *count == 1 { "" } else { "s" }));
+    }
+    if !resolver.errors.is_empty() {
+        return Err(resolver.errors.join("\n"));
+    }
+    let mut workbook = json!({"format": FORMAT, "name": "CloudFormation template", "tables": tables, "setup": setup, "patterns": []});
+    if let Some(description) = template.get("Description").and_then(Value::as_str) {
+        workbook["description"] = json!(description);
+    }
+    if !replicas.is_empty() {
+        workbook["replicas"] = Value::Object(replicas);
+    }
+    finish(Source::CloudFormation, workbook, notes)
+}
+
+/// `AWS::DynamoDB::GlobalTable`: the table as CreateTable takes it, and how many regions hold it.
+/// Provisioned writes are auto scaled there: checked at the scaling maximum.
+fn global_table(mut properties: Map<String, Value>, at: &str, notes: &mut Vec<String>) -> (Map<String, Value>, u64) {
+    let replicas = properties.remove("Replicas").and_then(|r| r.as_array().cloned()).unwrap_or_default();
+    let regions = replicas.len().max(1) as u64;
+    notes.push(format!("{at}: a global table in {regions} region(s): writes and storage are priced per region"));
+    let write = properties.remove("WriteProvisionedThroughputSettings");
+    let maximum = |settings: Option<&Value>, key: &str| {
+        settings.and_then(|s| s.get(key)).and_then(|a| a.get("MaxCapacity")).cloned()
+    };
+    let read_settings = replicas.first().and_then(|r| r.get("ReadProvisionedThroughputSettings"));
+    if properties.get("BillingMode").and_then(Value::as_str) == Some("PROVISIONED") {
+        let read = read_settings
+            .and_then(|s| s.get("ReadCapacityUnits").cloned())
+            .or_else(|| maximum(read_settings, "ReadCapacityAutoScalingSettings"))
+            .unwrap_or(json!(5));
+        let write = maximum(write.as_ref(), "WriteCapacityAutoScalingSettings").unwrap_or(json!(5));
+        notes.push(format!("{at}: provisioned with auto scaling; checked at {read} RCU / {write} WCU (the replica's read setting and the write maximum)"));
+        properties.insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}));
+        if let Some(Value::Array(indexes)) = properties.get_mut("GlobalSecondaryIndexes") {
+            for index in indexes {
+                let write = maximum(index.get("WriteProvisionedThroughputSettings"), "WriteCapacityAutoScalingSettings")
+                    .unwrap_or_else(|| write.clone());
+                if let Some(index) = index.as_object_mut() {
+                    index.remove("WriteProvisionedThroughputSettings");
+                    index.insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}));
+                }
+            }
+        }
+    } else if let Some(Value::Array(indexes)) = properties.get_mut("GlobalSecondaryIndexes") {
+        for index in indexes.iter_mut().filter_map(Value::as_object_mut) {
+            index.remove("WriteOnDemandThroughputSettings");
+        }
+    }
+    properties.remove("WriteOnDemandThroughputSettings");
+    (properties, regions)
+}
+
+/// `AWS::Serverless::SimpleTable`: a primary key `{Name, Type: String|Number|Binary}`.
+fn simple_table(properties: &Map<String, Value>, at: &str, errors: &mut Vec<String>) -> Map<String, Value> {
+    let key = properties.get("PrimaryKey");
+    let name = key.and_then(|k| k.get("Name")).and_then(Value::as_str).unwrap_or("id");
+    let kind = match key.and_then(|k| k.get("Type")).and_then(Value::as_str).unwrap_or("String") {
+        "String" => "S",
+        "Number" => "N",
+        "Binary" => "B",
+        other => {
+            errors.push(format!("{at}.PrimaryKey.Type: `{other}` (String, Number or Binary)"));
+            "S"
+        }
+    };
+    let mut out = Map::new();
+    out.insert("AttributeDefinitions".into(), json!([{"AttributeName": name, "AttributeType": kind}]));
+    out.insert("KeySchema".into(), json!([{"AttributeName": name, "KeyType": "HASH"}]));
+    match properties.get("ProvisionedThroughput") {
+        Some(throughput) => {
+            out.insert("BillingMode".into(), json!("PROVISIONED"));
+            out.insert("ProvisionedThroughput".into(), throughput.clone());
+        }
+        None => {
+            out.insert("BillingMode".into(), json!("PAY_PER_REQUEST"));
+        }
+    }
+    for key in ["TableName", "SSESpecification"] {
+        if let Some(value) = properties.get(key) {
+            out.insert(key.into(), value.clone());
+        }
+    }
+    // SAM writes tags as a map; CreateTable takes a list.
+    if let Some(tags) = properties.get("Tags").and_then(Value::as_object) {
+        let list: Vec<Value> = tags.iter().map(|(k, v)| json!({"Key": k, "Value": v})).collect();
+        out.insert("Tags".into(), Value::Array(list));
+    }
+    out
+}
