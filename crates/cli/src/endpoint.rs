@@ -202,7 +202,9 @@ fn tally(body: &Value) -> Tally {
         .iter()
         .filter_map(|k| body.get(*k).and_then(Value::as_object))
         .flat_map(|tables| tables.values())
-        .map(|v| v.get("Keys").and_then(Value::as_array).map_or_else(|| v.as_array().map_or(0, Vec::len), Vec::len) as u64)
+        .map(|v| {
+            v.get("Keys").and_then(Value::as_array).map_or_else(|| v.as_array().map_or(0, Vec::len), Vec::len) as u64
+        })
         .sum();
     Tally {
         items,

@@ -51,7 +51,7 @@ fn the_exit_code_is_the_verdict() {
     let (code, report, stderr) = check(&[&examples().join("hot-counter.workbook.json").to_string_lossy()]);
     assert_eq!(code, 1);
     assert!(report.contains("shard the key 7 ways"), "{report}");
-    assert!(stderr.contains("1 pattern(s) failed: C1"), "{stderr}");
+    assert!(stderr.contains("dynalab: 1 failed: C1"), "{stderr}");
     let (code, _, _) = check(&[&examples().join("hot-counter-sharded.workbook.json").to_string_lossy()]);
     assert_eq!(code, 0, "the same design, write-sharded, passes");
 }
@@ -71,7 +71,7 @@ fn an_invalid_workbook_exits_2_naming_the_field() {
     assert!(stderr.contains("patterns[1]: unknown variant `linearizable`"), "{stderr}");
     let (code, _, stderr) = check(&[&dir.join("missing.json").to_string_lossy()]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("invalid workbook"), "{stderr}");
+    assert!(stderr.contains("invalid design, nothing was checked"), "{stderr}");
     let out = dir.join("report.md");
     let (code, stdout, _) =
         check(&[&examples().join("orders-service.workbook.json").to_string_lossy(), "--out", &out.to_string_lossy()]);
@@ -169,7 +169,13 @@ fn an_mcp_data_model_is_checked_as_is_and_its_validation_record_written() {
     let (code, record, _) = check(&[&model.to_string_lossy(), "--format", "validation"]);
     assert_eq!(code, 0);
     let record: serde_json::Value = serde_json::from_str(&record).expect("JSON");
-    assert_eq!(record["patterns"][0]["calls"][0]["response"]["Item"]["pk"], serde_json::json!({"S": "CUST#1"}));
+    // The AWS DynamoDB MCP server's dynamodb_model_validation.json shape.
+    let first = &record["validation_response"][0];
+    assert_eq!(first["pattern_id"], "AP1");
+    assert_eq!(first["dynamodb_operation"], "GetItem");
+    assert!(first["command"].as_str().is_some_and(|c| c.starts_with("aws dynamodb get-item")), "{first}");
+    assert_eq!(first["response"]["Item"]["pk"], serde_json::json!({"S": "CUST#1"}));
+    assert!(first["response"].get("ConsumedCapacity").is_none(), "only what the command asked for");
     let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/cloudformation-template.json");
     let (code, _, stderr) = check(&[&template.to_string_lossy()]);
     assert_eq!(code, 2);
@@ -182,16 +188,77 @@ fn a_yaml_cloudformation_template_is_read_with_its_short_form_tags() {
     let (code, _, stderr) = check(&[&template.to_string_lossy()]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("a CloudFormation template holds tables but no access patterns to check"), "{stderr}");
-    assert!(
-        stderr.contains(
-            "OrdersTable: TableName is computed ({\"Fn::Sub\":\"orders-${Stage}\"}); named `OrdersTable` here"
-        ),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("OrdersTable: PointInTimeRecoverySpecification is not part of a CreateTable request"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("Resources.OrdersTable.Properties.PointInTimeRecoverySpecification: left out"), "{stderr}");
+    assert!(stderr.contains("left out: 1 AWS::SQS::Queue resource"), "{stderr}");
+    // The workbook to start from: the Stage parameter's default names the table.
+    let (code, workbook, stderr) = check(&[&template.to_string_lossy(), "--format", "workbook"]);
+    assert_eq!(code, 0, "{stderr}");
+    let workbook: serde_json::Value = serde_json::from_str(&workbook).expect("JSON");
+    assert_eq!(workbook["tables"][0]["TableName"], "orders-dev");
+    assert_eq!(workbook["patterns"], serde_json::json!([]));
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dynalab-check-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+/// Nothing dropped: every problem of a broken design listed once, exit 2, nothing run.
+#[test]
+fn a_broken_design_lists_every_problem_once_and_exits_2() {
+    let mut workbook: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(examples().join("orders-service.workbook.json")).expect("read"))
+            .expect("json");
+    let patterns = workbook["patterns"].as_array().expect("patterns").len();
+    // A GSI on an attribute the table does not define: one problem, not one per pattern.
+    workbook["tables"][0]["GlobalSecondaryIndexes"][0]["KeySchema"][0]["AttributeName"] = serde_json::json!("nowhere");
+    let path = temp_file("gsi.workbook.json", &workbook.to_string());
+    let (code, stdout, stderr) = check(&[&path.to_string_lossy()]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(stderr.matches("ValidationException").count(), 1, "{stderr}");
+    assert!(stderr.contains("tables[0] (orders): ValidationException"), "{stderr}");
+    assert!(patterns > 1);
+
+    let mut workbook: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(examples().join("hot-counter.workbook.json")).expect("read"))
+            .expect("json");
+    let peak = workbook["patterns"][0]["peak_rps"].clone();
+    workbook["patterns"][0]["peak_rps"] = serde_json::json!(-2.5);
+    workbook["patterns"][1]["requests"] =
+        serde_json::json!([{"cli": "aws dynamodb get-item --table-name counters --key '{\"pk\""}]);
+    workbook["fixtures"]["counters"] = serde_json::json!([{"pk": {"S": "c"}, "n": {"N": 1200}}]);
+    let path = temp_file("many.workbook.json", &workbook.to_string());
+    let (code, _, stderr) = check(&[&path.to_string_lossy()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("patterns[0].peak_rps: must be a number ≥ 0"), "{stderr}");
+    assert!(stderr.contains("patterns[1].requests[0]: "), "{stderr}");
+
+    workbook["patterns"][0]["peak_rps"] = peak;
+    workbook["patterns"][1]["requests"] =
+        serde_json::json!([{"operation": "Select", "request": {"TableName": "counters"}}]);
+    let path = temp_file("ops.workbook.json", &workbook.to_string());
+    let (code, _, stderr) = check(&[&path.to_string_lossy()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("fixtures.counters[0].n.N: a number is written as a string in DynamoDB JSON"), "{stderr}");
+    assert!(stderr.contains("patterns[1].requests[0] (C2): `Select` is not a DynamoDB operation"), "{stderr}");
+}
+
+#[test]
+fn two_designs_are_compared_side_by_side() {
+    let hot = examples().join("hot-counter.workbook.json");
+    let sharded = examples().join("hot-counter-sharded.workbook.json");
+    let (code, report, stderr) = check(&[&hot.to_string_lossy(), "--compare", &sharded.to_string_lossy()]);
+    assert_eq!(code, 1, "the first design fails: {stderr}");
+    assert!(report.starts_with("# Design comparison: "), "{report}");
+    assert!(report.contains("| Verdict | fail | pass | |"), "{report}");
+    assert!(report.contains("| C1 |"), "{report}");
+    let (_, json, _) = check(&[&hot.to_string_lossy(), "--compare", &sharded.to_string_lossy(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(json["patterns"][0]["a"]["verdict"], "fail");
+    assert_eq!(json["patterns"][0]["b"]["verdict"], "pass");
 }
 
 #[test]

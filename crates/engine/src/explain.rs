@@ -81,7 +81,11 @@ pub(crate) fn partition_label(values: &[KeyValue]) -> Option<String> {
         .map(|v| match v {
             KeyValue::S(s) => s.clone(),
             KeyValue::N(n) => n.to_string(),
-            KeyValue::B(b) => b.iter().map(|byte| format!("{byte:02x}")).collect(),
+            KeyValue::B(b) => b.iter().fold(String::new(), |mut hex, byte| {
+                use std::fmt::Write as _;
+                let _ = write!(hex, "{byte:02x}");
+                hex
+            }),
         })
         .collect();
     Some(shown.join(" | "))

@@ -145,7 +145,8 @@ impl Engine {
         for (slot, collection) in table.storage.partitions_from(None) {
             largest_item = largest_item.max(collection.values().map(|s| s.size).max().unwrap_or(0));
             let partition = &slot.key;
-            largest_collection = largest_collection.max(usize::try_from(table.collection_bytes(partition)).unwrap_or(usize::MAX));
+            largest_collection =
+                largest_collection.max(usize::try_from(table.collection_bytes(partition)).unwrap_or(usize::MAX));
         }
         let indexes = table
             .indexes

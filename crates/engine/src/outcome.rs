@@ -132,3 +132,50 @@ impl Engine {
         Outcome { operation: Some(op), response, tally, steps }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::explain::StepKind;
+    use crate::{Engine, FixedClock, Operation};
+    use std::sync::Arc;
+
+    #[test]
+    fn an_outcome_carries_counts_and_the_partitions_charged() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        let create = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST",
+            "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"}],
+            "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],
+            "GlobalSecondaryIndexes":[{"IndexName":"by_g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}"#;
+        assert!(engine.run("CreateTable", create).response.is_ok());
+        let put =
+            engine.run("PutItem", r#"{"TableName":"things","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"g":{"S":"x"}}}"#);
+        let charged: Vec<(Option<&str>, Option<&str>)> =
+            put.steps.iter().map(|s| (s.index.as_deref(), s.partition.as_deref())).collect();
+        assert_eq!(charged, [(Some("by_g"), Some("x")), (None, Some("a"))]);
+        engine.run("PutItem", r#"{"TableName":"things","Item":{"pk":{"S":"a"},"sk":{"N":"2"}}}"#);
+        let query = engine.run(
+            "Query",
+            r#"{"TableName":"things","KeyConditionExpression":"pk = :p","FilterExpression":"attribute_exists(g)","Limit":2,
+                "ExpressionAttributeValues":{":p":{"S":"a"}}}"#,
+        );
+        assert_eq!(query.operation, Some(Operation::Query));
+        assert_eq!((query.tally.items, query.tally.scanned), (1, Some(2)));
+        assert!(query.tally.last_evaluated_key.is_some(), "Limit 2 stopped on a full page");
+        assert_eq!(query.steps[0].partition.as_deref(), Some("a"));
+        assert_eq!(query.steps[0].kind, StepKind::Read { consistent: false });
+        let batch = engine.run(
+            "BatchGetItem",
+            r#"{"RequestItems":{"things":{"Keys":[{"pk":{"S":"a"},"sk":{"N":"1"}},{"pk":{"S":"b"},"sk":{"N":"1"}}],"ConsistentRead":true}}}"#,
+        );
+        assert_eq!(batch.tally.items, 1);
+        let partitions: Vec<&str> = batch.steps.iter().filter_map(|s| s.partition.as_deref()).collect();
+        assert_eq!(partitions, ["a", "b"]);
+        let scan = engine.run("Scan", r#"{"TableName":"things"}"#);
+        assert_eq!(scan.steps[0].partition, None, "a Scan charges no one partition");
+        let unknown = engine.run("Select", "{}");
+        assert_eq!(
+            (unknown.operation, unknown.response.map_err(|e| e.kind.name())),
+            (None, Err("UnknownOperationException"))
+        );
+    }
+}

@@ -1,10 +1,11 @@
 //! Patterns: a workbook's access-pattern inventory, edited as JSON, run pattern by pattern on fresh
 //! engines; the verdict table, a cost bar per pattern, any pattern opened in the console, and the
-//! design note and reports to download.
+//! design note and reports to download; and a second design checked beside it, compared.
 
 use crate::state::{self, Ui};
 use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
-use dynalab_lab::workbook::{check::check, gallery, import, report, Workbook};
+use dynalab_lab::workbook::check::{check, Checked};
+use dynalab_lab::workbook::{compare, gallery, import, report};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -21,7 +22,9 @@ pub fn PatternsPage() -> impl IntoView {
         let current = text.get();
         DRAFT.with(|d| *d.borrow_mut() = current);
     });
-    let result = RwSignal::new(None::<Result<DesignResult, String>>);
+    let result = RwSignal::new(None::<Result<Checked, Vec<String>>>);
+    let other = RwSignal::new(String::new());
+    let comparison = RwSignal::new(None::<Result<(DesignResult, DesignResult), Vec<String>>>);
     let imported_notes = RwSignal::new(Vec::<String>::new());
     // Another design format (an MCP data model, a cost model, a NoSQL Workbench model, a
     // CloudFormation template) is converted into the workbook it becomes, which is then edited here.
@@ -52,8 +55,16 @@ pub fn PatternsPage() -> impl IntoView {
         if !current.contains(dynalab_lab::workbook::FORMAT) {
             adopt(current);
         }
-        let outcome = Workbook::parse(&text.get_untracked()).map(|workbook| check(&workbook, state::clock()).1);
-        result.set(Some(outcome));
+        result.set(Some(checked(&text.get_untracked())));
+    };
+    let compare_designs = move |_| {
+        let first = checked(&text.get_untracked());
+        let second = checked(&other.get_untracked());
+        comparison.set(Some(match (first, second) {
+            (Ok(a), Ok(b)) => Ok((a.result, b.result)),
+            (Err(e), _) => Err(e.into_iter().map(|p| format!("first design: {p}")).collect()),
+            (_, Err(e)) => Err(e.into_iter().map(|p| format!("second design: {p}")).collect()),
+        }));
     };
     let load_example = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
@@ -100,19 +111,82 @@ pub fn PatternsPage() -> impl IntoView {
                 <button class="primary" on:click=run_all data-test="run-all">"Run all patterns"</button>
             </section>
             {move || result.get().map(|outcome| match outcome {
-                Err(e) => view! { <p class="field-error" role="alert" data-test="workbook-error">{format!("Invalid workbook: {e}")}</p> }.into_any(),
-                Ok(design) => view! { <Verdicts design/> }.into_any(),
+                Err(problems) => view! { <Problems problems test="workbook-error"/> }.into_any(),
+                Ok(checked) => view! { <Verdicts checked/> }.into_any(),
             })}
+            <section class="card" aria-label="Compare with another design">
+                <h2>"Compare with another design"</h2>
+                <p class="muted">"Paste a second design in any format the check reads; both run, and each pattern (matched by id) is shown side by side with its units, monthly cost and verdict."</p>
+                <textarea class="code" rows="6" spellcheck="false" aria-label="Second design" data-test="compare-workbook"
+                    prop:value=move || other.get() on:input=move |ev| other.set(event_target_value(&ev))></textarea>
+                <button on:click=compare_designs data-test="compare">"Compare"</button>
+                {move || comparison.get().map(|outcome| match outcome {
+                    Err(problems) => view! { <Problems problems test="compare-error"/> }.into_any(),
+                    Ok((a, b)) => view! { <Comparison a b/> }.into_any(),
+                })}
+            </section>
+        </div>
+    }
+}
+
+/// A design in any readable format, planned, run and analysed; or every problem it has.
+fn checked(text: &str) -> Result<Checked, Vec<String>> {
+    let imported = import::import(text).map_err(|e| e.lines().map(String::from).collect::<Vec<_>>())?;
+    let imported = imported.checkable().map_err(|e| vec![e])?;
+    check(&imported.workbook, state::clock()).map_err(|p| p.0)
+}
+
+#[component]
+fn Problems(problems: Vec<String>, test: &'static str) -> impl IntoView {
+    view! {
+        <div class="field-error" role="alert" data-test=test>
+            <p>{format!("Invalid design ({} problem{}): nothing was run.", problems.len(), if problems.len() == 1 { "" } else { "s" })}</p>
+            <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
         </div>
     }
 }
 
 #[component]
-fn Verdicts(design: DesignResult) -> impl IntoView {
+fn Comparison(a: DesignResult, b: DesignResult) -> impl IntoView {
+    let markdown = compare::markdown(&a, &b);
+    let mut ids: Vec<String> = a.patterns.iter().map(|p| p.id.clone()).collect();
+    ids.extend(b.patterns.iter().map(|p| p.id.clone()).filter(|id| !a.patterns.iter().any(|p| p.id == *id)));
+    let cell = |design: &DesignResult, id: &str| {
+        design.patterns.iter().find(|p| p.id == id).map_or_else(
+            || "—".to_string(),
+            |p| format!("{} · {} · {}", p.operation, report::money(p.monthly_at_peak), p.verdict.label()),
+        )
+    };
+    let rows = ids
+        .iter()
+        .map(|id| view! { <tr data-test="compare-row"><td>{id.clone()}</td><td>{cell(&a, id)}</td><td>{cell(&b, id)}</td></tr> })
+        .collect_view();
+    let totals = format!(
+        "At peak, on demand: {} (A) and {} (B) a month.",
+        report::money(a.cost.at_peak.total()),
+        report::money(b.cost.at_peak.total())
+    );
+    view! {
+        <div data-test="comparison">
+            <p data-test="compare-totals"><strong>{totals}</strong></p>
+            <div class="grid-wrap">
+                <table class="verdicts">
+                    <thead><tr><th>"#"</th><th>{format!("A: {}", a.name)}</th><th>{format!("B: {}", b.name)}</th></tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <button on:click=move |_| { crate::storage::download("design-comparison.md", "text/markdown", &markdown); }>"Download the comparison (.md)"</button>
+        </div>
+    }
+}
+
+#[component]
+fn Verdicts(checked: Checked) -> impl IntoView {
+    let design = checked.result;
     let ui = expect_context::<Ui>();
     let markdown = report::markdown(&design);
     let json = report::json(&design);
-    let most = design.patterns.iter().map(|p| p.monthly_on_demand).fold(0.0_f64, f64::max).max(0.01);
+    let most = design.patterns.iter().map(|p| p.monthly_at_peak).fold(0.0_f64, f64::max).max(0.01);
     let rows = design
         .patterns
         .iter()
@@ -143,33 +217,33 @@ fn Verdicts(design: DesignResult) -> impl IntoView {
         .patterns
         .iter()
         .map(|p| {
-            let width = format!("width: {:.1}%", 100.0 * p.monthly_on_demand / most);
+            let width = format!("width: {:.1}%", 100.0 * p.monthly_at_peak / most);
             view! {
                 <div class="bar-row">
                     <span class="bar-label">{p.id.clone()}</span>
                     <span class="bar" style=width></span>
-                    <span class="num">{format!("${:.2}", p.monthly_on_demand)}</span>
+                    <span class="num">{report::money(p.monthly_at_peak)}</span>
                 </div>
             }
         })
         .collect_view();
-    let open_buttons = DRAFT.with(|d| Workbook::parse(&d.borrow())).ok().map(|workbook| {
-        workbook
-            .patterns
-            .iter()
-            .filter_map(|p| {
-                let (operation, request) = p.requests.first()?.resolve(&p.parameters).ok()?;
-                let body = serde_json::to_string_pretty(&request).unwrap_or_default();
-                let label = format!("{} in the console", p.id);
-                Some(view! {
-                    <button class="link" on:click=move |_| {
-                        ui.console_request.set(Some((operation.clone(), body.clone())));
-                        ui.tab.set(crate::state::Tab::Console);
-                    }>{label}</button>" "
-                })
+    // Each pattern's first planned call, as the console takes it.
+    let open_buttons = checked
+        .plan
+        .patterns()
+        .filter_map(|(pattern, calls)| {
+            let call = calls.first()?;
+            let operation = call.operation.name().to_string();
+            let body = serde_json::to_string_pretty(&call.request).unwrap_or_default();
+            let label = format!("{} in the console", pattern.id);
+            Some(view! {
+                <button class="link" on:click=move |_| {
+                    ui.console_request.set(Some((operation.clone(), body.clone())));
+                    ui.tab.set(crate::state::Tab::Console);
+                }>{label}</button>" "
             })
-            .collect_view()
-    });
+        })
+        .collect_view();
     let cost = &design.cost;
     view! {
         <section class="card" aria-label="Verdicts">
@@ -180,9 +254,17 @@ fn Verdicts(design: DesignResult) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <h3>{format!("Cost per month: ${:.2} on demand, ${:.2} provisioned", cost.on_demand_total(), cost.provisioned_total())}</h3>
+            <h3 data-test="cost-headline">{format!(
+                "Cost per month at peak: {} on demand{}; {} provisioned for the peak",
+                report::money(cost.at_peak.total()),
+                cost.expected.map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
+                report::money(cost.provisioned.total())
+            )}</h3>
+            {(!design.capacity.is_empty()).then(|| view! {
+                <ul data-test="capacity">{design.capacity.iter().map(|f| view! { <li>{format!("{}: {}", f.verdict.label(), f.text)}</li> }).collect_view()}</ul>
+            })}
             <div class="bars" data-test="cost-chart" aria-label="On-demand cost per pattern">{bars}</div>
-            <p class="muted">{format!("Prices {} as of {} ({}).", cost.prices.region, cost.prices.as_of, cost.prices.source)}</p>
+            <p class="muted">{format!("Prices {} as of {} ({}). {}.", cost.prices.region, cost.prices.as_of, cost.prices.source, cost.excluded)}</p>
             <p>{open_buttons}</p>
             <div class="row">
                 <button on:click=move |_| { crate::storage::download("design-note.md", "text/markdown", &markdown); } data-test="download-note">"Download the design note (.md)"</button>

@@ -78,7 +78,15 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<GetItemOutput<'_
     // The whole item is read whatever the projection; a missing item still costs one unit.
     let units = Units::read(stored.map_or(0, |s| s.size), consistent);
     let why = if stored.is_some() { "the whole item, whatever the projection" } else { "no item: the minimum unit" };
-    crate::explain::read(&table_name, None, std::slice::from_ref(&key.0), stored.map_or(0, |s| s.size), consistent, units, why);
+    crate::explain::read(
+        &table_name,
+        None,
+        std::slice::from_ref(&key.0),
+        stored.map_or(0, |s| s.size),
+        consistent,
+        units,
+        why,
+    );
     let item = stored.map(|s| match &projection {
         Some(paths) => ItemJson::Item(project(&s.item, paths)),
         None => s.to_json(),

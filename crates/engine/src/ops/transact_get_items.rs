@@ -91,7 +91,15 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
         // Twice a strong read of the item; a missing item still costs the minimum, doubled.
         let read = Units::read(stored.map_or(0, |s| s.size), true);
         let why = "transactional read: twice a strongly consistent read";
-        crate::explain::read(&table_name, None, std::slice::from_ref(&key.0), stored.map_or(0, |s| s.size), true, read + read, why);
+        crate::explain::read(
+            &table_name,
+            None,
+            std::slice::from_ref(&key.0),
+            stored.map_or(0, |s| s.size),
+            true,
+            read + read,
+            why,
+        );
         let slot = units.entry(table_name).or_default();
         *slot = *slot + read + read;
         responses.push(ItemResponse {

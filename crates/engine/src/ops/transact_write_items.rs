@@ -354,7 +354,14 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
                 // the conformance suite; DynamoDB Local charges it as a read).
                 let size = table.storage.get(&step.key).map_or(0, |s| s.size);
                 let why = "ConditionCheck: charged as a write of the item it read";
-                crate::explain::write(&step.table, None, std::slice::from_ref(&step.key.0), size, Units::write(size), why);
+                crate::explain::write(
+                    &step.table,
+                    None,
+                    std::slice::from_ref(&step.key.0),
+                    size,
+                    Units::write(size),
+                    why,
+                );
                 (Consumption::table_only(Units::write(size)), Units::read(size, true))
             }
             new => {

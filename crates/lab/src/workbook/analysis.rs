@@ -132,7 +132,8 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
         .collect();
     let capacity = capacity_findings(&plan.shapes, &patterns);
     let cost = cost(plan, &patterns, runs, prices, priced_for_region);
-    let verdict = patterns.iter().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
+    let verdict =
+        patterns.iter().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
     let hot_keys = patterns
         .iter()
         .flat_map(|p| p.busiest_key.iter().map(move |k| (p, k)))
@@ -247,7 +248,8 @@ fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternResult
     for call in calls.iter().filter(|c| c.error.is_none()) {
         if let Some(scanned) = call.scanned {
             if scanned > 0 && call.items * 2 < scanned {
-                let text = format!("the filter discards {} of {scanned} items read (and paid for)", scanned - call.items);
+                let text =
+                    format!("the filter discards {} of {scanned} items read (and paid for)", scanned - call.items);
                 findings.push((Verdict::Warn, text));
             }
         }
@@ -269,8 +271,9 @@ fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternResult
             units_by_target.entry(target.clone()).or_default().1 += units;
         }
     }
-    let read_units: f64 = units_by_target.values().map(|u| u.0).sum();
-    let write_units: f64 = units_by_target.values().map(|u| u.1).sum();
+    // An empty f64 sum is -0.0; adding 0.0 keeps reports from printing "-0".
+    let read_units: f64 = units_by_target.values().map(|u| u.0).sum::<f64>() + 0.0;
+    let write_units: f64 = units_by_target.values().map(|u| u.1).sum::<f64>() + 0.0;
     let busiest_key = busiest_keys(pattern, calls);
     for load in &busiest_key {
         let share = 100.0 * load.units_per_second / load.ceiling;
@@ -365,7 +368,7 @@ fn busiest_keys(pattern: &Pattern, calls: &[CallRun]) -> Vec<KeyLoad> {
             let kind = if write { PatternKind::Write } else { PatternKind::Read };
             let ceiling = if write { PARTITION_WRITE_UNITS } else { PARTITION_READ_UNITS };
             let share = pattern.busiest_key_share.on(&target);
-            (units > 0.0).then(|| KeyLoad {
+            (units > 0.0).then_some(KeyLoad {
                 units_per_second: units * pattern.peak_rps * share,
                 target,
                 kind,
@@ -674,13 +677,18 @@ mod tests {
 
     #[test]
     fn a_batch_spreads_its_units_over_its_keys() {
-        let puts: Vec<Value> = (0..25).map(|i| json!({"PutRequest": {"Item": {"pk": {"S": format!("k{i}")}}}})).collect();
-        let one_key: Vec<Value> = (0..25).map(|i| json!({"Put": {"TableName": "ttt", "Item": {"pk": {"S": "same"}, "n": {"N": i.to_string()}}}})).collect();
-        let result = design(json!({"format": super::super::FORMAT, "name": "batch", "tables": [table("ttt", json!({}))],
+        let puts: Vec<Value> =
+            (0..25).map(|i| json!({"PutRequest": {"Item": {"pk": {"S": format!("k{i}")}}}})).collect();
+        let one_key: Vec<Value> = (0..25)
+            .map(|i| json!({"Put": {"TableName": "ttt", "Item": {"pk": {"S": "same"}, "n": {"N": i.to_string()}}}}))
+            .collect();
+        let result = design(
+            json!({"format": super::super::FORMAT, "name": "batch", "tables": [table("ttt", json!({}))],
             "patterns": [
                 write_pattern("batch", 100.0, json!({"operation": "BatchWriteItem", "request": {"RequestItems": {"ttt": puts}}})),
                 write_pattern("one", 100.0, json!({"operation": "PutItem", "request": {"TableName": "ttt", "Item": {"pk": {"S": "hot"}, "pad": {"S": "x".repeat(11_000)}}}})),
-            ]}));
+            ]}),
+        );
         let batch = &result.patterns[0];
         assert_eq!(batch.verdict, Verdict::Pass, "{:?}", batch.reasons);
         assert_eq!(batch.write_units, 25.0);
@@ -704,12 +712,21 @@ mod tests {
         let result = check(json!([
             pattern("four", "eventual", json!(shards(4)), json!({})),
             pattern("twelve", "eventual", json!(shards(12)), json!({})),
-            pattern("join", "eventual", json!([query(json!({})), {"operation": "GetItem", "request": {"TableName": "things",
-                "Key": {"pk": {"S": "T#1"}, "sk": {"S": "S#01"}}}}]), json!({})),
+            pattern(
+                "join",
+                "eventual",
+                json!([query(json!({})), {"operation": "GetItem", "request": {"TableName": "things",
+                "Key": {"pk": {"S": "T#1"}, "sk": {"S": "S#01"}}}}]),
+                json!({})
+            ),
         ]));
         let (four, twelve, join) = (&result.patterns[0], &result.patterns[1], &result.patterns[2]);
         assert_eq!(four.verdict, Verdict::Pass, "{:?}", four.reasons);
-        assert!(four.reasons[0].starts_with("scatter-gather over 4 shards of `day#…`: 4 Querys per request"), "{}", four.reasons[0]);
+        assert!(
+            four.reasons[0].starts_with("scatter-gather over 4 shards of `day#…`: 4 Querys per request"),
+            "{}",
+            four.reasons[0]
+        );
         assert_eq!(four.operation, "Query + Query + Query + Query");
         assert_eq!(twelve.verdict, Verdict::Warn);
         assert!(twelve.reasons[0].contains("above the fan-out of 10"), "{}", twelve.reasons[0]);
@@ -720,12 +737,27 @@ mod tests {
     #[test]
     fn provisioned_capacity_is_held_to_the_demand_at_peak() {
         let provisioned = json!({"BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 10, "WriteCapacityUnits": 5}});
-        let put = |rps: f64| write_pattern("put", rps, json!({"operation": "PutItem", "request": {"TableName": "ttt", "Item": {"pk": {"S": "a"}}}}));
-        let over = design(json!({"format": super::super::FORMAT, "name": "p", "tables": [table("ttt", provisioned.clone())], "patterns": [put(120.0)]}));
+        let put = |rps: f64| {
+            write_pattern(
+                "put",
+                rps,
+                json!({"operation": "PutItem", "request": {"TableName": "ttt", "Item": {"pk": {"S": "a"}}}}),
+            )
+        };
+        let over = design(
+            json!({"format": super::super::FORMAT, "name": "p", "tables": [table("ttt", provisioned.clone())], "patterns": [put(120.0)]}),
+        );
         assert_eq!(over.verdict, Verdict::Fail);
         assert_eq!(over.patterns[0].verdict, Verdict::Pass);
-        assert!(over.capacity.iter().any(|f| f.verdict == Verdict::Fail && f.text == "table ttt: 120 WCU/s at peak against 5 provisioned (2400%)"), "{:?}", over.capacity);
-        let near = design(json!({"format": super::super::FORMAT, "name": "p", "tables": [table("ttt", provisioned)], "patterns": [put(4.5)]}));
+        assert!(
+            over.capacity.iter().any(|f| f.verdict == Verdict::Fail
+                && f.text == "table ttt: 120 WCU/s at peak against 5 provisioned (2400%)"),
+            "{:?}",
+            over.capacity
+        );
+        let near = design(
+            json!({"format": super::super::FORMAT, "name": "p", "tables": [table("ttt", provisioned)], "patterns": [put(4.5)]}),
+        );
         assert_eq!(near.verdict, Verdict::Warn, "{:?}", near.capacity);
     }
 
@@ -739,7 +771,8 @@ mod tests {
             pattern("strong-batch", "strong", json!([strong_batch]), json!({})),
             pattern("paid-transaction", "eventual", json!([transact]), json!({})),
         ]));
-        let verdicts: Vec<(Verdict, &str)> = result.patterns.iter().map(|p| (p.verdict, p.reasons[0].as_str())).collect();
+        let verdicts: Vec<(Verdict, &str)> =
+            result.patterns.iter().map(|p| (p.verdict, p.reasons[0].as_str())).collect();
         assert_eq!(verdicts[0].0, Verdict::Warn);
         assert!(verdicts[0].1.contains("BatchGetItem reads eventually consistent"), "{}", verdicts[0].1);
         assert_eq!(verdicts[1].0, Verdict::Pass, "{}", verdicts[1].1);

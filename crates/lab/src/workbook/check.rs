@@ -9,6 +9,7 @@ use dynalab_engine::Clock;
 use std::sync::Arc;
 
 /// A checked design: the plan it ran, each pattern's run, and the verdicts.
+#[derive(Debug, Clone)]
 pub struct Checked {
     pub plan: Plan,
     pub runs: Vec<PatternRun>,

@@ -51,11 +51,7 @@ fn signed(delta: f64) -> String {
 pub fn markdown(a: &DesignResult, b: &DesignResult) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Design comparison: {} (A) and {} (B)\n", a.name, b.name);
-    let _ = writeln!(
-        out,
-        "| | A: {} | B: {} | B − A |\n|---|---|---|---|",
-        a.name, b.name
-    );
+    let _ = writeln!(out, "| | A: {} | B: {} | B − A |\n|---|---|---|---|", a.name, b.name);
     let _ = writeln!(out, "| Verdict | {} | {} | |", a.verdict.label(), b.verdict.label());
     let _ = writeln!(
         out,

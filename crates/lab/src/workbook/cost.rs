@@ -72,7 +72,8 @@ fn monthly(result: &PatternResult, rate: f64, workbook: &Workbook, prices: &Pric
         .units_by_target
         .iter()
         .map(|(target, (read, write))| {
-            read * prices.read_request_per_million + write * replicas(workbook, target) * prices.write_request_per_million
+            read * prices.read_request_per_million
+                + write * replicas(workbook, target) * prices.write_request_per_million
         })
         .sum();
     rate * prices::SECONDS_PER_MONTH / 1e6 * per_second
@@ -84,10 +85,10 @@ pub fn price_pattern(pattern: &Pattern, result: &mut PatternResult, workbook: &W
     result.monthly_expected = monthly(result, pattern.avg_rps.unwrap_or(pattern.peak_rps), workbook, prices);
 }
 
-pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices: Prices, priced: bool) -> Cost {
+pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices: Prices, own_region: bool) -> Cost {
     let workbook = &plan.workbook;
     let storage = storage(plan, patterns, runs);
-    let storage_gb: f64 = storage.iter().map(|s| s.gb).sum();
+    let storage_gb: f64 = storage.iter().map(|s| s.gb).sum::<f64>() + 0.0;
     let storage_cost = storage_gb * prices.storage_gb_month;
     let split = |rate: &dyn Fn(&PatternResult) -> f64| {
         let mut bill = Bill { storage: storage_cost, ..Bill::default() };
@@ -113,13 +114,13 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
     }
     let hours = prices::HOURS_PER_MONTH;
     let provisioned = Bill {
-        reads: peak.values().map(|u| u.0.ceil() * prices.rcu_hour * hours).sum(),
-        writes: peak.values().map(|u| u.1.ceil() * prices.wcu_hour * hours).sum(),
+        reads: peak.values().map(|u| u.0.ceil() * prices.rcu_hour * hours).sum::<f64>() + 0.0,
+        writes: peak.values().map(|u| u.1.ceil() * prices.wcu_hour * hours).sum::<f64>() + 0.0,
         storage: storage_cost,
     };
     Cost {
         prices,
-        priced_for_region: priced,
+        priced_for_region: own_region,
         at_peak,
         expected,
         provisioned,
@@ -146,11 +147,7 @@ fn storage(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun]) -> Vec<
         .map(|shape| {
             let regions = replicas(workbook, &shape.name);
             if let Some(bytes) = kept.get(&shape.name) {
-                return Storage {
-                    table: shape.name.clone(),
-                    gb: bytes * regions / GIB,
-                    basis: "retention".into(),
-                };
+                return Storage { table: shape.name.clone(), gb: bytes * regions / GIB, basis: "retention".into() };
             }
             let entries = |items: usize, bytes: usize| bytes as f64 + items as f64 * STORAGE_OVERHEAD_BYTES;
             let indexes: f64 = shape.indexes.iter().map(|i| entries(i.totals.items, i.totals.bytes)).sum();

@@ -269,8 +269,11 @@ impl Workbook {
             }
             for (target, share) in p.busiest_key_share.shares() {
                 if !(share > 0.0 && share <= 1.0) {
-                    let field =
-                        if target.is_empty() { "busiest_key_share".into() } else { format!("busiest_key_share.{target}") };
+                    let field = if target.is_empty() {
+                        "busiest_key_share".into()
+                    } else {
+                        format!("busiest_key_share.{target}")
+                    };
                     problem(at(&field, "must be in (0, 1]"));
                 }
             }

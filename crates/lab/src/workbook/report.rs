@@ -23,7 +23,12 @@ pub fn validation(plan: &Plan, runs: &[PatternRun]) -> String {
         }
         for ((call, original), given) in run.calls.iter().zip(planned).zip(&pattern.requests) {
             let command = given.cli.clone().unwrap_or_else(|| {
-                format!("aws {} {} --cli-input-json '{}'", call.operation.api().cli_service(), call.operation.cli_name(), original.request)
+                format!(
+                    "aws {} {} --cli-input-json '{}'",
+                    call.operation.api().cli_service(),
+                    call.operation.cli_name(),
+                    original.request
+                )
             });
             let response = match (&call.error, &call.body) {
                 (Some((name, message)), _) => Value::String(format!(
@@ -62,6 +67,7 @@ pub fn money(value: f64) -> String {
 }
 
 fn units(value: f64) -> String {
+    let value = value + 0.0;
     if value.fract() == 0.0 {
         format!("{value:.0}")
     } else {
@@ -114,7 +120,8 @@ pub fn markdown(result: &DesignResult) -> String {
         money(c.at_peak.total())
     );
     if let Some(expected) = &c.expected {
-        let _ = writeln!(out, "**Expected monthly cost: {}** (on demand, at the average rates).", money(expected.total()));
+        let _ =
+            writeln!(out, "**Expected monthly cost: {}** (on demand, at the average rates).", money(expected.total()));
     }
     let _ = writeln!(out, "On provisioned capacity sized for the peak: {}.\n", money(c.provisioned.total()));
     let mut seen: Vec<&str> = Vec::new();
@@ -171,7 +178,10 @@ pub fn markdown(result: &DesignResult) -> String {
     }
     if !result.capacity.is_empty() {
         let _ = writeln!(out, "## Provisioned capacity\n");
-        let _ = writeln!(out, "Every pattern at its peak at once, against what is provisioned (fail when over, warn above 80%).\n");
+        let _ = writeln!(
+            out,
+            "Every pattern at its peak at once, against what is provisioned (fail when over, warn above 80%).\n"
+        );
         for finding in &result.capacity {
             let _ = writeln!(out, "- {}: {}", finding.verdict.label(), finding.text);
         }
@@ -202,7 +212,11 @@ pub fn markdown(result: &DesignResult) -> String {
         c.prices.region,
         c.prices.as_of,
         c.prices.source,
-        if c.priced_for_region { String::new() } else { format!(" — no table for {}, priced as {}", result.region, c.prices.region) },
+        if c.priced_for_region {
+            String::new()
+        } else {
+            format!(" — no table for {}, priced as {}", result.region, c.prices.region)
+        },
         c.excluded
     );
     let expected = c.expected.as_ref();
@@ -224,23 +238,34 @@ pub fn markdown(result: &DesignResult) -> String {
     let _ = writeln!(
         out,
         "{}",
-        row("Writes (index writes and replicas included)", c.at_peak.writes, expected.map(|e| e.writes), c.provisioned.writes)
+        row(
+            "Writes (index writes and replicas included)",
+            c.at_peak.writes,
+            expected.map(|e| e.writes),
+            c.provisioned.writes
+        )
     );
     let _ = writeln!(
         out,
         "{}",
-        row(&format!("Storage ({:.3} GB)", c.storage_gb), c.at_peak.storage, expected.map(|e| e.storage), c.provisioned.storage)
+        row(
+            &format!("Storage ({:.3} GB)", c.storage_gb),
+            c.at_peak.storage,
+            expected.map(|e| e.storage),
+            c.provisioned.storage
+        )
     );
-    let _ = writeln!(
-        out,
-        "{}",
-        row("**Total**", c.at_peak.total(), expected.map(|e| e.total()), c.provisioned.total())
-    );
+    let _ =
+        writeln!(out, "{}", row("**Total**", c.at_peak.total(), expected.map(|e| e.total()), c.provisioned.total()));
     let _ = writeln!(out, "\nStorage by table:\n");
     for storage in &c.storage {
         let _ = writeln!(out, "- {}: {:.3} GB ({})", storage.table, storage.gb, storage.basis);
     }
-    let _ = writeln!(out, "\nPatterns by cost (on demand at peak{}):\n", if expected.is_some() { "; expected" } else { "" });
+    let _ = writeln!(
+        out,
+        "\nPatterns by cost (on demand at peak{}):\n",
+        if expected.is_some() { "; expected" } else { "" }
+    );
     let mut by_cost: Vec<&PatternResult> = result.patterns.iter().collect();
     by_cost.sort_by(|a, b| b.monthly_at_peak.total_cmp(&a.monthly_at_peak).then_with(|| a.id.cmp(&b.id)));
     for p in by_cost {

@@ -22,21 +22,15 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn parameter(&mut self, name: &str, at: &str) -> Option<Value> {
         if let Some(parameter) = self.parameters.get(name) {
-            return match parameter.get("Default") {
-                Some(default) => {
-                    // A list parameter's default is a comma-separated string.
-                    let list = parameter.get("Type").and_then(Value::as_str).is_some_and(|t| t.contains("List"));
-                    match (list, default) {
-                        (true, Value::String(text)) => {
-                            Some(Value::Array(text.split(',').map(|s| json!(s.trim())).collect()))
-                        }
-                        _ => Some(default.clone()),
-                    }
-                }
-                None => {
-                    self.errors.push(format!("{at}: parameter `{name}` has no Default to deploy with"));
-                    None
-                }
+            let Some(default) = parameter.get("Default") else {
+                self.errors.push(format!("{at}: parameter `{name}` has no Default to deploy with"));
+                return None;
+            };
+            // A list parameter's default is a comma-separated string.
+            let list = parameter.get("Type").and_then(Value::as_str).is_some_and(|t| t.contains("List"));
+            return match (list, default) {
+                (true, Value::String(text)) => Some(Value::Array(text.split(',').map(|s| json!(s.trim())).collect())),
+                _ => Some(default.clone()),
             };
         }
         let pseudo = match name {
@@ -63,8 +57,8 @@ impl Resolver<'_> {
             let name = &rest[start + 2..start + end];
             let value = if let Some(value) = variables.get(name) {
                 Some(value.clone())
-            } else if name.starts_with('!') {
-                Some(json!(format!("${{{}}}", &name[1..])))
+            } else if let Some(literal) = name.strip_prefix('!') {
+                Some(json!(format!("${{{literal}}}")))
             } else if name.contains('.') {
                 self.notes.push(format!("{at}: `${{{name}}}` is an attribute of another resource; kept as its name"));
                 Some(json!(name))
@@ -86,7 +80,7 @@ impl Resolver<'_> {
         }
         match value {
             Value::Object(map) if map.len() == 1 => {
-                let (key, argument) = map.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or(("", &Value::Null));
+                let (key, argument) = map.iter().next().map_or(("", &Value::Null), |(k, v)| (k.as_str(), v));
                 match key {
                     "Ref" => match argument.as_str() {
                         Some(name) => self.parameter(name, at).unwrap_or(Value::Null),
@@ -96,8 +90,7 @@ impl Resolver<'_> {
                         let (template, variables) = match argument {
                             Value::String(s) => (s.clone(), Map::new()),
                             Value::Array(parts) => {
-                                let variables =
-                                    self.resolve(parts.get(1).unwrap_or(&Value::Null), at, depth + 1);
+                                let variables = self.resolve(parts.get(1).unwrap_or(&Value::Null), at, depth + 1);
                                 (
                                     parts.first().and_then(Value::as_str).unwrap_or("").to_string(),
                                     variables.as_object().cloned().unwrap_or_default(),
@@ -121,12 +114,11 @@ impl Resolver<'_> {
                     }
                     "Fn::GetAtt" => {
                         let name = match argument {
-                            Value::Array(parts) => {
-                                parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(".")
-                            }
+                            Value::Array(parts) => parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("."),
                             other => other.as_str().unwrap_or("").to_string(),
                         };
-                        self.notes.push(format!("{at}: `Fn::GetAtt {name}` is known only once deployed; kept as its name"));
+                        self.notes
+                            .push(format!("{at}: `Fn::GetAtt {name}` is known only once deployed; kept as its name"));
                         json!(name)
                     }
                     "Fn::If" => {
@@ -139,12 +131,16 @@ impl Resolver<'_> {
                         let index = resolved.get(0).and_then(|i| i.as_u64().or_else(|| i.as_str()?.parse().ok()));
                         let list = resolved.get(1).and_then(Value::as_array);
                         match (index, list) {
-                            (Some(i), Some(list)) => list.get(usize::try_from(i).unwrap_or(usize::MAX)).cloned().unwrap_or(Value::Null),
+                            (Some(i), Some(list)) => {
+                                list.get(usize::try_from(i).unwrap_or(usize::MAX)).cloned().unwrap_or(Value::Null)
+                            }
                             _ => Value::Null,
                         }
                     }
                     _ => Value::Object(
-                        map.iter().map(|(k, v)| (k.clone(), self.resolve(v, &format!("{at}.{k}"), depth + 1))).collect(),
+                        map.iter()
+                            .map(|(k, v)| (k.clone(), self.resolve(v, &format!("{at}.{k}"), depth + 1)))
+                            .collect(),
                     ),
                 }
             }
@@ -194,11 +190,16 @@ fn replace_identifier(value: &Value, identifier: &str, item: &str) -> Value {
     match value {
         Value::String(s) => json!(s.replace(&placeholder, item).replace(&placeholder_amp, item)),
         Value::Array(items) => Value::Array(items.iter().map(|v| replace_identifier(v, identifier, item)).collect()),
-        Value::Object(map) if map.len() == 1 && map.get("Ref").and_then(Value::as_str) == Some(identifier) => json!(item),
+        Value::Object(map) if map.len() == 1 && map.get("Ref").and_then(Value::as_str) == Some(identifier) => {
+            json!(item)
+        }
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(k, v)| {
-                    (k.replace(&placeholder, item).replace(&placeholder_amp, item), replace_identifier(v, identifier, item))
+                    (
+                        k.replace(&placeholder, item).replace(&placeholder_amp, item),
+                        replace_identifier(v, identifier, item),
+                    )
                 })
                 .collect(),
         ),
@@ -230,7 +231,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
             }
         };
         if resource.get("Condition").is_some() {
-            resolver.notes.push(format!("Resources.{logical}: created only under a Condition; imported as if it holds"));
+            resolver
+                .notes
+                .push(format!("Resources.{logical}: created only under a Condition; imported as if it holds"));
         }
         let properties = match kind {
             "AWS::DynamoDB::GlobalTable" => {
@@ -246,7 +249,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
         };
         let (mut create, mut calls) = tables::split(&at, &properties, &mut resolver.notes);
         if !create.get("TableName").is_some_and(Value::is_string) {
-            resolver.notes.push(format!("{at}.TableName: none given (CloudFormation generates one); named `{logical}` here"));
+            resolver
+                .notes
+                .push(format!("{at}.TableName: none given (CloudFormation generates one); named `{logical}` here"));
             create.insert("TableName".into(), json!(logical));
         }
         let name = create.get("TableName").and_then(Value::as_str).unwrap_or(logical).to_string();
@@ -256,12 +261,16 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
     }
     let mut notes = resolver.notes;
     for (kind, count) in &left_out {
-        notes.push(format!("left out: {count} {kind} resource{} (not a DynamoDB table)", if *count == 1 { "" } else { "s" }));
+        notes.push(format!(
+            "left out: {count} {kind} resource{} (not a DynamoDB table)",
+            if *count == 1 { "" } else { "s" }
+        ));
     }
     if !resolver.errors.is_empty() {
         return Err(resolver.errors.join("\n"));
     }
-    let mut workbook = json!({"format": FORMAT, "name": "CloudFormation template", "tables": tables, "setup": setup, "patterns": []});
+    let mut workbook =
+        json!({"format": FORMAT, "name": "CloudFormation template", "tables": tables, "setup": setup, "patterns": []});
     if let Some(description) = template.get("Description").and_then(Value::as_str) {
         workbook["description"] = json!(description);
     }
@@ -289,14 +298,19 @@ fn global_table(mut properties: Map<String, Value>, at: &str, notes: &mut Vec<St
             .unwrap_or(json!(5));
         let write = maximum(write.as_ref(), "WriteCapacityAutoScalingSettings").unwrap_or(json!(5));
         notes.push(format!("{at}: provisioned with auto scaling; checked at {read} RCU / {write} WCU (the replica's read setting and the write maximum)"));
-        properties.insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}));
+        properties
+            .insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}));
         if let Some(Value::Array(indexes)) = properties.get_mut("GlobalSecondaryIndexes") {
             for index in indexes {
-                let write = maximum(index.get("WriteProvisionedThroughputSettings"), "WriteCapacityAutoScalingSettings")
-                    .unwrap_or_else(|| write.clone());
+                let write =
+                    maximum(index.get("WriteProvisionedThroughputSettings"), "WriteCapacityAutoScalingSettings")
+                        .unwrap_or_else(|| write.clone());
                 if let Some(index) = index.as_object_mut() {
                     index.remove("WriteProvisionedThroughputSettings");
-                    index.insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}));
+                    index.insert(
+                        "ProvisionedThroughput".into(),
+                        json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}),
+                    );
                 }
             }
         }

@@ -11,7 +11,8 @@ use serde_json::{json, Map, Value};
 pub(super) fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, String> {
     let mut notes = Vec::new();
     let mut errors = Vec::new();
-    let listed = model.get("tables").and_then(Value::as_array).ok_or("tables: expected a list of create_table arguments")?;
+    let listed =
+        model.get("tables").and_then(Value::as_array).ok_or("tables: expected a list of create_table arguments")?;
     let mut tables = Vec::new();
     let mut setup: Vec<Call> = Vec::new();
     for (i, table) in listed.iter().enumerate() {

@@ -189,8 +189,16 @@ mod tests {
         let error = imported.checkable().expect_err("no patterns");
         assert!(error.starts_with("a NoSQL Workbench model holds tables but no access patterns to check"), "{error}");
         let imported = import(&file("cloudformation-template.json")).expect("imports");
-        assert_eq!(imported.workbook.setup[0].operation.as_deref(), Some("UpdateTimeToLive"), "TTL kept as a setup call");
-        assert!(imported.notes.iter().any(|n| n == "left out: 1 AWS::S3::Bucket resource (not a DynamoDB table)"), "{:?}", imported.notes);
+        assert_eq!(
+            imported.workbook.setup[0].operation.as_deref(),
+            Some("UpdateTimeToLive"),
+            "TTL kept as a setup call"
+        );
+        assert!(
+            imported.notes.iter().any(|n| n == "left out: 1 AWS::S3::Bucket resource (not a DynamoDB table)"),
+            "{:?}",
+            imported.notes
+        );
         plan(&imported);
         assert!(import("[1]").expect_err("array").contains("expected a JSON object"));
         assert!(import(r#"{"hello": 1}"#).expect_err("unknown").starts_with("not a format Dynalab reads"));
@@ -215,11 +223,23 @@ mod tests {
         let imported = import(&file("cloudformation-global-foreach.yaml")).expect("imports");
         let names: Vec<&str> = imported.workbook.tables.iter().filter_map(|t| t["TableName"].as_str()).collect();
         assert_eq!(names, ["counters-free-prod", "counters-paid-prod", "sessions-prod"]);
-        assert_eq!(imported.workbook.tables[0]["ProvisionedThroughput"]["ReadCapacityUnits"], json!(25), "Ref to a parameter's Default");
+        assert_eq!(
+            imported.workbook.tables[0]["ProvisionedThroughput"]["ReadCapacityUnits"],
+            json!(25),
+            "Ref to a parameter's Default"
+        );
         assert_eq!(imported.workbook.replicas.get("sessions-prod"), Some(&2));
         assert_eq!(imported.workbook.tables[2]["StreamSpecification"]["StreamEnabled"], json!(true));
-        assert!(imported.notes.iter().any(|n| n == "left out: 1 AWS::Serverless::Function resource (not a DynamoDB table)"), "{:?}", imported.notes);
-        assert!(imported.workbook.setup.iter().any(|c| c.request.as_ref().is_some_and(|r| r["TableName"] == "sessions-prod")));
+        assert!(
+            imported.notes.iter().any(|n| n == "left out: 1 AWS::Serverless::Function resource (not a DynamoDB table)"),
+            "{:?}",
+            imported.notes
+        );
+        assert!(imported
+            .workbook
+            .setup
+            .iter()
+            .any(|c| c.request.as_ref().is_some_and(|r| r["TableName"] == "sessions-prod")));
         plan(&imported);
     }
 
@@ -233,7 +253,10 @@ mod tests {
         assert_eq!(imported.workbook.patterns[0].avg_rps, Some(40.0));
         let clock = std::sync::Arc::new(dynalab_engine::FixedClock::at(0));
         let checked = super::super::check::check(&imported.workbook, clock).expect("plans");
-        assert_eq!(checked.result.cost.storage.iter().find(|s| s.table == "Orders").map(|s| s.basis.as_str()), Some("retention"));
+        assert_eq!(
+            checked.result.cost.storage.iter().find(|s| s.table == "Orders").map(|s| s.basis.as_str()),
+            Some("retention")
+        );
         assert!(checked.result.cost.expected.is_some());
     }
 
@@ -243,14 +266,23 @@ mod tests {
         let mcp = file("dynamodb_data_model.json");
         let skill = file("skill-model-nested.json");
         let cases: Vec<(String, &str)> = vec![
+            (mcp.replacen("--key '", "--key ''", 1), "access_patterns[0].implementation: "),
             (
-                mcp.replacen("--key '", "--key ''", 1),
-                "access_patterns[0].implementation: ",
+                skill.replacen("\"operation\": \"GetItem\"", "\"operation\": \"Select\"", 1),
+                "access_patterns[0].operation: `Select` is not a DynamoDB operation",
             ),
-            (skill.replacen("\"operation\": \"GetItem\"", "\"operation\": \"Select\"", 1), "access_patterns[0].operation: `Select` is not a DynamoDB operation"),
-            (skill.replacen("\"peak_rps\": 300", "\"peak_rps\": \"200\"", 1), "access_patterns[0].peak_rps: \"200\" is not a number"),
-            (skill.replacen("\"peak_rps\": 300", "\"peak_rps\": -2.5", 1), "access_patterns[0].peak_rps: -2.5 is not a rate"),
-            (skill.replacen("\"index\": null", "\"index\": \"GSI9\"", 1), "access_patterns[0].index: table `Orders` has no index `GSI9` (it has GSI1)"),
+            (
+                skill.replacen("\"peak_rps\": 300", "\"peak_rps\": \"200\"", 1),
+                "access_patterns[0].peak_rps: \"200\" is not a number",
+            ),
+            (
+                skill.replacen("\"peak_rps\": 300", "\"peak_rps\": -2.5", 1),
+                "access_patterns[0].peak_rps: -2.5 is not a rate",
+            ),
+            (
+                skill.replacen("\"index\": null", "\"index\": \"GSI9\"", 1),
+                "access_patterns[0].index: table `Orders` has no index `GSI9` (it has GSI1)",
+            ),
         ];
         for (text, expected) in cases {
             let error = import(&text).expect_err(expected);

@@ -20,7 +20,11 @@ const CREATE_TABLE: [&str; 8] = [
 const INDEX: [&str; 4] = ["IndexName", "KeySchema", "Projection", "ProvisionedThroughput"];
 
 /// The CreateTable request and setup calls for `properties`; `at` names the definition in notes.
-pub(super) fn split(at: &str, properties: &Map<String, Value>, notes: &mut Vec<String>) -> (Map<String, Value>, Vec<Call>) {
+pub(super) fn split(
+    at: &str,
+    properties: &Map<String, Value>,
+    notes: &mut Vec<String>,
+) -> (Map<String, Value>, Vec<Call>) {
     let mut create = Map::new();
     let mut setup = Vec::new();
     for (key, value) in properties {

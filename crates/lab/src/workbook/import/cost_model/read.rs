@@ -128,8 +128,11 @@ pub(super) fn read_tables(model: &Map<String, Value>) -> Result<Vec<Table>, Stri
 /// `attribute_definitions`: `[{"attribute_name", "attribute_type"}]` (or `AttributeName`/`AttributeType`).
 fn read_definitions(table: &Value, at: &str) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
-    for (i, definition) in
-        field(table, &["attribute_definitions", "AttributeDefinitions"]).and_then(Value::as_array).into_iter().flatten().enumerate()
+    for (i, definition) in field(table, &["attribute_definitions", "AttributeDefinitions"])
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
     {
         let attribute = key_attribute(definition, &format!("{at}.attribute_definitions[{i}]"))?;
         out.push((attribute.name, attribute.kind));
@@ -392,7 +395,10 @@ pub(super) fn read_patterns(
             let lower = op.to_ascii_lowercase();
             OTHER_SERVICES.iter().find(|s| lower.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == **s))
         }) {
-            notes.push(format!("pattern {label} ({description}) not imported: served by {service} (`{}`), not DynamoDB", named.unwrap_or_default()));
+            notes.push(format!(
+                "pattern {label} ({description}) not imported: served by {service} (`{}`), not DynamoDB",
+                named.unwrap_or_default()
+            ));
             continue;
         }
         let entity_name = field(pattern, &["entity", "entities", "entity_name"]).and_then(|e| match e {
