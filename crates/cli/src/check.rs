@@ -33,15 +33,19 @@ fn read(file: &Path) -> Result<Imported, ExitCode> {
     Ok(imported)
 }
 
-/// `--format workbook`: writes the workbook any design becomes (patterns or not), to edit and check.
+/// `--format workbook`: writes the workbook any design becomes (patterns or not), to edit and
+/// check, once its tables, items and calls have been planned (a workbook that cannot load is not
+/// written).
 pub fn convert(file: &Path, out: Option<&Path>) -> ExitCode {
-    match read(file) {
-        Ok(imported) => {
-            let text = serde_json::to_string_pretty(&imported.workbook).unwrap_or_default() + "\n";
-            write(out, &text).map_or(ExitCode::from(2), |()| ExitCode::SUCCESS)
-        }
-        Err(code) => code,
+    let imported = match read(file) {
+        Ok(imported) => imported,
+        Err(code) => return code,
+    };
+    if let Err(problems) = Plan::build(imported.workbook.clone(), Arc::new(SystemClock)) {
+        return invalid(file, &problems.to_string());
     }
+    let text = serde_json::to_string_pretty(&imported.workbook).unwrap_or_default() + "\n";
+    write(out, &text).map_or(ExitCode::from(2), |()| ExitCode::SUCCESS)
 }
 
 /// The design `file` holds, planned: every problem listed, exit 2.

@@ -198,6 +198,24 @@ fn a_yaml_cloudformation_template_is_read_with_its_short_form_tags() {
     assert_eq!(workbook["patterns"], serde_json::json!([]));
 }
 
+#[test]
+fn a_template_with_a_global_table_and_a_loop_becomes_its_tables() {
+    let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/cloudformation-global-foreach.yaml");
+    let (code, workbook, stderr) = check(&[&template.to_string_lossy(), "--format", "workbook"]);
+    assert_eq!(code, 0, "{stderr}");
+    let workbook: serde_json::Value = serde_json::from_str(&workbook).expect("JSON");
+    let names: Vec<&str> =
+        workbook["tables"].as_array().expect("tables").iter().filter_map(|t| t["TableName"].as_str()).collect();
+    assert_eq!(names, ["counters-free-prod", "counters-paid-prod", "sessions-prod"]);
+    assert_eq!(workbook["tables"][0]["ProvisionedThroughput"]["ReadCapacityUnits"], 25);
+    assert_eq!(workbook["replicas"], serde_json::json!({"sessions-prod": 2}));
+    assert_eq!(workbook["setup"][0]["operation"], "UpdateTimeToLive");
+    assert!(stderr.contains("left out: 1 AWS::Serverless::Function resource"), "{stderr}");
+    let (code, _, stderr) = check(&[&template.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("holds tables but no access patterns to check"), "{stderr}");
+}
+
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("dynalab-check-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");

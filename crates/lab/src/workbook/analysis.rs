@@ -236,7 +236,7 @@ fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternResult
     let mut notes: Vec<String> = Vec::new();
     if let Some((shards, base)) = &fan_out {
         let text = format!(
-            "scatter-gather over {shards} shards of `{base}…`: {shards} {}s per request",
+            "scatter-gather over {shards} shards of `{base}…`: {shards} {} calls per request",
             calls[0].operation.name()
         );
         if *shards > max_fan_out as usize {
@@ -723,7 +723,7 @@ mod tests {
         let (four, twelve, join) = (&result.patterns[0], &result.patterns[1], &result.patterns[2]);
         assert_eq!(four.verdict, Verdict::Pass, "{:?}", four.reasons);
         assert!(
-            four.reasons[0].starts_with("scatter-gather over 4 shards of `day#…`: 4 Querys per request"),
+            four.reasons[0].starts_with("scatter-gather over 4 shards of `day#…`: 4 Query calls per request"),
             "{}",
             four.reasons[0]
         );

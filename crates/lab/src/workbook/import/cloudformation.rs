@@ -285,6 +285,13 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
 fn global_table(mut properties: Map<String, Value>, at: &str, notes: &mut Vec<String>) -> (Map<String, Value>, u64) {
     let replicas = properties.remove("Replicas").and_then(|r| r.as_array().cloned()).unwrap_or_default();
     let regions = replicas.len().max(1) as u64;
+    for (i, replica) in replicas.iter().enumerate() {
+        for key in replica.as_object().into_iter().flat_map(Map::keys) {
+            if !matches!(key.as_str(), "Region" | "ReadProvisionedThroughputSettings" | "GlobalSecondaryIndexes") {
+                notes.push(format!("{at}.Replicas[{i}].{key}: left out (not part of what Dynalab models)"));
+            }
+        }
+    }
     notes.push(format!("{at}: a global table in {regions} region(s): writes and storage are priced per region"));
     let write = properties.remove("WriteProvisionedThroughputSettings");
     let maximum = |settings: Option<&Value>, key: &str| {

@@ -126,6 +126,13 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         let position = if table.sort.is_some() { (0, entity.per_partition + n) } else { (serial, 0) };
         Ok(generate(entity, e, table, position, serial)?.0)
     };
+    // A batch writes many entities: each new item in a partition of its own (a transaction's items
+    // stay in one collection, as an order and its lines do).
+    let spread_item = |n: u64| -> Result<Value, String> {
+        let serial = entity.fixture_count + n;
+        let partition = entity.fixture_count.div_ceil(entity.per_partition.max(1)) + n;
+        Ok(generate(entity, e, table, (partition, 0), serial)?.0)
+    };
     let strong = declared.consistency == Some(Consistency::Strong);
     // One past the operation's own limit is enough for DynamoDB's error to show; more would only
     // take time and memory to generate.
@@ -209,7 +216,7 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         }
         "BatchWriteItem" => {
             let puts = (0..wanted)
-                .map(|n| new_item(n).map(|i| json!({"PutRequest": {"Item": i}})))
+                .map(|n| spread_item(n).map(|i| json!({"PutRequest": {"Item": i}})))
                 .collect::<Result<Vec<_>, _>>()?;
             ("BatchWriteItem", json!({"RequestItems": {table.name.clone(): puts}}))
         }
@@ -227,10 +234,9 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         }
         other => return Err(format!("{other} is not checked")),
     };
-    let kind = if ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"].contains(&operation) {
-        PatternKind::Write
-    } else {
-        PatternKind::Read
+    let kind = match dynalab_engine::Operation::from_name(operation).map(dynalab_engine::Operation::effect) {
+        Some(dynalab_engine::Effect::MayWrite) => PatternKind::Write,
+        _ => PatternKind::Read,
     };
     let consistency = declared.consistency.unwrap_or(if operation.starts_with("Transact") {
         Consistency::Transactional
