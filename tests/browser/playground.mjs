@@ -187,10 +187,13 @@ try {
     const chunks = [];
     for await (const chunk of await note.createReadStream()) chunks.push(chunk);
     assert.match(Buffer.concat(chunks).toString(), /^# Design check: Orders service\n/);
-    await t(page, 'workbook').fill('{"format": "dynalab-workbook/1", "name": "x", "tables": [], "patterns": []}');
+    // Every problem of a broken design, listed once; nothing runs.
+    await t(page, 'workbook').fill(JSON.stringify({ format: 'dynalab-workbook/1', name: 'x', tables: [],
+      patterns: [{ id: 'a', description: 'd', type: 'read', peak_rps: -1, consistency: 'eventual', requests: [{ operation: 'Select', request: {} }] }] }));
     await t(page, 'run-all').click();
+    assert.equal(await t(page, 'workbook-error').locator('li').count(), 3);
     assert.match(await t(page, 'workbook-error').textContent(),
-      /^Invalid design \(2 problems\): nothing was run\.tables: at least one tablepatterns: at least one pattern$/);
+      /^Invalid design \(3 problems\): nothing was run\.tables: at least one tablepatterns\[0\]\.peak_rps: must be a number ≥ 0patterns\[0\]\.requests\[0\] \(a\): `Select` is not a DynamoDB operation/);
     // Other design formats are converted when run, with what was left out said.
     await t(page, 'workbook').fill(readFileSync(new URL('../imports/dynamodb_data_model.json', import.meta.url), 'utf8'));
     await t(page, 'run-all').click();

@@ -251,16 +251,25 @@ fn a_broken_design_lists_every_problem_once_and_exits_2() {
     let path = temp_file("many.workbook.json", &workbook.to_string());
     let (code, _, stderr) = check(&[&path.to_string_lossy()]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("patterns[0].peak_rps: must be a number ≥ 0"), "{stderr}");
-    assert!(stderr.contains("patterns[1].requests[0]: "), "{stderr}");
+    // All three at once, each once: a value, an item, a command.
+    let listed: Vec<&str> = stderr.lines().filter(|l| !l.ends_with("invalid design, nothing was checked")).collect();
+    assert_eq!(listed.len(), 3, "{stderr}");
+    assert!(listed[0].ends_with("patterns[0].peak_rps: must be a number ≥ 0"), "{stderr}");
+    assert!(
+        listed[1].ends_with(
+            "fixtures.counters[0].n.N: a number is written as a string in DynamoDB JSON ({\"N\": \"1200\"}), not 1200"
+        ),
+        "{stderr}"
+    );
+    assert!(listed[2].ends_with("patterns[1].requests[0] (C2): Unclosed single quote"), "{stderr}");
 
     workbook["patterns"][0]["peak_rps"] = peak;
+    workbook["fixtures"]["counters"] = serde_json::json!([]);
     workbook["patterns"][1]["requests"] =
         serde_json::json!([{"operation": "Select", "request": {"TableName": "counters"}}]);
     let path = temp_file("ops.workbook.json", &workbook.to_string());
     let (code, _, stderr) = check(&[&path.to_string_lossy()]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("fixtures.counters[0].n.N: a number is written as a string in DynamoDB JSON"), "{stderr}");
     assert!(stderr.contains("patterns[1].requests[0] (C2): `Select` is not a DynamoDB operation"), "{stderr}");
 }
 

@@ -100,6 +100,8 @@ pub struct DesignResult {
     pub verdict: Verdict,
     pub patterns: Vec<PatternResult>,
     pub tables: Vec<TableShape>,
+    /// Tables of a class other than Standard.
+    pub table_classes: BTreeMap<String, super::prices::TableClass>,
     pub write_invariants: Vec<String>,
     pub hot_keys: Vec<String>,
     /// Provisioned tables and GSIs: demand at peak against what is provisioned.
@@ -120,13 +122,14 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
     let workbook = &plan.workbook;
     let (prices, priced_for_region) = super::prices::for_region(&workbook.region);
     let max_fan_out = workbook.max_fan_out.unwrap_or(DEFAULT_MAX_FAN_OUT);
+    let pricing = super::cost::Pricing::new(&prices, plan);
     let patterns: Vec<PatternResult> = workbook
         .patterns
         .iter()
         .zip(runs)
         .map(|(pattern, run)| {
             let mut result = judge(pattern, run, max_fan_out);
-            super::cost::price_pattern(pattern, &mut result, workbook, &prices);
+            super::cost::price_pattern(pattern, &mut result, &pricing);
             result
         })
         .collect();
@@ -185,6 +188,12 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
         hot_keys,
         patterns,
         tables: plan.shapes.clone(),
+        table_classes: plan
+            .classes
+            .iter()
+            .filter(|(_, c)| **c != super::prices::TableClass::Standard)
+            .map(|(t, c)| (t.clone(), *c))
+            .collect(),
         capacity,
         cost,
         deviations,
@@ -778,6 +787,31 @@ mod tests {
         assert_eq!(verdicts[1].0, Verdict::Pass, "{}", verdicts[1].1);
         assert_eq!(verdicts[2].0, Verdict::Warn);
         assert!(verdicts[2].1.contains("transactional read"), "{}", verdicts[2].1);
+    }
+
+    #[test]
+    fn replicas_and_the_table_class_change_the_bill() {
+        let put = write_pattern(
+            "put",
+            10.0,
+            json!({"operation": "PutItem", "request": {"TableName": "ttt", "Item": {"pk": {"S": "a"}}}}),
+        );
+        let bill = |extra: Value, replicas: Value| {
+            design(json!({"format": super::super::FORMAT, "name": "b", "tables": [table("ttt", extra)], "replicas": replicas, "patterns": [put.clone()]}))
+                .patterns[0]
+                .monthly_at_peak
+        };
+        let standard = bill(json!({}), json!({}));
+        assert!((bill(json!({}), json!({"ttt": 3})) / standard - 3.0).abs() < 1e-9, "writes paid in each region");
+        let infrequent = bill(json!({"TableClass": "STANDARD_INFREQUENT_ACCESS"}), json!({}));
+        assert!((infrequent / standard - 1.25).abs() < 1e-9, "{infrequent} {standard}");
+        let workbook = Workbook::parse(
+            &json!({"format": super::super::FORMAT, "name": "b", "tables": [table("ttt", json!({"TableClass": "CHEAP"}))], "patterns": [put]})
+                .to_string(),
+        )
+        .expect("parses");
+        let problems = check_workbook(&workbook, Arc::new(FixedClock::at(0))).err().expect("refused").0;
+        assert_eq!(problems, ["tables[0] (ttt).TableClass: \"CHEAP\" is not STANDARD or STANDARD_INFREQUENT_ACCESS"]);
     }
 
     #[test]

@@ -2,12 +2,12 @@
 //! pattern at its peak all month), an expected one at average rates when any are given, the same
 //! traffic on provisioned capacity sized for the peak, and storage — sized by the fixture times
 //! the scale, or by what write patterns keep for their `retention_days`. Replicated (global)
-//! tables pay writes and storage in each region. Request and storage cost only: what is left
-//! out is listed in [`EXCLUDED`].
+//! tables pay writes and storage in each region; a Standard-IA table pays its class's prices.
+//! Request and storage cost only: what is left out is listed in [`EXCLUDED`].
 
 use super::analysis::PatternResult;
 use super::plan::Plan;
-use super::prices::{self, Prices};
+use super::prices::{self, Prices, TableClass};
 use super::runner::{CallRun, PatternRun};
 use super::{Pattern, PatternKind, Workbook};
 use dynalab_engine::explain::StepKind;
@@ -60,62 +60,81 @@ pub struct Cost {
     pub excluded: &'static str,
 }
 
-/// Regions a table's writes and storage are paid in.
-fn replicas(workbook: &Workbook, target: &str) -> f64 {
-    let table = target.split_once('/').map_or(target, |(t, _)| t);
-    f64::from(workbook.replicas.get(table).copied().unwrap_or(1))
+/// Prices per table: its class, and the regions its writes and storage are paid in.
+pub struct Pricing<'a> {
+    pub base: &'a Prices,
+    workbook: &'a Workbook,
+    classes: &'a BTreeMap<String, TableClass>,
 }
 
-/// A pattern's monthly on-demand cost at `rate` requests per second.
-fn monthly(result: &PatternResult, rate: f64, workbook: &Workbook, prices: &Prices) -> f64 {
-    let per_second: f64 = result
-        .units_by_target
-        .iter()
-        .map(|(target, (read, write))| {
-            read * prices.read_request_per_million
-                + write * replicas(workbook, target) * prices.write_request_per_million
+impl<'a> Pricing<'a> {
+    pub fn new(base: &'a Prices, plan: &'a Plan) -> Self {
+        Self { base, workbook: &plan.workbook, classes: &plan.classes }
+    }
+
+    fn table(target: &str) -> &str {
+        target.split_once('/').map_or(target, |(t, _)| t)
+    }
+
+    /// The prices of the table `target` (`table` or `table/index`) belongs to.
+    fn of(&self, target: &str) -> Prices {
+        self.base.for_class(self.classes.get(Self::table(target)).copied().unwrap_or_default())
+    }
+
+    /// Regions a table's writes and storage are paid in.
+    fn regions(&self, target: &str) -> f64 {
+        f64::from(self.workbook.replicas.get(Self::table(target)).copied().unwrap_or(1))
+    }
+
+    /// Dollars per second for `units` of one execution at one request per second.
+    fn per_second(&self, units: &BTreeMap<String, (f64, f64)>) -> (f64, f64) {
+        units.iter().fold((0.0, 0.0), |(reads, writes), (target, (read, write))| {
+            let prices = self.of(target);
+            (
+                reads + read * prices.read_request_per_million / 1e6,
+                writes + write * self.regions(target) * prices.write_request_per_million / 1e6,
+            )
         })
-        .sum();
-    rate * prices::SECONDS_PER_MONTH / 1e6 * per_second
+    }
 }
 
 /// Fills in a pattern's monthly costs.
-pub fn price_pattern(pattern: &Pattern, result: &mut PatternResult, workbook: &Workbook, prices: &Prices) {
-    result.monthly_at_peak = monthly(result, pattern.peak_rps, workbook, prices);
-    result.monthly_expected = monthly(result, pattern.avg_rps.unwrap_or(pattern.peak_rps), workbook, prices);
+pub fn price_pattern(pattern: &Pattern, result: &mut PatternResult, pricing: &Pricing<'_>) {
+    let (reads, writes) = pricing.per_second(&result.units_by_target);
+    let month = prices::SECONDS_PER_MONTH;
+    result.monthly_at_peak = pattern.peak_rps * month * (reads + writes);
+    result.monthly_expected = pattern.avg_rps.unwrap_or(pattern.peak_rps) * month * (reads + writes);
 }
 
 pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices: Prices, own_region: bool) -> Cost {
-    let workbook = &plan.workbook;
-    let storage = storage(plan, patterns, runs);
+    let pricing = Pricing::new(&prices, plan);
+    let storage = storage(plan, patterns, runs, &pricing);
     let storage_gb: f64 = storage.iter().map(|s| s.gb).sum::<f64>() + 0.0;
-    let storage_cost = storage_gb * prices.storage_gb_month;
+    let storage_cost: f64 = storage.iter().map(|s| s.gb * pricing.of(&s.table).storage_gb_month).sum::<f64>() + 0.0;
     let split = |rate: &dyn Fn(&PatternResult) -> f64| {
         let mut bill = Bill { storage: storage_cost, ..Bill::default() };
         for p in patterns {
-            for (target, (read, write)) in &p.units_by_target {
-                let scale = rate(p) * prices::SECONDS_PER_MONTH / 1e6;
-                bill.reads += read * scale * prices.read_request_per_million;
-                bill.writes += write * replicas(workbook, target) * scale * prices.write_request_per_million;
-            }
+            let (reads, writes) = pricing.per_second(&p.units_by_target);
+            bill.reads += rate(p) * prices::SECONDS_PER_MONTH * reads;
+            bill.writes += rate(p) * prices::SECONDS_PER_MONTH * writes;
         }
         bill
     };
     let at_peak = split(&|p| p.peak_rps);
-    let expected = workbook.patterns.iter().any(|p| p.avg_rps.is_some()).then(|| split(&|p| p.avg_rps));
+    let expected = plan.workbook.patterns.iter().any(|p| p.avg_rps.is_some()).then(|| split(&|p| p.avg_rps));
     // Provisioned for the summed peak of each target (a replica region provisions its own writes).
     let mut peak: BTreeMap<String, (f64, f64)> = BTreeMap::new();
     for p in patterns {
         for (target, (read, write)) in &p.units_by_target {
             let slot = peak.entry(target.clone()).or_default();
             slot.0 += read * p.peak_rps;
-            slot.1 += write * p.peak_rps * replicas(workbook, target);
+            slot.1 += write * p.peak_rps * pricing.regions(target);
         }
     }
     let hours = prices::HOURS_PER_MONTH;
     let provisioned = Bill {
-        reads: peak.values().map(|u| u.0.ceil() * prices.rcu_hour * hours).sum::<f64>() + 0.0,
-        writes: peak.values().map(|u| u.1.ceil() * prices.wcu_hour * hours).sum::<f64>() + 0.0,
+        reads: peak.iter().map(|(t, u)| u.0.ceil() * pricing.of(t).rcu_hour * hours).sum::<f64>() + 0.0,
+        writes: peak.iter().map(|(t, u)| u.1.ceil() * pricing.of(t).wcu_hour * hours).sum::<f64>() + 0.0,
         storage: storage_cost,
     };
     Cost {
@@ -133,7 +152,7 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
 /// Each table's stored size: what write patterns with `retention_days` keep (their average rate ×
 /// the days × the bytes one execution stores on the table and its indexes), else the fixture ×
 /// the scale; 100 B per item and index entry; times the table's regions.
-fn storage(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun]) -> Vec<Storage> {
+fn storage(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], pricing: &Pricing<'_>) -> Vec<Storage> {
     let workbook = &plan.workbook;
     let mut kept: BTreeMap<String, f64> = BTreeMap::new();
     for ((pattern, result), run) in workbook.patterns.iter().zip(patterns).zip(runs) {
@@ -145,7 +164,7 @@ fn storage(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun]) -> Vec<
     plan.shapes
         .iter()
         .map(|shape| {
-            let regions = replicas(workbook, &shape.name);
+            let regions = pricing.regions(&shape.name);
             if let Some(bytes) = kept.get(&shape.name) {
                 return Storage { table: shape.name.clone(), gb: bytes * regions / GIB, basis: "retention".into() };
             }

@@ -227,18 +227,45 @@ fn fill_text(text: &str, parameters: &Map<String, Value>) -> String {
 impl Workbook {
     /// Reads a workbook; an error names the field (`patterns[2].peak_rps: ...`).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            return Err(format!("format: expected \"{FORMAT}\""));
-        }
-        let workbook: Self = serde_json::from_value(value.clone()).map_err(|e| locate(&value, &e.to_string()))?;
+        let workbook = Self::read(text)?;
         workbook.check()?;
         Ok(workbook)
     }
 
-    /// Every problem with the values, each naming its field; the plan ([`plan::Plan::build`])
-    /// finds the rest (tables, items, operations, indexes).
+    /// Reads a workbook's structure (fields and their types) without judging its values: the plan
+    /// ([`plan::Plan::build`]) lists those problems together with its own.
+    pub fn read(text: &str) -> Result<Self, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(format!("format: expected \"{FORMAT}\""));
+        }
+        serde_json::from_value(value.clone()).map_err(|e| locate(&value, &e.to_string()))
+    }
+
+    /// [`Workbook::problems`], and every call resolved, as one error (a line per problem).
     pub fn check(&self) -> Result<(), String> {
+        let mut problems = self.problems();
+        if self.patterns.is_empty() {
+            problems.push("patterns: at least one pattern".into());
+        }
+        for (i, p) in self.patterns.iter().enumerate() {
+            for (j, call) in p.requests.iter().enumerate() {
+                if let Err(e) = call.resolve(&p.parameters) {
+                    problems.push(format!("patterns[{i}].requests[{j}]: {e}"));
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n"))
+        }
+    }
+
+    /// Every problem with the values, each naming its field; the plan finds the rest (calls,
+    /// tables, items, operations, indexes). A workbook without patterns is a design to start from,
+    /// not a problem here ([`import::Imported::checkable`] refuses to check it).
+    pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         let mut problem = |text: String| problems.push(text);
         if !(self.scale.is_finite() && self.scale >= 1.0) {
@@ -256,15 +283,13 @@ impl Workbook {
         if self.tables.is_empty() {
             problem("tables: at least one table".into());
         }
-        if self.patterns.is_empty() {
-            problem("patterns: at least one pattern".into());
-        }
         for (i, p) in self.patterns.iter().enumerate() {
             let at = |field: &str, what: &str| format!("patterns[{i}].{field}: {what}");
-            if !(p.peak_rps.is_finite() && p.peak_rps >= 0.0) {
+            let peak_valid = p.peak_rps.is_finite() && p.peak_rps >= 0.0;
+            if !peak_valid {
                 problem(at("peak_rps", "must be a number ≥ 0"));
             }
-            if p.avg_rps.is_some_and(|a| !(a.is_finite() && a >= 0.0 && a <= p.peak_rps)) {
+            if peak_valid && p.avg_rps.is_some_and(|a| !(a.is_finite() && a >= 0.0 && a <= p.peak_rps)) {
                 problem(at("avg_rps", "must be between 0 and peak_rps"));
             }
             for (target, share) in p.busiest_key_share.shares() {
@@ -283,20 +308,11 @@ impl Workbook {
             if p.requests.is_empty() {
                 problem(at("requests", "at least one call"));
             }
-            for (j, call) in p.requests.iter().enumerate() {
-                if let Err(e) = call.resolve(&p.parameters) {
-                    problem(at(&format!("requests[{j}]"), &e));
-                }
-            }
             if self.patterns[..i].iter().any(|q| q.id == p.id) {
                 problem(at("id", &format!("`{}` is used twice", p.id)));
             }
         }
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems.join("\n"))
-        }
+        problems
     }
 }
 

@@ -4,10 +4,12 @@
 //! the file (`patterns[3].requests[0]`, `fixtures.Orders[12].total.N`). A plan that builds has no
 //! call that cannot run; the runner and the analysis never resolve anything again.
 
+use super::prices::TableClass;
 use super::{Pattern, Workbook};
 use crate::plain_json;
 use dynalab_engine::{Clock, Engine, Operation, TableShape};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Problems beyond this many are counted, not listed (a fixture of 10,000 bad items says so once).
@@ -36,6 +38,8 @@ pub struct Plan {
     pub patterns: Vec<Vec<PlannedCall>>,
     /// Each table's shape and size once the fixture and setup are loaded.
     pub shapes: Vec<TableShape>,
+    /// Each table's class (`TableClass` in its CreateTable request; Standard when absent).
+    pub classes: BTreeMap<String, TableClass>,
 }
 
 /// Every problem found, each naming its field.
@@ -80,11 +84,25 @@ impl Plan {
     /// Resolves and loads `workbook` on a scratch engine; every problem, or the plan.
     pub fn build(workbook: Workbook, clock: Arc<dyn Clock>) -> Result<Self, Problems> {
         let mut problems = Collector { listed: Vec::new(), more: 0 };
+        for problem in workbook.problems() {
+            problems.push(problem);
+        }
         let mut engine = Engine::new(clock);
         let mut tables = Vec::new();
+        let mut classes = BTreeMap::new();
         for (i, table) in workbook.tables.iter().enumerate() {
             let name = table.get("TableName").and_then(Value::as_str).unwrap_or("");
             let at = if name.is_empty() { format!("tables[{i}]") } else { format!("tables[{i}] ({name})") };
+            // The engine, as DynamoDB Local, does not model the class; the cost does.
+            match table.get("TableClass").map(|c| (c, c.as_str().and_then(TableClass::parse))) {
+                Some((_, Some(class))) => {
+                    classes.insert(name.to_string(), class);
+                }
+                Some((given, None)) => {
+                    problems.push(format!("{at}.TableClass: {given} is not STANDARD or STANDARD_INFREQUENT_ACCESS"));
+                }
+                None => {}
+            }
             match engine.run(Operation::CreateTable.name(), &table.to_string()).response {
                 Ok(_) => tables.push(table.clone()),
                 Err(e) => problems.push(format!("{at}: {}: {}", e.kind.name(), e.message)),
@@ -151,7 +169,7 @@ impl Plan {
             return Err(problems);
         }
         let shapes = engine.table_names().iter().filter_map(|name| engine.shape(name).ok()).collect();
-        Ok(Self { workbook, tables, fixture, setup, patterns, shapes })
+        Ok(Self { workbook, tables, fixture, setup, patterns, shapes, classes })
     }
 
     /// The patterns with their planned calls.

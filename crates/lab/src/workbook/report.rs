@@ -137,9 +137,13 @@ pub fn markdown(result: &DesignResult) -> String {
                 .iter()
                 .map(|i| format!("`{}` {} entries, {} B", i.name, i.totals.items, i.totals.bytes))
                 .collect();
+            let class = match result.table_classes.get(&shape.name) {
+                Some(super::prices::TableClass::InfrequentAccess) => " Standard-IA table class.",
+                _ => "",
+            };
             let capacity = match shape.provisioned {
-                Some((read, write)) => format!(" Provisioned {read} RCU / {write} WCU."),
-                None => " On demand.".to_string(),
+                Some((read, write)) => format!(" Provisioned {read} RCU / {write} WCU.{class}"),
+                None => format!(" On demand.{class}"),
             };
             let _ = writeln!(
                 out,

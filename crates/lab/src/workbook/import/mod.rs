@@ -56,7 +56,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
     let value = json.to_value();
     let Some(object) = value.as_object() else { return Err("expected a JSON object".into()) };
     if object.get("format").and_then(Value::as_str) == Some(FORMAT) {
-        return Ok(Imported { source: Source::Workbook, workbook: Workbook::parse(text)?, notes: Vec::new() });
+        return Ok(Imported { source: Source::Workbook, workbook: Workbook::read(text)?, notes: Vec::new() });
     }
     if cost_model::is_cost_model(object) {
         return cost_model::import(object);
@@ -73,16 +73,11 @@ pub fn import(text: &str) -> Result<Imported, String> {
     Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a design skill cost model (tables, entities, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
 }
 
-/// The imported workbook, held to the workbook's own checks (a design without patterns is still a
-/// workbook to start from: `--format workbook` writes it; `check` says there is nothing to check).
+/// The imported workbook. Its values are judged with everything else when it is planned (a
+/// design without patterns is still a workbook to start from: `--format workbook` writes it;
+/// `check` says there is nothing to check).
 fn finish(source: Source, workbook: Value, notes: Vec<String>) -> Result<Imported, String> {
     let workbook: Workbook = serde_json::from_value(workbook).map_err(|e| format!("imported workbook: {e}"))?;
-    if let Err(problems) = workbook.check() {
-        let problems: Vec<&str> = problems.lines().filter(|p| !p.starts_with("patterns: at least one")).collect();
-        if !problems.is_empty() {
-            return Err(problems.join("\n"));
-        }
-    }
     Ok(Imported { source, workbook, notes })
 }
 
@@ -90,8 +85,9 @@ impl Imported {
     /// The workbook, if it has patterns to check; else why not, with what the import noted.
     pub fn checkable(self) -> Result<Self, String> {
         if self.workbook.patterns.is_empty() {
+            let what = if self.workbook.tables.is_empty() { "has no tables and" } else { "holds tables but" };
             return Err(format!(
-                "{} holds tables but no access patterns to check (write them as workbook patterns: `dynalab check FILE --format workbook` writes the workbook to start from)",
+                "{} {what} no access patterns to check (write them as workbook patterns: `dynalab check FILE --format workbook` writes the workbook to start from)",
                 self.source.describe()
             ));
         }

@@ -6,7 +6,8 @@ use crate::workbook::Call;
 use serde_json::{json, Map, Value};
 
 /// Properties a CreateTable request takes as they are.
-const CREATE_TABLE: [&str; 8] = [
+const CREATE_TABLE: [&str; 9] = [
+    "TableClass",
     "TableName",
     "AttributeDefinitions",
     "KeySchema",
@@ -41,7 +42,9 @@ pub(super) fn split(
                         if INDEX.contains(&k.as_str()) {
                             kept.insert(k.clone(), v.clone());
                         } else {
-                            notes.push(format!("{at}.GlobalSecondaryIndexes[{i}].{k}: left out (not modelled by Dynalab)"));
+                            notes.push(format!(
+                                "{at}.GlobalSecondaryIndexes[{i}].{k}: left out (not modelled by Dynalab)"
+                            ));
                         }
                     }
                     indexes.push(Value::Object(kept));
@@ -65,9 +68,6 @@ pub(super) fn split(
                     });
                 }
             }
-            "TableClass" => notes.push(format!(
-                "{at}.TableClass {value}: not imported; priced at Standard-class rates (Dynalab ships Standard prices only)"
-            )),
             other => notes.push(format!("{at}.{other}: left out (not part of what Dynalab models)")),
         }
     }

@@ -184,7 +184,8 @@ pub(super) fn import(model: &Map<String, Value>) -> Result<Imported, String> {
             Err(reason) => return Err(format!("pattern {}: {reason}", pattern.label)),
         }
     }
-    let creates: Vec<Value> = tables.iter().map(create_table).collect();
+    let mut creates: Vec<Value> = tables.iter().map(create_table).collect();
+    read_classes(model, &mut creates)?;
     let name = text(model, &["name", "application", "title"]).unwrap_or("Imported design skill cost model");
     let mut workbook = json!({"format": FORMAT, "name": name, "scale": scale, "collection_scale": 1.0,
         "tables": creates, "fixtures": fixtures, "patterns": patterns});
@@ -215,13 +216,22 @@ fn read_replicas(model: &Map<String, Value>, tables: &[Table], notes: &mut Vec<S
         if let Some(regions) = regions.filter(|r| *r > 1) {
             replicas.insert(name.clone(), json!(regions));
         }
-        if let Some(class) = table.get("table_class").and_then(Value::as_str).filter(|c| *c != "STANDARD") {
-            notes.push(format!(
-                "tables[{i}].table_class {class}: not imported; priced at Standard-class rates (Dynalab ships Standard prices only)"
-            ));
-        }
     }
     replicas
+}
+
+/// `table_class` per table, as CreateTable's `TableClass` (which the cost prices).
+fn read_classes(model: &Map<String, Value>, creates: &mut [Value]) -> Result<(), String> {
+    for (i, table) in model.get("tables").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let Some(class) = table.get("table_class") else { continue };
+        match class.as_str().and_then(crate::workbook::prices::TableClass::parse) {
+            Some(_) => creates[i]["TableClass"] = class.clone(),
+            None => {
+                return Err(format!("tables[{i}].table_class: {class} is not STANDARD or STANDARD_INFREQUENT_ACCESS"))
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
