@@ -9,7 +9,9 @@ use crate::table::Table;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// All tables of one Dynalab instance, and the clock it reads.
+/// All tables of one Dynalab instance, and the clock it reads. A clone is an independent copy of
+/// every table (the clock is shared), which is how a checker starts each pattern from the same data.
+#[derive(Clone)]
 pub struct Engine {
     pub(crate) tables: BTreeMap<String, Table>,
     pub(crate) clock: Arc<dyn Clock>,

@@ -28,23 +28,40 @@ pub trait Target {
     /// Starts from nothing: no tables.
     fn reset(&mut self) -> Result<(), String>;
     fn call(&mut self, operation: Operation, request: &Value) -> CallOutcome;
+    /// Loads the plan's tables, fixture and setup (after a reset): call by call, unless the target
+    /// has a faster way to the same state.
+    fn load(&mut self, plan: &Plan) -> Result<(), String> {
+        load_calls(plan, self)
+    }
 }
 
-/// The lab's engine, fresh for every pattern.
+/// The lab's engine, fresh for every pattern: loaded call by call once, then copied. One target
+/// serves one plan.
 pub struct EngineTarget {
     clock: Arc<dyn Clock>,
     engine: Engine,
+    loaded: Option<Engine>,
 }
 
 impl EngineTarget {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
-        Self { engine: Engine::new(clock.clone()), clock }
+        Self { engine: Engine::new(clock.clone()), clock, loaded: None }
     }
 }
 
 impl Target for EngineTarget {
     fn reset(&mut self) -> Result<(), String> {
         self.engine = Engine::new(self.clock.clone());
+        Ok(())
+    }
+
+    fn load(&mut self, plan: &Plan) -> Result<(), String> {
+        if let Some(loaded) = &self.loaded {
+            self.engine = loaded.clone();
+            return Ok(());
+        }
+        load_calls(plan, self)?;
+        self.loaded = Some(self.engine.clone());
         Ok(())
     }
 
@@ -105,8 +122,8 @@ pub struct PatternRun {
     pub problem: Option<String>,
 }
 
-/// Loads the plan's tables, fixture and setup into `target` (after a reset).
-pub fn load(plan: &Plan, target: &mut dyn Target) -> Result<(), String> {
+/// Loads the plan's tables, fixture and setup into `target` (after a reset), call by call.
+pub fn load_calls<T: Target + ?Sized>(plan: &Plan, target: &mut T) -> Result<(), String> {
     target.reset()?;
     for (i, table) in plan.tables.iter().enumerate() {
         if let Some((error, message)) = target.call(Operation::CreateTable, table).error {
@@ -133,7 +150,7 @@ pub fn load(plan: &Plan, target: &mut dyn Target) -> Result<(), String> {
 pub fn run(plan: &Plan, target: &mut dyn Target) -> Vec<PatternRun> {
     plan.patterns()
         .map(|(pattern, calls)| {
-            if let Err(problem) = load(plan, target) {
+            if let Err(problem) = target.load(plan) {
                 return PatternRun { id: pattern.id.clone(), calls: Vec::new(), problem: Some(problem) };
             }
             let calls = calls.iter().map(|call| run_call(target, call)).collect();
