@@ -711,6 +711,25 @@ mod tests {
     }
 
     #[test]
+    fn the_key_share_is_set_per_table_or_index() {
+        let gsi_query = json!({"operation": "Query", "request": {"TableName": "things", "IndexName": "by_g",
+            "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "even"}}}});
+        let mut shared = pattern("shared", "eventual", json!([gsi_query]), json!({}));
+        shared["peak_rps"] = json!(1000);
+        let mut per_index = shared.clone();
+        per_index["id"] = json!("per-index");
+        per_index["busiest_key_share"] = json!({"things/by_g": 0.25});
+        let mut per_table = shared.clone();
+        per_table["id"] = json!("per-table");
+        per_table["busiest_key_share"] = json!({"things": 0.5});
+        let result = check(json!([shared, per_index, per_table]));
+        let load: Vec<f64> = result.patterns.iter().map(|p| p.busiest_key[0].units_per_second).collect();
+        assert_eq!(result.patterns[0].busiest_key[0].target, "things/by_g");
+        assert_eq!(load[1], load[0] * 0.25, "the index's own share");
+        assert_eq!(load[2], load[0] * 0.5, "an index without its own takes its table's");
+    }
+
+    #[test]
     fn reading_every_shard_is_scatter_gather_not_a_join() {
         let shards = |n: usize| -> Vec<Value> {
             (0..n)
