@@ -28,6 +28,19 @@ fn strings(value: &Value) -> Vec<&str> {
     value.as_array().into_iter().flatten().filter_map(Value::as_str).collect()
 }
 
+/// The exit code and messages `entry` expects, each miss added to `failures`.
+fn expect_outcome(entry: &Value, name: &str, code: i32, stderr: &str, failures: &mut Vec<String>) {
+    let expected = entry["exit"].as_i64().expect("exit");
+    if i64::from(code) != expected {
+        failures.push(format!("{name}: exit {code}, expected {expected}: {stderr}"));
+    }
+    for message in strings(&entry["stderr"]) {
+        if !stderr.contains(message) {
+            failures.push(format!("{name}: standard error lacks `{message}`: {stderr}"));
+        }
+    }
+}
+
 #[test]
 fn every_design_gives_its_exit_code_messages_and_golden_output() {
     let manifest = manifest();
@@ -41,15 +54,7 @@ fn every_design_gives_its_exit_code_messages_and_golden_output() {
         let path = designs().join(file);
         let path = path.to_string_lossy();
         let (code, report, stderr) = check(&[&path]);
-        let expected = entry["exit"].as_i64().expect("exit");
-        if i64::from(code) != expected {
-            failures.push(format!("{file}: exit {code}, expected {expected}: {stderr}"));
-        }
-        for message in strings(&entry["stderr"]) {
-            if !stderr.contains(message) {
-                failures.push(format!("{file}: standard error lacks `{message}`: {stderr}"));
-            }
-        }
+        expect_outcome(entry, file, code, &stderr, &mut failures);
         // A design without patterns: the workbook it becomes is the golden output.
         let (golden, output) = if code == 2 {
             let (code, workbook, stderr) = check(&[&path, "--format", "workbook"]);
@@ -87,15 +92,7 @@ fn every_broken_variant_is_refused_as_it_must_be() {
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (code, _, stderr) = check(&args);
-        let expected = entry["exit"].as_i64().expect("exit");
-        if i64::from(code) != expected {
-            failures.push(format!("{name}: exit {code}, expected {expected}: {stderr}"));
-        }
-        for message in strings(&entry["stderr"]) {
-            if !stderr.contains(message) {
-                failures.push(format!("{name}: standard error lacks `{message}`: {stderr}"));
-            }
-        }
+        expect_outcome(entry, name, code, &stderr, &mut failures);
         if let Some(once) = entry["once"].as_str() {
             if stderr.matches(once).count() != 1 {
                 failures.push(format!("{name}: `{once}` should appear once: {stderr}"));
