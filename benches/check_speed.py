@@ -42,20 +42,20 @@ def main():
     parser.add_argument("binaries", nargs="+")
     args = parser.parse_args()
     times = {b: {f: [] for f in FILES} for b in args.binaries}
-    codes = {}
+    codes = {b: {} for b in args.binaries}
     for _ in range(args.rounds):
         for path in FILES:
             for binary in args.binaries:
                 elapsed, code = once(binary, path)
                 times[binary][path].append(elapsed)
-                codes[path] = code
+                codes[binary][path] = code
     for binary in args.binaries:
         print(f"\n{binary}")
         print(f"{'file':<48} {'exit':>4} {'median ms':>10}")
         medians = {}
         for path in FILES:
             medians[path] = statistics.median(times[binary][path]) * 1000
-            print(f"{os.path.relpath(path, ROOT):<48} {codes[path]:>4} {medians[path]:>10.1f}")
+            print(f"{os.path.relpath(path, ROOT):<48} {codes[binary][path]:>4} {medians[path]:>10.1f}")
         slowest = max(medians, key=medians.get)
         print(f"slowest: {os.path.relpath(slowest, ROOT)} at {medians[slowest]:.1f} ms; "
               f"{'every file under 1 s' if medians[slowest] < 1000 else 'OVER 1 s'} ({len(FILES)} files, {args.rounds} rounds)")

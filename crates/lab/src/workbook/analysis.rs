@@ -408,12 +408,10 @@ fn shard_fan_out(calls: &[CallRun]) -> Option<(usize, String)> {
     if !same_shape {
         return None;
     }
+    let labels = partitions_charged(calls).or_else(|| values_that_differ(calls))?;
     let mut stems = Vec::new();
     let mut numbers = Vec::new();
-    for call in calls {
-        let mut partitions: Vec<&str> = call.steps.iter().filter_map(|s| s.partition.as_deref()).collect();
-        partitions.dedup();
-        let [partition] = partitions.as_slice() else { return None };
+    for partition in &labels {
         let stem = partition.trim_end_matches(|c: char| c.is_ascii_digit());
         let number = &partition[stem.len()..];
         if stem.is_empty() || number.is_empty() || number.len() > 4 {
@@ -426,6 +424,46 @@ fn shard_fan_out(calls: &[CallRun]) -> Option<(usize, String)> {
     distinct.sort();
     distinct.dedup();
     (stems.iter().all(|s| *s == stems[0]) && distinct.len() == numbers.len()).then(|| (calls.len(), stems[0].clone()))
+}
+
+/// The one partition each call charged, as the engine named it.
+fn partitions_charged(calls: &[CallRun]) -> Option<Vec<String>> {
+    calls
+        .iter()
+        .map(|call| {
+            let mut partitions: Vec<&str> = call.steps.iter().filter_map(|s| s.partition.as_deref()).collect();
+            partitions.dedup();
+            match partitions.as_slice() {
+                [one] if *one != UNKNOWN_PARTITION => Some((*one).to_string()),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// An endpoint does not say which partition a call charged: the one request value (in `Key` or
+/// `ExpressionAttributeValues`) in which the calls differ stands for it.
+fn values_that_differ(calls: &[CallRun]) -> Option<Vec<String>> {
+    let values = |call: &CallRun| -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for member in ["Key", "ExpressionAttributeValues"] {
+            for (name, value) in call.request.get(member).and_then(Value::as_object).into_iter().flatten() {
+                if let Some(text) = value.get("S").or_else(|| value.get("N")).and_then(Value::as_str) {
+                    out.push((format!("{member}.{name}"), text.to_string()));
+                }
+            }
+        }
+        out
+    };
+    let all: Vec<Vec<(String, String)>> = calls.iter().map(values).collect();
+    let first = all.first()?;
+    let differing: Vec<usize> =
+        (0..first.len()).filter(|&i| all.iter().any(|v| v.get(i).map(|p| &p.1) != Some(&first[i].1))).collect();
+    let same_names = all.iter().all(|v| v.len() == first.len() && v.iter().zip(first).all(|(a, b)| a.0 == b.0));
+    match differing.as_slice() {
+        [i] if same_names => Some(all.iter().map(|v| v[*i].1.clone()).collect()),
+        _ => None,
+    }
 }
 
 /// The inventory's consistency against what the call's reads paid for (every read step, so the
@@ -760,6 +798,44 @@ mod tests {
         assert!(twelve.reasons[0].contains("above the fan-out of 10"), "{}", twelve.reasons[0]);
         assert_eq!(join.verdict, Verdict::Fail);
         assert!(join.reasons[0].starts_with("client-side join: 2 calls"), "{}", join.reasons[0]);
+    }
+
+    /// What an endpoint's answer gives the runner: units, but no partition.
+    fn endpoint_call(shard: &str) -> CallRun {
+        let request = json!({"TableName": "things", "IndexName": "by_g", "KeyConditionExpression": "g = :g",
+            "ExpressionAttributeValues": {":g": {"S": shard}}});
+        let step = dynalab_engine::explain::Step {
+            table: "things".into(),
+            index: Some("by_g".into()),
+            partition: Some(UNKNOWN_PARTITION.into()),
+            kind: StepKind::Read { consistent: false },
+            bytes: 0,
+            units: 0.5,
+            why: String::new(),
+        };
+        CallRun {
+            operation: Operation::Query,
+            request,
+            table: Some("things".into()),
+            index: Some("by_g".into()),
+            error: None,
+            body: None,
+            items: 1,
+            scanned: Some(1),
+            paged: false,
+            page_bytes: None,
+            read_units: BTreeMap::new(),
+            write_units: BTreeMap::new(),
+            steps: vec![step],
+        }
+    }
+
+    #[test]
+    fn scatter_gather_is_recognised_from_the_requests_when_an_endpoint_hides_the_partitions() {
+        let shards: Vec<CallRun> = (0..3).map(|s| endpoint_call(&format!("day#{s}"))).collect();
+        assert_eq!(shard_fan_out(&shards), Some((3, "day#".to_string())));
+        let join = vec![endpoint_call("day#0"), endpoint_call("night")];
+        assert_eq!(shard_fan_out(&join), None);
     }
 
     #[test]
