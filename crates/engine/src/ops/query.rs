@@ -54,20 +54,48 @@ pub struct ReadOutput<'a> {
     pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
-/// Checks shared by Query and Scan on `Select` and the projection.
-pub fn check_select(select: Option<&str>, has_projection: bool, has_index: bool) -> Result<()> {
-    match select {
-        Some("COUNT") if has_projection => {
-            Err(DynamoError::validation("Cannot specify the ProjectionExpression when choosing to get only the Count"))
+/// Where a read's projection came from, for `Select`'s messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectionSource {
+    AttributesToGet,
+    ProjectionExpression,
+}
+
+impl ProjectionSource {
+    /// The legacy list when given (it is rewritten to an expression before this is asked), else
+    /// the expression.
+    pub fn of(attributes_to_get: bool, projection_expression: bool) -> Option<Self> {
+        match (attributes_to_get, projection_expression) {
+            (true, _) => Some(Self::AttributesToGet),
+            (false, true) => Some(Self::ProjectionExpression),
+            (false, false) => None,
         }
-        Some("SPECIFIC_ATTRIBUTES") if !has_projection => Err(DynamoError::validation(
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::AttributesToGet => "AttributesToGet",
+            Self::ProjectionExpression => "ProjectionExpression",
+        }
+    }
+}
+
+/// Checks shared by Query and Scan on `Select` and the projection: any Select but
+/// SPECIFIC_ATTRIBUTES refuses a projection, before ALL_PROJECTED_ATTRIBUTES asks for an index
+/// (AWS's answers, from a suite verified against it; AttributesToGet is worded as DynamoDB Local
+/// words it for ALL_ATTRIBUTES).
+pub fn check_select(select: Option<&str>, projection: Option<ProjectionSource>, has_index: bool) -> Result<()> {
+    let refused = |wanted: &str, source: ProjectionSource| {
+        DynamoError::validation(format!("Cannot specify the {} when choosing to get {wanted}", source.name()))
+    };
+    match (select, projection) {
+        (Some("COUNT"), Some(source)) => Err(refused("only the Count", source)),
+        (Some(wanted @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")), Some(source)) => Err(refused(wanted, source)),
+        (Some("SPECIFIC_ATTRIBUTES"), None) => Err(DynamoError::validation(
             "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
         )),
-        Some("ALL_PROJECTED_ATTRIBUTES") if !has_index => {
+        (Some("ALL_PROJECTED_ATTRIBUTES"), None) if !has_index => {
             Err(DynamoError::validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"))
-        }
-        Some("ALL_ATTRIBUTES") if has_projection => {
-            Err(DynamoError::validation("Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"))
         }
         _ => Ok(()),
     }
@@ -223,6 +251,8 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
         input.filter_expression =
             legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
     }
+    let projection_source =
+        ProjectionSource::of(input.attributes_to_get.is_some(), input.projection_expression.is_some());
     if let Some(attributes) = input.attributes_to_get.take().filter(|_| !own_maps) {
         input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
     }
@@ -232,7 +262,7 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
     };
-    check_select(input.select.as_deref(), input.projection_expression.is_some(), input.index_name.is_some())?;
+    check_select(input.select.as_deref(), projection_source, input.index_name.is_some())?;
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
@@ -386,5 +416,70 @@ fn range_is_empty<T: Ord>(lower: &Bound<T>, upper: &Bound<T>) -> bool {
             a >= b
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod select_tests {
+    use super::{check_select, ProjectionSource};
+
+    /// AWS's answers for Scan (a suite verified against it), the same rules on Query.
+    #[test]
+    fn select_refuses_a_projection_unless_it_asks_for_specific_attributes() {
+        use ProjectionSource::{AttributesToGet, ProjectionExpression};
+        let cases = [
+            (
+                Some("ALL_ATTRIBUTES"),
+                Some(ProjectionExpression),
+                false,
+                Some("Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES"),
+            ),
+            (
+                Some("ALL_PROJECTED_ATTRIBUTES"),
+                None,
+                false,
+                Some("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"),
+            ),
+            (
+                Some("COUNT"),
+                Some(ProjectionExpression),
+                false,
+                Some("Cannot specify the ProjectionExpression when choosing to get only the Count"),
+            ),
+            // Both rules broken: the projection one is reported.
+            (
+                Some("ALL_PROJECTED_ATTRIBUTES"),
+                Some(ProjectionExpression),
+                false,
+                Some("Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES"),
+            ),
+            (
+                Some("ALL_PROJECTED_ATTRIBUTES"),
+                Some(AttributesToGet),
+                true,
+                Some("Cannot specify the AttributesToGet when choosing to get ALL_PROJECTED_ATTRIBUTES"),
+            ),
+            (
+                Some("COUNT"),
+                Some(AttributesToGet),
+                false,
+                Some("Cannot specify the AttributesToGet when choosing to get only the Count"),
+            ),
+            (
+                Some("SPECIFIC_ATTRIBUTES"),
+                None,
+                false,
+                Some(
+                    "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+                ),
+            ),
+            (Some("SPECIFIC_ATTRIBUTES"), Some(AttributesToGet), false, None),
+            (Some("ALL_PROJECTED_ATTRIBUTES"), None, true, None),
+            (None, Some(ProjectionExpression), false, None),
+        ];
+        for (select, projection, index, expected) in cases {
+            let got = check_select(select, projection, index).err().map(|e| e.message);
+            assert_eq!(got.as_deref(), expected, "{select:?} {projection:?} index {index}");
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Scan: every partition in stable-hash order, optionally one segment of a parallel scan.
 
 use super::index_read::Target;
-use super::query::{check_select, start_key, ReadOutput};
+use super::query::{check_select, start_key, ProjectionSource, ReadOutput};
 use super::read_page::{read_page, Candidate, PageSpec};
 use super::refuse_legacy;
 use crate::capacity::Report;
@@ -97,6 +97,8 @@ pub fn check(mut input: ScanInput) -> Result<Checked> {
         input.filter_expression =
             legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
     }
+    let projection_source =
+        ProjectionSource::of(input.attributes_to_get.is_some(), input.projection_expression.is_some());
     if let Some(attributes) = input.attributes_to_get.take().filter(|_| !own_maps) {
         input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
     }
@@ -121,7 +123,7 @@ pub fn check(mut input: ScanInput) -> Result<Checked> {
         (Some(segment), Some(total)) => Some((segment as u64, total as u64)),
         (None, None) => None,
     };
-    check_select(input.select.as_deref(), input.projection_expression.is_some(), input.index_name.is_some())?;
+    check_select(input.select.as_deref(), projection_source, input.index_name.is_some())?;
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),
