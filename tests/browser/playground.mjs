@@ -40,7 +40,8 @@ async function runPattern(page, title) {
 }
 
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true,
+    permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await watchedPage(context, errors);
   await page.goto(url);
   await page.getByRole('heading', { name: 'Dynalab' }).waitFor();
@@ -143,6 +144,14 @@ try {
     await page.waitForFunction(() => document.querySelector('[data-test="error-name"]')?.textContent === 'TransactionCanceledException');
     assert.match(await t(page, 'error-message').textContent(), /^Transaction cancelled, please refer cancellation reasons for specific reasons \[None, ConditionalCheckFailed\]$/);
     assert.deepEqual(await t(page, 'reason-code').allTextContents(), ['None', 'ConditionalCheckFailed']);
+    // The item ReturnValuesOnConditionCheckFailure returns shows beside its reason.
+    await t(page, 'operation').selectOption('TransactWriteItems');
+    await t(page, 'request').fill(JSON.stringify({ TransactItems: [{ Put: { TableName: 'orders',
+      Item: { pk: { S: 'EMAIL#ada@example.com' }, sk: { S: 'EMAIL' } }, ConditionExpression: 'attribute_not_exists(pk)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }] }));
+    await t(page, 'run').click();
+    await t(page, 'reason-item').waitFor();
+    assert.match(await t(page, 'reason-item').textContent(), /"pk": "EMAIL#ada@example.com"/);
   });
 
   await step('the keyboard runs a request (Ctrl+Enter) and the write is explained per index', async () => {
@@ -157,6 +166,23 @@ try {
     await page.getByRole('textbox', { name: 'Request JSON' }).fill('{"TableName": "orders"}');
     await page.getByRole('textbox', { name: 'Request JSON' }).press('Control+Enter');
     await page.waitForFunction(() => document.querySelector('[data-test="result"]')?.textContent.includes('DescribeTable succeeded'));
+    // No items: the raw JSON is what shows, and the switch says so.
+    assert.equal(await t(page, 'show-grid').getAttribute('aria-pressed'), 'false');
+    assert.ok(await t(page, 'show-grid').isDisabled());
+    assert.equal(await t(page, 'show-raw').getAttribute('aria-pressed'), 'true');
+  });
+
+  await step('changing the operation keeps what the user wrote unless they agree to replace it', async () => {
+    await t(page, 'request').fill('{"TableName": "orders", "mine": true}');
+    page.once('dialog', (dialog) => dialog.dismiss());
+    await t(page, 'operation').selectOption('Scan');
+    assert.equal(await t(page, 'request').inputValue(), '{"TableName": "orders", "mine": true}');
+    page.once('dialog', (dialog) => dialog.accept());
+    await t(page, 'operation').selectOption('GetItem');
+    assert.match(await t(page, 'request').inputValue(), /"Key": \{/);
+    // An untouched template is replaced without asking.
+    await t(page, 'operation').selectOption('Query');
+    assert.match(await t(page, 'request').inputValue(), /"KeyConditionExpression": "pk = :pk"/);
   });
 
   await step('with a stream enabled, a write shows the records a consumer would receive', async () => {
@@ -170,6 +196,8 @@ try {
     const records = await t(page, 'stream-record').allTextContents();
     assert.equal(records.length, 1, records.join('\n'));
     assert.match(records[0], /^ordersMODIFY.*ORDER#2026-12-02#o5.*000000000000000000001.*OldImage .*"OPEN".*NewImage .*"SHIPPED"/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the stream records widen the page by ${overflow}px`);
   });
 
   await step('the Patterns view runs a workbook: verdicts, cost chart, a pattern in the console, the note', async () => {
@@ -230,6 +258,9 @@ try {
     await tab(page, 'Items');
     assert.match(await t(page, 'items-summary').textContent(), /^4 items/);
     assert.doesNotMatch(await page.locator('main').textContent(), /overwritten|f3/);
+    // Keys lead the grid, and each edit link names its item by its key.
+    assert.equal(await t(page, 'grid').first().locator('th').nth(1).textContent(), 'pk');
+    assert.ok((await t(page, 'edit-item').allTextContents()).includes('edit pk = f1'));
   });
 
   await step('TTL: an item expiring in 30 minutes is still there until the lab clock moves 1 h on', async () => {
@@ -307,11 +338,65 @@ try {
     await tab(phone, 'Console');
     assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
     await fresh.close();
+    // Opened in a tab already showing the playground: the fragment changes, the page does not reload.
+    await t(page, 'share-copy').click();
+    await notice(page).getByText('Share link copied.').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shareUrl);
+    await page.goto(shareUrl);
+    await notice(page).getByText('Opened the shared workspace').waitFor();
+    assert.match(await notice(page).textContent(), /the Restore previous button brings it back/);
     const damaged = await browser.newContext();
     const other = await watchedPage(damaged, errors);
     await other.goto(url + '#w=AAAA' + shareUrl.slice(-50));
     await notice(other).getByText(/The share link could not be opened: .* Your workspace is unchanged\./).waitFor();
     await damaged.close();
+  });
+
+  await step('from 360 px up, no tab is wider than the screen, results included, and the result comes into view', async () => {
+    for (const width of [360, 390, 768]) {
+      const narrow = await browser.newContext({ viewport: { width, height: 740 } });
+      const p = await watchedPage(narrow, errors);
+      await p.goto(shareUrl);
+      await notice(p).getByText('Opened the shared workspace').waitFor();
+      await runPattern(p, "A user's orders, newest first (2 per page)");
+      await t(p, 'capacity').waitFor();
+      // Below the editor on a narrow screen, the result is scrolled to the top of the view.
+      await p.waitForFunction(() => {
+        const box = document.getElementById('console-result').getBoundingClientRect();
+        return window.innerWidth < 700 ? Math.abs(box.top) <= 2 : box.top < window.innerHeight && box.bottom > 0;
+      }, null, { timeout: 3000 });
+      for (const name of ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns']) {
+        await tab(p, name);
+        if (name === 'Patterns') {
+          await t(p, 'run-all').click();
+          await t(p, 'design-verdict').waitFor();
+        }
+        const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `${width} px, ${name}: the page is ${overflow}px wider than the screen`);
+      }
+      await narrow.close();
+    }
+  });
+
+  await step('the generator says how many items it makes; good news clears itself; a long share link warns', async () => {
+    const big = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(big, errors);
+    await p.goto(url);
+    await tab(p, 'Examples & fixtures');
+    await t(p, 'gen-users').fill('2000');
+    await t(p, 'gen-orders').fill('10');
+    assert.equal(await t(p, 'gen-preview').textContent(), 'This makes 42,000 items.');
+    await t(p, 'gen-users').fill('200000');
+    assert.match(await t(p, 'gen-preview').textContent(), /^This makes 4,200,000 items\. — more than the 2,000,000 a browser tab takes$/);
+    await t(p, 'gen-users').fill('2000');
+    await t(p, 'generate').click();
+    await notice(p).getByText(/42,000|42000/).waitFor({ timeout: 60000 });
+    await notice(p).waitFor({ state: 'detached', timeout: 9000 });
+    await p.waitForTimeout(600);
+    await t(p, 'share').click();
+    await t(p, 'share-warning').waitFor();
+    assert.match(await t(p, 'share-warning').textContent(), /^This link is \d+ KB: .*Export a file/);
+    await big.close();
   });
 
   await context.close();

@@ -109,6 +109,18 @@ fn Notice() -> impl IntoView {
     }
 }
 
+/// Links longer than this are cut by many of the places people paste them (chat apps, mail, proxies
+/// commonly stop between 2 KB and 64 KB; browsers themselves take about 2 MB).
+const LONG_LINK: usize = 64 * 1024;
+
+fn size_text(characters: usize) -> String {
+    if characters < 1024 {
+        format!("{characters} characters")
+    } else {
+        format!("{:.0} KB", characters as f64 / 1024.0)
+    }
+}
+
 #[component]
 fn WorkspaceMenu() -> impl IntoView {
     let ui = expect_context::<Ui>();
@@ -137,17 +149,40 @@ fn WorkspaceMenu() -> impl IntoView {
         {move || {
             link.get().map(|url| {
                 let size = url.len();
+                let copied = url.clone();
+                let copy = move |_| {
+                    let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
+                    match clipboard {
+                        Some(clipboard) => {
+                            let promise = clipboard.write_text(&copied);
+                            leptos::task::spawn_local(async move {
+                                match wasm_bindgen_futures::JsFuture::from(promise).await {
+                                    Ok(_) => ui.tell(true, "Share link copied."),
+                                    Err(_) => ui.tell(false, "The browser refused to copy: select the link and copy it yourself."),
+                                }
+                            });
+                        }
+                        None => ui.tell(false, "No clipboard here: select the link and copy it yourself."),
+                    }
+                };
                 view! {
                     <div class="share">
                         <label>
-                            {format!("Share link ({size} characters) — opens this workspace in any browser: ")}
+                            {format!("Share link ({}) — opens this workspace in any browser: ", size_text(size))}
                             <input readonly value=url data-test="share-url" on:focus=|ev| {
                                 if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
                                     input.select();
                                 }
                             }/>
                         </label>
+                        <button on:click=copy data-test="share-copy">"Copy"</button>
                         <button class="link" on:click=move |_| link.set(None)>"Close"</button>
+                        {(size > LONG_LINK).then(|| view! {
+                            <p class="status bad" data-test="share-warning">{format!(
+                                "This link is {}: chat apps, mail and some servers cut links far shorter than that. For a workspace this size, Export a file and share the file instead.",
+                                size_text(size)
+                            )}</p>
+                        })}
                     </div>
                 }
             })

@@ -54,18 +54,26 @@ pub struct Lab {
 impl Lab {
     /// The key attributes of `item`, by `table`'s key schema (none when there is no such table).
     pub fn key_of(&mut self, table: &str, item: &serde_json::Value) -> serde_json::Value {
-        let names: Vec<String> = self
-            .engine
-            .execute_value("DescribeTable", &serde_json::json!({"TableName": table}))
-            .ok()
-            .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|k| k["AttributeName"].as_str().map(String::from))
-            .collect();
+        let names = self.key_names(table, None);
         serde_json::Value::Object(
             names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect(),
         )
+    }
+
+    /// The key attributes of `table` (partition, then sort), or of its `index` followed by the
+    /// table's: the columns a grid shows first.
+    pub fn key_names(&self, table: &str, index: Option<&str>) -> Vec<String> {
+        let Ok(shape) = self.engine.shape(table) else { return Vec::new() };
+        let mut names = Vec::new();
+        if let Some(index) = index.and_then(|name| shape.indexes.iter().find(|i| i.name == name)) {
+            names.extend(index.partition_key.iter().chain(&index.sort_key).cloned());
+        }
+        for name in std::iter::once(&shape.partition_key).chain(shape.sort_key.as_ref()) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
     }
 }
 
@@ -137,10 +145,27 @@ impl Ui {
         crate::storage::schedule_save();
     }
 
+    /// A notice for the whole page. Good news clears itself after a few seconds; a refusal or an
+    /// error stays until dismissed or replaced.
     pub fn tell(self, ok: bool, message: impl Into<String>) {
-        self.notice.set(Some((ok, message.into())));
+        let message = message.into();
+        self.notice.set(Some((ok, message.clone())));
+        if ok {
+            let notice = self.notice;
+            leptos::prelude::set_timeout(
+                move || {
+                    if notice.get_untracked().is_some_and(|(_, shown)| shown == message) {
+                        notice.set(None);
+                    }
+                },
+                NOTICE_SHOWN,
+            );
+        }
     }
 }
+
+/// How long good news stays on screen.
+const NOTICE_SHOWN: std::time::Duration = std::time::Duration::from_secs(6);
 
 pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())

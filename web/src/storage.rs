@@ -24,13 +24,34 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// At start: a share link wins over the saved workspace; either is restored or refused whole.
+/// At start: a share link wins over the saved workspace; either is restored or refused whole. A
+/// share link opened later in the same tab (the fragment changes, the page does not reload) opens
+/// the same way.
 pub fn restore_on_start(ui: Ui) {
     UI.with(|cell| cell.set(Some(ui)));
     let Some(storage) = local_storage() else {
         ui.tell(false, "This browser gives no local storage: the workspace will not be saved between visits.");
         return;
     };
+    if !open_link(ui, &storage) {
+        restore_saved(ui, &storage);
+    }
+    if let Some(window) = web_sys::window() {
+        let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if let Some(storage) = local_storage() {
+                if open_link(ui, &storage) {
+                    ui.changed();
+                }
+            }
+        });
+        window.set_onhashchange(Some(on_hash.as_ref().unchecked_ref()));
+        // The page lives as long as the listener.
+        on_hash.forget();
+    }
+}
+
+/// Opens the share link in the URL fragment, if there is one: whether there was.
+fn open_link(ui: Ui, storage: &web_sys::Storage) -> bool {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     if let Some(link) = hash.strip_prefix(LINK_PREFIX) {
         match Workspace::from_compact(link).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
@@ -39,19 +60,22 @@ pub fn restore_on_start(ui: Ui) {
                     let _ = storage.set_item(BEFORE_LINK, &previous);
                 }
                 state::replace(engine, history);
-                ui.tell(true, "Opened the shared workspace. The one you had is kept: Workspace → Restore previous.");
+                ui.tell(
+                    true,
+                    "Opened the shared workspace. The one you had is kept: the Restore previous button brings it back.",
+                );
                 clear_fragment();
                 save_now();
             }
             Err(e) => {
                 ui.tell(false, format!("The share link could not be opened: {e}. Your workspace is unchanged."));
                 clear_fragment();
-                restore_saved(ui, &storage);
+                restore_saved(ui, storage);
             }
         }
-        return;
+        return true;
     }
-    restore_saved(ui, &storage);
+    false
 }
 
 fn restore_saved(ui: Ui, storage: &web_sys::Storage) {

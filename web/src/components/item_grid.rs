@@ -1,5 +1,5 @@
-//! Items as a grid: one column per attribute name (in first-seen order), each cell the value
-//! with its DynamoDB type beside it.
+//! Items as a grid: the key attributes first, then one column per other attribute name (in
+//! first-seen order), each cell the value with its DynamoDB type beside it.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -8,8 +8,14 @@ use serde_json::Value;
 const MAX_ROWS: usize = 500;
 
 #[component]
-pub fn ItemGrid(items: Vec<Value>, #[prop(optional)] sizes: Option<Vec<usize>>) -> impl IntoView {
-    let mut columns: Vec<String> = Vec::new();
+pub fn ItemGrid(
+    items: Vec<Value>,
+    #[prop(optional)] sizes: Option<Vec<usize>>,
+    /// Key attribute names, shown first (those present in the items).
+    #[prop(optional)]
+    keys: Vec<String>,
+) -> impl IntoView {
+    let mut columns: Vec<String> = keys.into_iter().filter(|k| items.iter().any(|i| i.get(k).is_some())).collect();
     for item in &items {
         if let Some(map) = item.as_object() {
             for name in map.keys() {

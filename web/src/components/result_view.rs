@@ -52,6 +52,15 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
             };
             let pretty = serde_json::to_string_pretty(&body).unwrap_or_default();
             let has_items = !items.is_empty();
+            // The table's (or index's) key attributes lead the grid.
+            let keys = serde_json::from_str::<Value>(&request)
+                .ok()
+                .and_then(|r| {
+                    let table = r.get("TableName")?.as_str()?.to_string();
+                    let index = r.get("IndexName").and_then(Value::as_str).map(String::from);
+                    Some(crate::state::with_lab(|lab| lab.key_names(&table, index.as_deref())))
+                })
+                .unwrap_or_default();
             view! {
                 <section class="result ok" data-test="result">
                     <p class="status ok">
@@ -71,14 +80,16 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
                     <Paging last_key why_stopped on_next_page/>
                     <Capacity body=body.clone() steps/>
                     <StreamRecords records=stream_records/>
+                    // Without items there is no grid: the raw JSON is what shows, and says so.
                     <div class="view-switch" role="group" aria-label="Show as">
-                        <button aria-pressed=move || (!raw.get()).to_string() on:click=move |_| raw.set(false)>"Grid"</button>
-                        <button aria-pressed=move || raw.get().to_string() on:click=move |_| raw.set(true) data-test="show-raw">"Raw JSON"</button>
+                        <button aria-pressed=move || (has_items && !raw.get()).to_string() disabled=!has_items
+                            on:click=move |_| raw.set(false) data-test="show-grid">"Grid"</button>
+                        <button aria-pressed=move || (raw.get() || !has_items).to_string() on:click=move |_| raw.set(true) data-test="show-raw">"Raw JSON"</button>
                     </div>
                     {move || if raw.get() || !has_items {
                         view! { <pre data-test="raw">{pretty.clone()}</pre> }.into_any()
                     } else {
-                        view! { <ItemGrid items=items.clone()/> }.into_any()
+                        view! { <ItemGrid items=items.clone() keys=keys.clone()/> }.into_any()
                     }}
                 </section>
             }
@@ -154,7 +165,7 @@ fn Capacity(body: Value, steps: Vec<Step>) -> impl IntoView {
         })
         .collect_view();
     Some(view! {
-        <div class="capacity" data-test="capacity">
+        <div class="capacity grid-wrap" data-test="capacity">
             <h3>{format!("Capacity: {total} {unit} in all")}</h3>
             <table>
                 <thead><tr><th>"Charged to"</th><th>"As"</th><th>"Arithmetic"</th><th>"Why"</th></tr></thead>
@@ -196,7 +207,7 @@ fn StreamRecords(records: Vec<(String, Value)>) -> impl IntoView {
             })
             .collect_view();
         view! {
-            <div class="stream" data-test="stream">
+            <div class="stream grid-wrap" data-test="stream">
                 <h3>"Stream records this request produced"</h3>
                 <table>
                     <thead><tr><th>"Table"</th><th>"Event"</th><th>"Keys"</th><th>"Sequence"</th><th>"Size"</th><th>"Images"</th></tr></thead>
@@ -215,21 +226,27 @@ fn Reasons(reasons: Vec<Value>) -> impl IntoView {
         .map(|(i, reason)| {
             let code = reason.get("Code").and_then(Value::as_str).unwrap_or("").to_string();
             let message = reason.get("Message").and_then(Value::as_str).unwrap_or("").to_string();
+            // ReturnValuesOnConditionCheckFailure puts the item as it was inside its reason.
+            let item = reason.get("Item").map(|item| {
+                let text = dynalab_lab::plain_json::to_plain(item).unwrap_or_else(|_| item.to_string());
+                view! { <code data-test="reason-item">{text}</code> }
+            });
             let class = if code == "None" { "" } else { "bad" };
             view! {
                 <tr class=class>
                     <td>{format!("#{}", i + 1)}</td>
                     <td data-test="reason-code">{code}</td>
                     <td>{message}</td>
+                    <td>{item}</td>
                 </tr>
             }
         })
         .collect_view();
     view! {
         <h3>"CancellationReasons (one per action, in order)"</h3>
-        <table class="reasons" data-test="reasons">
-            <thead><tr><th>"Action"</th><th>"Code"</th><th>"Message"</th></tr></thead>
+        <div class="grid-wrap"><table class="reasons" data-test="reasons">
+            <thead><tr><th>"Action"</th><th>"Code"</th><th>"Message"</th><th>"Item as it was"</th></tr></thead>
             <tbody>{rows}</tbody>
-        </table>
+        </table></div>
     }
 }

@@ -24,7 +24,23 @@ pub fn ConsolePage() -> impl IntoView {
     let outcome = RwSignal::new(None::<Outcome>);
     let problem = RwSignal::new(None::<String>);
 
-    let fill_template = move || request.set(template(&operation.get_untracked(), ui.selected_table.get_untracked()));
+    // The last template filled in: a request still equal to it holds nothing of the user's.
+    let last_template = RwSignal::new(String::new());
+    let fill_template = move || {
+        let table = ui.selected_table.get_untracked().or_else(|| state::table_names().into_iter().next());
+        let text = template(&operation.get_untracked(), table);
+        last_template.set(text.clone());
+        request.set(text);
+    };
+    // Changing the operation offers its template, without throwing away what the user wrote.
+    let change_operation = move |op: String| {
+        operation.set(op.clone());
+        let current = request.get_untracked();
+        let untouched = current.trim().is_empty() || current == last_template.get_untracked();
+        if untouched || confirm(&format!("Replace the request in the editor with a {op} template?")) {
+            fill_template();
+        }
+    };
     if ui.console_request.get_untracked().is_none() {
         fill_template();
     }
@@ -44,6 +60,7 @@ pub fn ConsolePage() -> impl IntoView {
         // Even a read changes the history, which the workspace saves.
         ui.changed();
         outcome.set(Some(result));
+        bring_result_into_view();
     };
     let run_now = move || match input.get_untracked() {
         Input::Json => execute(operation.get_untracked(), request.get_untracked()),
@@ -95,7 +112,7 @@ pub fn ConsolePage() -> impl IntoView {
                         <div class="row">
                             <label>"Operation "
                                 <select data-test="operation" prop:value=move || operation.get()
-                                    on:change=move |ev| { operation.set(event_target_value(&ev)); fill_template(); }>
+                                    on:change=move |ev| change_operation(event_target_value(&ev))>
                                     {options.clone()}
                                 </select>
                             </label>
@@ -124,7 +141,7 @@ pub fn ConsolePage() -> impl IntoView {
                 <SavedPatterns/>
                 <History operation request input/>
             </section>
-            <section class="output" aria-label="Result" aria-live="polite">
+            <section class="output" id="console-result" aria-label="Result" aria-live="polite">
                 {move || match outcome.get() {
                     Some(o) => view! { <ResultView outcome=o on_next_page=next_page/> }.into_any(),
                     None => view! { <p class="muted">"Run a request to see its items, its capacity and why."</p> }.into_any(),
@@ -132,6 +149,26 @@ pub fn ConsolePage() -> impl IntoView {
             </section>
         </div>
     }
+}
+
+/// Asks the user (a browser dialog); no window means no.
+fn confirm(question: &str) -> bool {
+    web_sys::window().and_then(|w| w.confirm_with_message(question).ok()).unwrap_or(false)
+}
+
+/// On a narrow screen the result sits below the editor, the patterns and the history: scroll to it.
+fn bring_result_into_view() {
+    let Some(window) = web_sys::window() else { return };
+    let narrow = window.inner_width().ok().and_then(|w| w.as_f64()).is_some_and(|w| w < 1000.0);
+    if !narrow {
+        return;
+    }
+    // After the view has rendered the new result.
+    leptos::prelude::request_animation_frame(move || {
+        if let Some(element) = window.document().and_then(|d| d.get_element_by_id("console-result")) {
+            element.scroll_into_view();
+        }
+    });
 }
 
 /// The gallery's access patterns, ready to load into the console.

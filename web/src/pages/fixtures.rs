@@ -185,9 +185,35 @@ fn Generate(progress: Progress) -> impl IntoView {
                 {field(skew, "Skew", "gen-skew")}
                 {field(seed, "Seed", "gen-seed")}
             </div>
+            <p data-test="gen-preview">{move || {
+                // Said before anything is made: how many items the numbers above come to.
+                let parse = |s: RwSignal<String>| s.get().trim().parse::<f64>().ok().filter(|v| *v >= 0.0);
+                match (parse(users), parse(orders)) {
+                    (Some(u), Some(o)) => {
+                        let fixture = OrdersFixture { users: u as usize, orders_per_user: o as usize, skew: 0.0, seed: 0 };
+                        let count = fixture.item_count();
+                        let over = if count > 2_000_000 { " — more than the 2,000,000 a browser tab takes" } else { "" };
+                        format!("This makes {} items.{over}", thousands(count))
+                    }
+                    _ => "Users and orders per user must be non-negative numbers.".to_string(),
+                }
+            }}</p>
             <button class="primary" on:click=generate disabled=move || progress.busy.get() data-test="generate">"Generate"</button>
         </section>
     }
+}
+
+/// `1234567` → `1,234,567`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Gives the browser its thread back for a moment (paint, input), then continues.

@@ -140,13 +140,15 @@ pub fn ItemsPage() -> impl IntoView {
 
 #[component]
 fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Callback<Value>) -> impl IntoView {
-    let (collections, totals, table_totals) = with_lab(|lab| {
+    let (collections, totals, table_totals, keys) = with_lab(|lab| {
         (
             lab.engine.collections(&table, index.as_deref(), SHOWN).unwrap_or_default(),
             lab.engine.totals(&table, index.as_deref()).ok(),
             lab.engine.totals(&table, None).ok(),
+            lab.key_names(&table, index.as_deref()),
         )
     });
+    let table_keys = with_lab(|lab| lab.key_names(&table, None));
     let summary = match (&index, totals, table_totals) {
         (Some(name), Some(t), Some(all)) => format!(
             "Index {name}: {} of the table's {} items ({} bytes){}",
@@ -178,15 +180,20 @@ fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Call
                     .iter()
                     .cloned()
                     .map(|item| {
-                        let label = item.as_object().map(|m| m.values().take(2).map(|v| crate::components::item_grid::cell(v).1).collect::<Vec<_>>().join(" / ")).unwrap_or_default();
-                        view! { <button class="link" on:click=move |_| on_edit.run(item.clone())>{format!("edit {label}")}</button>" " }
+                        // Named by its key, the one thing that says which item it is.
+                        let label = table_keys
+                            .iter()
+                            .filter_map(|k| item.get(k).map(|v| format!("{k} = {}", crate::components::item_grid::cell(v).1)))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        view! { <button class="link" data-test="edit-item" on:click=move |_| on_edit.run(item.clone())>{format!("edit {label}")}</button>" " }
                     })
                     .collect_view()
             });
             view! {
                 <section class="collection" data-test="collection">
                     <h3>{heading}</h3>
-                    <ItemGrid items sizes/>
+                    <ItemGrid items sizes keys=keys.clone()/>
                     <div class="edit-links">{edit_buttons}</div>
                 </section>
             }

@@ -196,9 +196,10 @@ fn Verdicts(checked: Checked) -> impl IntoView {
                 Verdict::Warn => "warn",
                 Verdict::Fail => "fail",
             };
-            let units =
-                if p.write_units > 0.0 { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) };
-            let at_peak = if p.write_units > 0.0 { p.write_units_at_peak } else { p.read_units_at_peak };
+            // A write is counted in WCU even when it was refused (as a guard must be) and cost none.
+            let write = p.kind == dynalab_lab::workbook::PatternKind::Write;
+            let units = if write { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) };
+            let at_peak = if write { p.write_units_at_peak } else { p.read_units_at_peak };
             view! {
                 <tr class=class data-test="verdict-row">
                     <td>{p.id.clone()}</td>
