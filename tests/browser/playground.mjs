@@ -2,7 +2,8 @@
 // a table with a GSI from the form (and a refused one), the orders example, a Query with its items
 // and capacity breakdown, next page, a pasted AWS CLI command, a conditional-check failure and a
 // cancelled transaction with their reasons, a fixture file, reload, export/import, a corrupt
-// import, a share link opened in a fresh browser, the keyboard, a phone-sized screen.
+// import, a share link opened in a fresh browser and in the same tab, the keyboard, screens from
+// 360 px (nothing wider than the screen), axe-core on every tab, the generator, long share links.
 // Any console error fails the run. Usage: node tests/browser/playground.mjs [dist] [screenshot.png]
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -118,6 +119,19 @@ try {
     await t(page, 'cli').fill('aws dynamodb list-backups');
     await t(page, 'run').click();
     assert.match(await t(page, 'cli-error').textContent(), /`list-backups` is not an operation Dynalab runs/);
+    // Every operation the JSON console runs runs as a command too: PartiQL, TTL, tags, Streams.
+    for (const [command, shown] of [
+      [`aws dynamodb execute-statement --statement "SELECT * FROM orders WHERE pk = 'SKU#ink'"`, 'ExecuteStatement succeeded'],
+      ['aws dynamodb describe-time-to-live --table-name orders', 'DescribeTimeToLive succeeded'],
+      ['aws dynamodb tag-resource --resource-arn arn:aws:dynamodb:us-east-1:000000000000:table/orders --tags Key=team,Value=lab', 'TagResource succeeded'],
+      ['aws dynamodb list-tags-of-resource --resource-arn arn:aws:dynamodb:us-east-1:000000000000:table/orders', 'ListTagsOfResource succeeded'],
+      ['aws dynamodbstreams list-streams --table-name orders', 'ListStreams succeeded'],
+    ]) {
+      await t(page, 'cli-mode').click();
+      await t(page, 'cli').fill(command);
+      await t(page, 'run').click();
+      await page.waitForFunction((text) => document.querySelector('[data-test="result"]')?.textContent.includes(text), shown);
+    }
   });
 
   await step('PartiQL runs in the console', async () => {
@@ -376,6 +390,36 @@ try {
       }
       await narrow.close();
     }
+  });
+
+  await step('accessible: no serious or critical axe-core violation on any tab, before and after results', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(fresh, errors);
+    await p.goto(url);
+    await p.addScriptTag({ path: path.join(root, 'tests/node_modules/axe-core/axe.min.js') });
+    const tabs = ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns'];
+    const audit = async (when) => {
+      for (const name of tabs) {
+        await tab(p, name);
+        if (when === 'after' && name === 'Patterns') {
+          await t(p, 'run-all').click();
+          await t(p, 'design-verdict').waitFor();
+        }
+        const found = await p.evaluate(async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+        assert.deepEqual(found, [], `${when} results, ${name}`);
+      }
+    };
+    await audit('before');
+    await tab(p, 'Examples & fixtures');
+    await t(p, 'load-example-orders').click();
+    await runPattern(p, "A user's orders, newest first (2 per page)");
+    await t(p, 'capacity').waitFor();
+    await runPattern(p, 'Sign up with an email already taken (cancelled)');
+    await t(p, 'reasons').waitFor();
+    await audit('after');
+    await fresh.close();
   });
 
   await step('the generator says how many items it makes; good news clears itself; a long share link warns', async () => {

@@ -405,16 +405,12 @@ pub(super) fn read_patterns(
             Value::Array(list) => list.first().and_then(name_of),
             e => name_of(e),
         });
-        let entity = match entity_name {
-            Some(name) => match entities.iter().position(|e| e.name == name) {
-                Some(e) => Some(e),
-                None => {
-                    errors.push(format!("{at}.entity: no entity `{name}`"));
-                    continue;
-                }
-            },
-            None => None,
-        };
+        let entity = entity_name.as_ref().map(|name| entities.iter().position(|e| e.name == *name));
+        if let (Some(name), Some(None)) = (&entity_name, entity) {
+            errors.push(format!("{at}.entity: no entity `{name}`"));
+            continue;
+        }
+        let entity = entity.flatten();
         let table_field = field(pattern, &["table", "table_name"]);
         let table = match table_field {
             Some(Value::String(name)) => match tables.iter().position(|t| t.name == *name) {
