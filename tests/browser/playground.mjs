@@ -443,6 +443,38 @@ try {
     await big.close();
   });
 
+  await step('a workspace larger than localStorage holds (over 5 MB compressed) is kept in IndexedDB across a reload', async () => {
+    const big = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(big, errors);
+    await p.goto(url);
+    await tab(p, 'Examples & fixtures');
+    await t(p, 'gen-users').fill('15000');
+    await t(p, 'gen-orders').fill('10');
+    assert.equal(await t(p, 'gen-preview').textContent(), 'This makes 315,000 items.');
+    await t(p, 'generate').click();
+    await notice(p).getByText(/315000 writes/).waitFor({ timeout: 120000 });
+    const saved = () => p.evaluate(() => new Promise((resolve, reject) => {
+      const open = indexedDB.open('dynalab', 1);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction('workspace').objectStore('workspace').get('dynalab.workspace');
+        get.onsuccess = () => { resolve(get.result?.length ?? 0); open.result.close(); };
+        get.onerror = () => reject(get.error);
+      };
+    }));
+    let size = 0;
+    for (let i = 0; i < 60 && size < 5 * 1024 * 1024; i += 1) {
+      await p.waitForTimeout(500);
+      size = await saved();
+    }
+    assert.ok(size > 5 * 1024 * 1024, `saved ${size} characters`);
+    assert.equal(await p.evaluate(() => localStorage.getItem('dynalab.workspace')), null, 'one copy, in IndexedDB');
+    await p.reload();
+    await tab(p, 'Items');
+    await p.waitForFunction(() => /^315000 items/.test(document.querySelector('[data-test="items-summary"]')?.textContent ?? ''), null, { timeout: 60000 });
+    await big.close();
+  });
+
   await context.close();
   if (screenshot) {
     const clean = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -6,6 +6,7 @@ mod app;
 #[cfg(test)]
 mod browser_tests;
 mod components;
+mod idb;
 mod pages;
 mod state;
 mod storage;

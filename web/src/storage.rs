@@ -1,10 +1,13 @@
-//! Keeping the workspace: auto-save to localStorage (compressed), restore on load, export to a
-//! file, import from one, and share links that carry a workspace in the URL fragment. Anything
-//! read back is restored into a fresh engine first; only a complete restore replaces the current
-//! workspace, so a damaged file or link changes nothing.
+//! Keeping the workspace: auto-save to IndexedDB (compressed; localStorage only where IndexedDB is
+//! missing or refuses), restore on load, export to a file, import from one, and share links that
+//! carry a workspace in the URL fragment. Anything read back is restored into a fresh engine
+//! first; only a complete restore replaces the current workspace, so a damaged file or link
+//! changes nothing. A save that cannot be kept anywhere is said out loud.
 
+use crate::idb;
 use crate::state::{self, Ui};
 use dynalab_lab::workspace::Workspace;
+use leptos::prelude::{Set, Update};
 use std::cell::Cell;
 use wasm_bindgen::JsCast;
 
@@ -17,6 +20,11 @@ const LINK_PREFIX: &str = "#w=";
 
 thread_local! {
     static SAVE_PENDING: Cell<bool> = const { Cell::new(false) };
+    /// A save is being written; another change asks for one more after it.
+    static SAVING: Cell<bool> = const { Cell::new(false) };
+    static SAVE_AGAIN: Cell<bool> = const { Cell::new(false) };
+    /// IndexedDB refused once: said once, then localStorage is used quietly.
+    static FALLBACK_SAID: Cell<bool> = const { Cell::new(false) };
     static UI: Cell<Option<Ui>> = const { Cell::new(None) };
 }
 
@@ -24,24 +32,64 @@ fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+fn tell(ok: bool, message: String) {
+    if let Some(ui) = UI.with(Cell::get) {
+        ui.tell(ok, message);
+    }
+}
+
+/// A stored text: IndexedDB's copy, else localStorage's (older saves, or no IndexedDB).
+async fn read(key: &str) -> Option<String> {
+    match idb::get(key).await {
+        Ok(Some(text)) => Some(text),
+        _ => local_storage().and_then(|s| s.get_item(key).ok().flatten()),
+    }
+}
+
+/// Stores a text in IndexedDB (dropping any older localStorage copy), else in localStorage.
+async fn write(key: &str, text: &str) -> Result<(), String> {
+    match idb::put(key, text).await {
+        Ok(()) => {
+            if let Some(storage) = local_storage() {
+                let _ = storage.remove_item(key);
+            }
+            Ok(())
+        }
+        Err(idb_error) => {
+            let stored = local_storage().is_some_and(|s| s.set_item(key, text).is_ok());
+            if !stored {
+                return Err(idb_error);
+            }
+            if !FALLBACK_SAID.with(|said| said.replace(true)) {
+                tell(
+                    false,
+                    format!("IndexedDB refused ({idb_error}; a private window?): the workspace is kept in local storage, which holds about 5 MB."),
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn remove(key: &str) {
+    let _ = idb::delete(key).await;
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(key);
+    }
+}
+
 /// At start: a share link wins over the saved workspace; either is restored or refused whole. A
 /// share link opened later in the same tab (the fragment changes, the page does not reload) opens
 /// the same way.
 pub fn restore_on_start(ui: Ui) {
     UI.with(|cell| cell.set(Some(ui)));
-    let Some(storage) = local_storage() else {
-        ui.tell(false, "This browser gives no local storage: the workspace will not be saved between visits.");
-        return;
-    };
-    if !open_link(ui, &storage) {
-        restore_saved(ui, &storage);
+    if !open_link(ui) {
+        leptos::task::spawn_local(restore_saved(ui));
     }
     if let Some(window) = web_sys::window() {
         let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-            if let Some(storage) = local_storage() {
-                if open_link(ui, &storage) {
-                    ui.changed();
-                }
+            if open_link(ui) {
+                ui.changed();
             }
         });
         window.set_onhashchange(Some(on_hash.as_ref().unchecked_ref()));
@@ -51,45 +99,65 @@ pub fn restore_on_start(ui: Ui) {
 }
 
 /// Opens the share link in the URL fragment, if there is one: whether there was.
-fn open_link(ui: Ui, storage: &web_sys::Storage) -> bool {
+fn open_link(ui: Ui) -> bool {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    if let Some(link) = hash.strip_prefix(LINK_PREFIX) {
-        match Workspace::from_compact(link).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
-            Ok((engine, history)) => {
-                if let Ok(Some(previous)) = storage.get_item(SAVED) {
-                    let _ = storage.set_item(BEFORE_LINK, &previous);
+    let Some(link) = hash.strip_prefix(LINK_PREFIX) else { return false };
+    match Workspace::from_compact(link).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
+        Ok((engine, history)) => {
+            state::replace(engine, history);
+            select_first_table(ui);
+            ui.version.update(|v| *v += 1);
+            ui.tell(
+                true,
+                "Opened the shared workspace. The one you had is kept: the Restore previous button brings it back.",
+            );
+            clear_fragment();
+            // Keep what was saved before the link replaced it, then save the link's workspace.
+            leptos::task::spawn_local(async move {
+                if let Some(previous) = read(SAVED).await {
+                    if let Err(e) = write(BEFORE_LINK, &previous).await {
+                        tell(false, format!("The workspace the link replaced could not be kept: {e}"));
+                    }
                 }
-                state::replace(engine, history);
-                ui.tell(
-                    true,
-                    "Opened the shared workspace. The one you had is kept: the Restore previous button brings it back.",
-                );
-                clear_fragment();
                 save_now();
-            }
-            Err(e) => {
-                ui.tell(false, format!("The share link could not be opened: {e}. Your workspace is unchanged."));
-                clear_fragment();
-                restore_saved(ui, storage);
-            }
+            });
         }
-        return true;
+        Err(e) => {
+            ui.tell(false, format!("The share link could not be opened: {e}. Your workspace is unchanged."));
+            clear_fragment();
+            leptos::task::spawn_local(restore_saved(ui));
+        }
     }
-    false
+    true
 }
 
-fn restore_saved(ui: Ui, storage: &web_sys::Storage) {
-    let Ok(Some(saved)) = storage.get_item(SAVED) else { return };
+fn select_first_table(ui: Ui) {
+    if let Some(first) = state::table_names().first() {
+        ui.selected_table.set(Some(first.clone()));
+    }
+}
+
+async fn restore_saved(ui: Ui) {
+    let Some(saved) = read(SAVED).await else { return };
+    // Something done in the moment the read took is not overwritten.
+    if !state::table_names().is_empty() {
+        return;
+    }
     match Workspace::from_compact(&saved).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
-        Ok((engine, history)) => state::replace(engine, history),
+        Ok((engine, history)) => {
+            state::replace(engine, history);
+            select_first_table(ui);
+            ui.version.update(|v| *v += 1);
+        }
         Err(e) => {
-            let _ = storage.set_item(DAMAGED, &saved);
-            let _ = storage.remove_item(SAVED);
+            let kept = write(DAMAGED, &saved).await;
+            remove(SAVED).await;
             ui.tell(
                 false,
-                format!(
-                    "The saved workspace could not be restored ({e}); it is kept under `{DAMAGED}` in local storage."
-                ),
+                match kept {
+                    Ok(()) => format!("The saved workspace could not be restored ({e}); it is kept under `{DAMAGED}` in the browser's storage."),
+                    Err(k) => format!("The saved workspace could not be restored ({e}), nor kept aside ({k})."),
+                },
             );
         }
     }
@@ -116,37 +184,46 @@ pub fn schedule_save() {
     );
 }
 
-/// Saves now; a full storage is said out loud, never ignored.
+/// Saves now (one save at a time, in order); a save kept nowhere is said out loud, never ignored.
 pub fn save_now() {
-    let Some(storage) = local_storage() else { return };
+    if SAVING.with(|s| s.replace(true)) {
+        SAVE_AGAIN.with(|a| a.set(true));
+        return;
+    }
     let compact = state::capture().to_compact_quick();
-    if storage.set_item(SAVED, &compact).is_err() {
-        let megabytes = compact.len() as f64 / 1_048_576.0;
-        if let Some(ui) = UI.with(Cell::get) {
-            ui.tell(
+    leptos::task::spawn_local(async move {
+        if let Err(e) = write(SAVED, &compact).await {
+            let megabytes = compact.len() as f64 / 1_048_576.0;
+            tell(
                 false,
-                format!("The workspace ({megabytes:.1} MB compressed) no longer fits in the browser's storage: export it to a file to keep it."),
+                format!("The workspace ({megabytes:.1} MB compressed) could not be saved ({e}): export it to a file to keep it."),
             );
         }
-    }
+        SAVING.with(|s| s.set(false));
+        if SAVE_AGAIN.with(|a| a.replace(false)) {
+            save_now();
+        }
+    });
 }
 
 /// Puts back the workspace a share link replaced.
 pub fn restore_previous(ui: Ui) {
-    let Some(storage) = local_storage() else { return };
-    let Ok(Some(previous)) = storage.get_item(BEFORE_LINK) else {
-        ui.tell(false, "There is no previous workspace to restore.");
-        return;
-    };
-    match Workspace::from_compact(&previous).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
-        Ok((engine, history)) => {
-            state::replace(engine, history);
-            let _ = storage.remove_item(BEFORE_LINK);
-            ui.changed();
-            ui.tell(true, "The previous workspace is back.");
+    leptos::task::spawn_local(async move {
+        let Some(previous) = read(BEFORE_LINK).await else {
+            ui.tell(false, "There is no previous workspace to restore.");
+            return;
+        };
+        match Workspace::from_compact(&previous).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
+            Ok((engine, history)) => {
+                state::replace(engine, history);
+                remove(BEFORE_LINK).await;
+                select_first_table(ui);
+                ui.changed();
+                ui.tell(true, "The previous workspace is back.");
+            }
+            Err(e) => ui.tell(false, format!("The previous workspace could not be restored: {e}")),
         }
-        Err(e) => ui.tell(false, format!("The previous workspace could not be restored: {e}")),
-    }
+    });
 }
 
 /// Offers the workspace as a file download.
