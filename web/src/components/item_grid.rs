@@ -1,11 +1,20 @@
 //! Items as a grid: the key attributes first, then one column per other attribute name (in
-//! first-seen order), each cell the value with its DynamoDB type beside it.
+//! first-seen order), each cell the value with its DynamoDB type beside it. Only the rows in view
+//! are drawn (a 1 MB page holds thousands of items): the grid scrolls in its own box, rows have one
+//! height, and each column keeps the width its longest value needs (up to a cap), so nothing jumps
+//! while scrolling.
 
 use leptos::prelude::*;
 use serde_json::Value;
 
-/// The most rows a grid draws; the raw JSON shows everything.
-const MAX_ROWS: usize = 500;
+/// Row height in pixels (CSS `.grid tr` says the same); rows drawn beyond the visible ones.
+const ROW_HEIGHT: f64 = 28.0;
+const OVERSCAN: usize = 10;
+/// The box's height in rows; a grid with fewer rows is as tall as it needs.
+const VISIBLE_ROWS: usize = 18;
+/// The widest a column grows, in characters; longer values are cut with an ellipsis (the full
+/// value is the cell's title, and the raw JSON shows everything).
+const MAX_COLUMN_CHARS: usize = 48;
 
 #[component]
 pub fn ItemGrid(
@@ -25,35 +34,80 @@ pub fn ItemGrid(
             }
         }
     }
-    let hidden = items.len().saturating_sub(MAX_ROWS);
-    let header = columns.iter().map(|c| view! { <th>{c.clone()}</th> }).collect_view();
-    let rows = items
+    // Every cell's text once, so scrolling only picks rows.
+    let rows: Vec<Vec<Option<(String, String)>>> =
+        items.iter().map(|item| columns.iter().map(|c| item.get(c).map(cell)).collect()).collect();
+    let widths: Vec<usize> = columns
         .iter()
-        .take(MAX_ROWS)
         .enumerate()
-        .map(|(i, item)| {
-            let cells = columns
+        .map(|(c, name)| {
+            let longest = rows
                 .iter()
-                .map(|c| match item.get(c) {
-                    Some(value) => {
-                        let (kind, text) = cell(value);
-                        view! { <td><span class="type">{kind}</span>" "{text}</td> }.into_any()
-                    }
-                    None => view! { <td class="absent">"—"</td> }.into_any(),
-                })
-                .collect_view();
-            let size = sizes.as_ref().and_then(|s| s.get(i)).map(|s| view! { <td class="num">{format!("{s} B")}</td> });
-            view! { <tr>{size}{cells}</tr> }
+                .filter_map(|r| r[c].as_ref().map(|(kind, text)| kind.chars().count() + text.chars().count() + 2))
+                .max()
+                .unwrap_or(1);
+            longest.max(name.chars().count()).clamp(4, MAX_COLUMN_CHARS) + 2
         })
-        .collect_view();
-    let size_header = sizes.is_some().then(|| view! { <th>"size"</th> });
+        .collect();
+    let total = rows.len();
+    let rows = std::sync::Arc::new(rows);
+    let sizes = std::sync::Arc::new(sizes);
+    let first = RwSignal::new(0_usize);
+    let on_scroll = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        if let Some(element) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+            let row = (f64::from(element.scroll_top()) / ROW_HEIGHT) as usize;
+            first.set(row.saturating_sub(OVERSCAN));
+        }
+    };
+    let has_sizes = sizes.is_some();
+    let size_header = has_sizes.then(|| view! { <th>"size"</th> });
+    let size_col = has_sizes.then(|| view! { <col style="width: 9ch"/> });
+    let cols = widths.iter().map(|w| view! { <col style=format!("width: {w}ch")/> }).collect_view();
+    let header = columns.iter().map(|c| view! { <th title=c.clone()>{c.clone()}</th> }).collect_view();
+    let span = columns.len() + usize::from(has_sizes);
+    let height = (total.min(VISIBLE_ROWS) as f64 + 1.0) * ROW_HEIGHT + 2.0;
+    // A fixed table layout needs the table's width: the columns' sum.
+    let width = widths.iter().sum::<usize>() + if has_sizes { 9 } else { 0 };
+    let body = move || {
+        let start = first.get().min(total);
+        let end = (start + VISIBLE_ROWS + 2 * OVERSCAN).min(total);
+        let before = start as f64 * ROW_HEIGHT;
+        let after = (total - end) as f64 * ROW_HEIGHT;
+        let drawn = (start..end)
+            .map(|i| {
+                let cells = rows[i]
+                    .iter()
+                    .map(|value| match value {
+                        Some((kind, text)) => {
+                            let title = format!("{kind} {text}");
+                            view! { <td title=title><span class="type">{kind.clone()}</span>" "{text.clone()}</td> }
+                                .into_any()
+                        }
+                        None => view! { <td class="absent">"—"</td> }.into_any(),
+                    })
+                    .collect_view();
+                let size = sizes
+                    .as_ref()
+                    .as_ref()
+                    .and_then(|s| s.get(i))
+                    .map(|s| view! { <td class="num">{format!("{s} B")}</td> });
+                view! { <tr>{size}{cells}</tr> }
+            })
+            .collect_view();
+        view! {
+            {(before > 0.0).then(|| view! { <tr class="spacer" style=format!("height: {before}px")><td colspan=span></td></tr> })}
+            {drawn}
+            {(after > 0.0).then(|| view! { <tr class="spacer" style=format!("height: {after}px")><td colspan=span></td></tr> })}
+        }
+    };
     view! {
-        <div class="grid-wrap">
-            <table class="grid" data-test="grid">
+        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll data-test="grid-box">
+            <table class="grid" data-test="grid" data-rows=total style=format!("width: {width}ch")>
+                <colgroup>{size_col}{cols}</colgroup>
                 <thead><tr>{size_header}{header}</tr></thead>
-                <tbody>{rows}</tbody>
+                <tbody>{body}</tbody>
             </table>
-            {(hidden > 0).then(|| view! { <p class="muted">{format!("{hidden} more not drawn; see the raw JSON")}</p> })}
         </div>
     }
 }

@@ -7,13 +7,18 @@ use crate::state::Outcome;
 use dynalab_engine::explain::{Step, StepKind};
 use leptos::prelude::*;
 use serde_json::Value;
+use std::sync::Arc;
 
 #[component]
-pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>) -> impl IntoView {
+pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_page: Callback<Value>) -> impl IntoView {
     let raw = RwSignal::new(false);
-    let Outcome { operation, request, response, steps, millis, stream_records } = outcome;
+    // Shared, not copied: a 1 MB page's JSON tree is cloned only into the grid's rows.
+    let Outcome { operation, request, response, steps, millis, stream_records } = &*outcome;
+    let (operation, request, steps, millis, stream_records) =
+        (operation.clone(), request.clone(), steps.clone(), *millis, stream_records.clone());
     match response {
         Err(error) => {
+            let error = error.clone();
             let reasons = error.body.get("CancellationReasons").and_then(Value::as_array).cloned();
             let item = error.body.get("Item").cloned();
             view! {
@@ -37,7 +42,7 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
             .into_any()
         }
         Ok(body) => {
-            let items = result_items(&body);
+            let items = result_items(body);
             let count = body.get("Count").and_then(Value::as_u64);
             let scanned = body.get("ScannedCount").and_then(Value::as_u64);
             let last_key = body.get("LastEvaluatedKey").cloned();
@@ -50,7 +55,17 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
                 }
                 _ => format!("it read 1 MB ({} B, the last item included)", page_bytes.unwrap_or(0)),
             };
-            let pretty = serde_json::to_string_pretty(&body).unwrap_or_default();
+            // The raw JSON of a 1 MB page is drawn only when asked for.
+            let shared = outcome.clone();
+            let pretty = move || match &shared.response {
+                Ok(body) => serde_json::to_string_pretty(body).unwrap_or_default(),
+                Err(_) => String::new(),
+            };
+            let reported = match body.get("ConsumedCapacity") {
+                Some(Value::Array(list)) => list.clone(),
+                Some(one) => vec![one.clone()],
+                None => Vec::new(),
+            };
             let has_items = !items.is_empty();
             // The table's (or index's) key attributes lead the grid.
             let keys = serde_json::from_str::<Value>(&request)
@@ -78,7 +93,7 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
                         }
                     })}
                     <Paging last_key why_stopped on_next_page/>
-                    <Capacity body=body.clone() steps/>
+                    <Capacity reported steps/>
                     <StreamRecords records=stream_records/>
                     // Without items there is no grid: the raw JSON is what shows, and says so.
                     <div class="view-switch" role="group" aria-label="Show as">
@@ -87,7 +102,7 @@ pub fn ResultView(outcome: Outcome, #[prop(into)] on_next_page: Callback<Value>)
                         <button aria-pressed=move || (raw.get() || !has_items).to_string() on:click=move |_| raw.set(true) data-test="show-raw">"Raw JSON"</button>
                     </div>
                     {move || if raw.get() || !has_items {
-                        view! { <pre data-test="raw">{pretty.clone()}</pre> }.into_any()
+                        view! { <pre data-test="raw">{pretty()}</pre> }.into_any()
                     } else {
                         view! { <ItemGrid items=items.clone() keys=keys.clone()/> }.into_any()
                     }}
@@ -131,12 +146,7 @@ fn Paging(last_key: Option<Value>, why_stopped: String, on_next_page: Callback<V
 }
 
 #[component]
-fn Capacity(body: Value, steps: Vec<Step>) -> impl IntoView {
-    let reported = match body.get("ConsumedCapacity") {
-        Some(Value::Array(list)) => list.clone(),
-        Some(one) => vec![one.clone()],
-        None => Vec::new(),
-    };
+fn Capacity(reported: Vec<Value>, steps: Vec<Step>) -> impl IntoView {
     if steps.is_empty() && reported.is_empty() {
         return None;
     }

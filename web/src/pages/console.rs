@@ -21,7 +21,7 @@ pub fn ConsolePage() -> impl IntoView {
     let request = RwSignal::new(String::new());
     let cli = RwSignal::new(String::new());
     let input = RwSignal::new(Input::Json);
-    let outcome = RwSignal::new(None::<Outcome>);
+    let outcome = RwSignal::new(None::<std::sync::Arc<Outcome>>);
     let problem = RwSignal::new(None::<String>);
 
     // The last template filled in: a request still equal to it holds nothing of the user's.
@@ -59,7 +59,7 @@ pub fn ConsolePage() -> impl IntoView {
         let result = state::run(&op, &body, true);
         // Even a read changes the history, which the workspace saves.
         ui.changed();
-        outcome.set(Some(result));
+        outcome.set(Some(std::sync::Arc::new(result)));
         bring_result_into_view();
     };
     let run_now = move || match input.get_untracked() {
@@ -84,8 +84,8 @@ pub fn ConsolePage() -> impl IntoView {
         }
     };
     let next_page = Callback::new(move |key: Value| {
-        let op = outcome.get_untracked().map_or_else(|| operation.get_untracked(), |o| o.operation);
-        let previous = outcome.get_untracked().map_or_else(|| request.get_untracked(), |o| o.request);
+        let op = outcome.get_untracked().map_or_else(|| operation.get_untracked(), |o| o.operation.clone());
+        let previous = outcome.get_untracked().map_or_else(|| request.get_untracked(), |o| o.request.clone());
         let mut body: Value = serde_json::from_str(&previous).unwrap_or_else(|_| json!({}));
         body["ExclusiveStartKey"] = key;
         let text = serde_json::to_string_pretty(&body).unwrap_or_default();
