@@ -164,6 +164,21 @@ impl Ui {
     }
 }
 
+/// Gives the browser its thread back for a moment (paint, input), then continues.
+pub async fn yield_to_browser() {
+    sleep(0).await;
+}
+
+/// Continues after `ms` milliseconds, the page running meanwhile.
+pub async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// How long good news stays on screen.
 const NOTICE_SHOWN: std::time::Duration = std::time::Duration::from_secs(6);
 

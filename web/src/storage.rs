@@ -6,12 +6,18 @@
 
 use crate::idb;
 use crate::state::{self, Ui};
-use dynalab_lab::workspace::Workspace;
+use dynalab_lab::workspace::{Capture, Workspace};
 use leptos::prelude::{Set, Update};
 use std::cell::Cell;
 use wasm_bindgen::JsCast;
 
+/// The saved workspace as JSON, in IndexedDB (its quota is the disk's share: no need to compress,
+/// and building JSON in slices keeps the page drawing).
+const SAVED_JSON: &str = "dynalab.workspace.json";
+/// The saved workspace compressed: in localStorage where IndexedDB refuses, and older saves.
 const SAVED: &str = "dynalab.workspace";
+/// Items captured per slice of a save, between which the page draws.
+const SAVE_SLICE: usize = 4_000;
 /// What a share link replaced, so opening one never loses the workspace that was there.
 const BEFORE_LINK: &str = "dynalab.workspace.before-link";
 /// A saved workspace that could not be restored, kept rather than overwritten.
@@ -114,7 +120,8 @@ fn open_link(ui: Ui) -> bool {
             clear_fragment();
             // Keep what was saved before the link replaced it, then save the link's workspace.
             leptos::task::spawn_local(async move {
-                if let Some(previous) = read(SAVED).await {
+                let previous = read_saved().await.and_then(|(text, json)| parse_saved(&text, json).ok());
+                if let Some(previous) = previous.map(|w| w.to_compact_quick()) {
                     if let Err(e) = write(BEFORE_LINK, &previous).await {
                         tell(false, format!("The workspace the link replaced could not be kept: {e}"));
                     }
@@ -137,13 +144,29 @@ fn select_first_table(ui: Ui) {
     }
 }
 
+/// The saved workspace's text, and how to read it: IndexedDB's JSON, else a compressed save.
+async fn read_saved() -> Option<(String, bool)> {
+    if let Ok(Some(json)) = idb::get(SAVED_JSON).await {
+        return Some((json, true));
+    }
+    read(SAVED).await.map(|compact| (compact, false))
+}
+
+fn parse_saved(text: &str, json: bool) -> Result<Workspace, String> {
+    if json {
+        Workspace::from_json(text)
+    } else {
+        Workspace::from_compact(text)
+    }
+}
+
 async fn restore_saved(ui: Ui) {
-    let Some(saved) = read(SAVED).await else { return };
+    let Some((saved, json)) = read_saved().await else { return };
     // Something done in the moment the read took is not overwritten.
     if !state::table_names().is_empty() {
         return;
     }
-    match Workspace::from_compact(&saved).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
+    match parse_saved(&saved, json).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
         Ok((engine, history)) => {
             state::replace(engine, history);
             select_first_table(ui);
@@ -151,7 +174,7 @@ async fn restore_saved(ui: Ui) {
         }
         Err(e) => {
             let kept = write(DAMAGED, &saved).await;
-            remove(SAVED).await;
+            remove(if json { SAVED_JSON } else { SAVED }).await;
             ui.tell(
                 false,
                 match kept {
@@ -185,25 +208,80 @@ pub fn schedule_save() {
 }
 
 /// Saves now (one save at a time, in order); a save kept nowhere is said out loud, never ignored.
+/// The workspace is captured in slices between which the page draws; if the engine changes
+/// meanwhile, the capture starts over, so a save is never half old, half new.
 pub fn save_now() {
     if SAVING.with(|s| s.replace(true)) {
         SAVE_AGAIN.with(|a| a.set(true));
         return;
     }
-    let compact = state::capture().to_compact_quick();
     leptos::task::spawn_local(async move {
-        if let Err(e) = write(SAVED, &compact).await {
-            let megabytes = compact.len() as f64 / 1_048_576.0;
-            tell(
-                false,
-                format!("The workspace ({megabytes:.1} MB compressed) could not be saved ({e}): export it to a file to keep it."),
-            );
+        if let Err(e) = save_in_slices().await {
+            tell(false, e);
         }
         SAVING.with(|s| s.set(false));
         if SAVE_AGAIN.with(|a| a.replace(false)) {
             save_now();
         }
     });
+}
+
+async fn save_in_slices() -> Result<(), String> {
+    let workspace = loop {
+        let (mark, mut capture) = state::with_lab(|lab| (lab.engine.change_mark(), Capture::start(&lab.engine)));
+        let mut moved = false;
+        loop {
+            let step = state::with_lab(|lab| {
+                if lab.engine.change_mark() == mark {
+                    Some(capture.step(&lab.engine, SAVE_SLICE))
+                } else {
+                    None
+                }
+            });
+            match step {
+                Some(Ok(true)) => break,
+                Some(Ok(false)) => state::yield_to_browser().await,
+                Some(Err(_)) | None => {
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        if !moved {
+            let history = state::with_lab(|lab| lab.history.clone());
+            break capture.finish(&history);
+        }
+        // Changed under the capture (a load in chunks, a request): let it settle, then start again.
+        state::sleep(250).await;
+    };
+    let json = workspace.to_json();
+    match idb::put(SAVED_JSON, &json).await {
+        Ok(()) => {
+            // One copy: drop an older compressed save.
+            if let Some(storage) = local_storage() {
+                let _ = storage.remove_item(SAVED);
+            }
+            let _ = idb::delete(SAVED).await;
+            Ok(())
+        }
+        Err(idb_error) => {
+            let compact = workspace.to_compact_quick();
+            let stored = local_storage().is_some_and(|s| s.set_item(SAVED, &compact).is_ok());
+            if !stored {
+                let megabytes = compact.len() as f64 / 1_048_576.0;
+                return Err(format!(
+                    "The workspace ({megabytes:.1} MB compressed) could not be saved (IndexedDB: {idb_error}; local storage is full): export it to a file to keep it."
+                ));
+            }
+            if !FALLBACK_SAID.with(|said| said.replace(true)) {
+                tell(
+                    false,
+                    format!("IndexedDB refused ({idb_error}; a private window?): the workspace is kept in local storage, which holds about 5 MB."),
+                );
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Puts back the workspace a share link replaced.

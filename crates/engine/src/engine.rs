@@ -70,8 +70,9 @@ impl Engine {
         }
     }
 
-    /// A number that grows whenever items, tables or their settings change, and only then.
-    fn change_mark(&self) -> u64 {
+    /// A number that grows whenever items, tables or their settings change, and only then (a
+    /// snapshot taken in slices compares it to know nothing moved in between).
+    pub fn change_mark(&self) -> u64 {
         self.changes + self.tables.values().map(|t| t.changes).sum::<u64>()
     }
 

@@ -4,7 +4,7 @@
 
 use crate::engine::Engine;
 use crate::operation::Operation;
-use crate::table::{BillingMode, IndexKind, Projection, Table};
+use crate::table::{BillingMode, IndexKind, PrimaryKey, Projection, Table};
 use serde_json::{json, Value};
 
 /// One table as the CreateTable request that recreates it, and its items as DynamoDB JSON text
@@ -20,18 +20,50 @@ pub struct TableSnapshot {
 impl Engine {
     /// Every table as its CreateTable request and items, in scan order.
     pub fn snapshot(&self) -> Vec<TableSnapshot> {
+        let mut tables = self.snapshot_definitions();
+        for table in &mut tables {
+            let name = table.create["TableName"].as_str().unwrap_or_default().to_string();
+            if let Ok((items, _)) = self.snapshot_items(&name, None, usize::MAX) {
+                table.items = items;
+            }
+        }
+        tables
+    }
+
+    /// Every table's CreateTable and UpdateTimeToLive requests, without its items: the start of a
+    /// snapshot taken in slices ([`Engine::snapshot_items`]), so a page keeps drawing meanwhile.
+    pub fn snapshot_definitions(&self) -> Vec<TableSnapshot> {
         self.tables
             .values()
             .map(|table| TableSnapshot {
                 create: create_table_request(table, true),
                 time_to_live: time_to_live_request(table),
-                items: table
-                    .storage
-                    .items()
-                    .filter_map(|(_, stored)| serde_json::value::to_raw_value(&stored.item).ok())
-                    .collect(),
+                items: Vec::new(),
             })
             .collect()
+    }
+
+    /// Up to `limit` of `table`'s items after the key `after` (from the start when `None`), in scan
+    /// order, as DynamoDB JSON text; and the key to resume after, while more remain.
+    pub fn snapshot_items(
+        &self,
+        table: &str,
+        after: Option<&PrimaryKey>,
+        limit: usize,
+    ) -> crate::error::Result<(Vec<Box<serde_json::value::RawValue>>, Option<PrimaryKey>)> {
+        let table = self.table(table)?;
+        let mut items = Vec::new();
+        let mut last = None;
+        for (key, stored) in table.storage.items_after(after) {
+            if items.len() == limit {
+                return Ok((items, last));
+            }
+            if let Ok(raw) = serde_json::value::to_raw_value(&stored.item) {
+                items.push(raw);
+            }
+            last = Some(key);
+        }
+        Ok((items, None))
     }
 
     /// The requests that, run on an empty engine each at its `at_millis`, rebuild this one's
@@ -215,5 +247,42 @@ mod tests {
             rebuilt.execute_value("Query", &gsi).expect("query"),
             original.execute_value("Query", &gsi).expect("query")
         );
+    }
+}
+
+#[cfg(test)]
+mod slice_tests {
+    use crate::{Engine, FixedClock};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_snapshot_in_slices_is_the_whole_snapshot() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        let create = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST",
+            "AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],
+            "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}"#;
+        engine.execute("CreateTable", create).expect("table");
+        for p in 0..7 {
+            for s in 0..5 {
+                let put = format!(r#"{{"TableName":"things","Item":{{"pk":{{"S":"p{p}"}},"sk":{{"N":"{s}"}}}}}}"#);
+                engine.execute("PutItem", &put).expect("put");
+            }
+        }
+        let whole: Vec<String> = engine.snapshot()[0].items.iter().map(|i| i.get().to_string()).collect();
+        assert_eq!(whole.len(), 35);
+        let mut sliced = Vec::new();
+        let mut after = None;
+        loop {
+            let (items, next) = engine.snapshot_items("things", after.as_ref(), 4).expect("slice");
+            assert!(items.len() <= 4);
+            sliced.extend(items.iter().map(|i| i.get().to_string()));
+            match next {
+                Some(key) => after = Some(key),
+                None => break,
+            }
+        }
+        assert_eq!(sliced, whole, "every item once, in scan order");
+        assert!(engine.snapshot_items("nope", None, 4).is_err());
+        assert!(engine.snapshot_definitions()[0].items.is_empty());
     }
 }

@@ -43,16 +43,56 @@ pub struct HistoryEntry {
     pub request: String,
 }
 
-impl Workspace {
-    /// The engine's tables and items, with `history`.
-    pub fn capture(engine: &Engine, history: &[HistoryEntry]) -> Self {
+/// A workspace captured in slices, so a page can draw between them: [`Capture::start`], then
+/// [`Capture::step`] until it is done, then [`Capture::finish`]. The caller makes sure the engine
+/// did not change in between (the playground starts again when it did).
+pub struct Capture {
+    tables: Vec<TableDump>,
+    /// The table being read, and the key its next slice starts after.
+    table: usize,
+    after: Option<dynalab_engine::table::PrimaryKey>,
+}
+
+impl Capture {
+    /// The tables' definitions; no items yet.
+    pub fn start(engine: &Engine) -> Self {
         let tables = engine
-            .snapshot()
+            .snapshot_definitions()
             .into_iter()
             .map(|t| TableDump { create: t.create, time_to_live: t.time_to_live, items: t.items })
             .collect();
+        Self { tables, table: 0, after: None }
+    }
+
+    /// Reads up to `limit` more items: whether the capture is complete, or why it cannot go on (a
+    /// table went away).
+    pub fn step(&mut self, engine: &Engine, limit: usize) -> Result<bool, String> {
+        let Some(dump) = self.tables.get_mut(self.table) else { return Ok(true) };
+        let name = dump.create["TableName"].as_str().unwrap_or_default().to_string();
+        let (items, next) = engine
+            .snapshot_items(&name, self.after.as_ref(), limit)
+            .map_err(|e| format!("Table `{name}`: {}", e.message))?;
+        dump.items.extend(items);
+        if next.is_none() {
+            self.table += 1;
+        }
+        self.after = next;
+        Ok(self.table >= self.tables.len())
+    }
+
+    /// The workspace, with `history`.
+    pub fn finish(self, history: &[HistoryEntry]) -> Workspace {
         let skip = history.len().saturating_sub(MAX_HISTORY);
-        Self { format: FORMAT.to_string(), tables, history: history[skip..].to_vec() }
+        Workspace { format: FORMAT.to_string(), tables: self.tables, history: history[skip..].to_vec() }
+    }
+}
+
+impl Workspace {
+    /// The engine's tables and items, with `history`.
+    pub fn capture(engine: &Engine, history: &[HistoryEntry]) -> Self {
+        let mut capture = Capture::start(engine);
+        while !capture.step(engine, usize::MAX).unwrap_or(true) {}
+        capture.finish(history)
     }
 
     /// A fresh engine holding exactly this workspace's tables and items, or the first problem.
@@ -174,6 +214,35 @@ mod tests {
             original.execute_value("Query", &open).expect("q")
         );
         assert!(workspace.to_compact().len() < workspace.to_json().len());
+    }
+
+    #[test]
+    fn a_capture_in_slices_is_the_whole_capture() {
+        let mut engine = orders();
+        engine
+            .execute_value(
+                "CreateTable",
+                &json!({"TableName": "empty", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}),
+            )
+            .expect("table");
+        let whole = Workspace::capture(&engine, &[]).to_json();
+        let mut capture = Capture::start(&engine);
+        let mut steps = 0;
+        while !capture.step(&engine, 3).expect("step") {
+            steps += 1;
+        }
+        assert!(steps > 3, "{steps} slices");
+        assert_eq!(capture.finish(&[]).to_json(), whole);
+        // A table gone between slices stops the capture with a reason.
+        let mut capture = Capture::start(&engine);
+        engine.execute_value("DeleteTable", &json!({"TableName": "empty"})).expect("delete");
+        let mut outcome = capture.step(&engine, 3);
+        while outcome == Ok(false) {
+            outcome = capture.step(&engine, 3);
+        }
+        assert!(outcome.expect_err("gone").starts_with("Table `empty`"));
     }
 
     #[test]

@@ -208,22 +208,12 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
     out
-}
-
-/// Gives the browser its thread back for a moment (paint, input), then continues.
-async fn yield_to_browser() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Runs the writes in chunks; on the first failure, undoes what this load wrote and says why.
@@ -268,7 +258,7 @@ async fn load(
             break;
         }
         progress.done.set(done);
-        yield_to_browser().await;
+        state::yield_to_browser().await;
     }
     let millis = state::now_ms() - start;
     if let Some(error) = failure {

@@ -905,7 +905,8 @@ mod tests {
                 .to_string(),
         )
         .expect("parses");
-        let problems = check_workbook(&workbook, Arc::new(FixedClock::at(0))).err().expect("refused").0;
+        let Err(problems) = check_workbook(&workbook, Arc::new(FixedClock::at(0))) else { panic!("refused") };
+        let problems = problems.0;
         assert_eq!(problems, ["tables[0] (ttt).TableClass: \"CHEAP\" is not STANDARD or STANDARD_INFREQUENT_ACCESS"]);
     }
 

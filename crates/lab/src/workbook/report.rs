@@ -259,8 +259,11 @@ pub fn markdown(result: &DesignResult) -> String {
             c.provisioned.storage
         )
     );
-    let _ =
-        writeln!(out, "{}", row("**Total**", c.at_peak.total(), expected.map(|e| e.total()), c.provisioned.total()));
+    let _ = writeln!(
+        out,
+        "{}",
+        row("**Total**", c.at_peak.total(), expected.map(super::cost::Bill::total), c.provisioned.total())
+    );
     let _ = writeln!(out, "\nStorage by table:\n");
     for storage in &c.storage {
         let _ = writeln!(out, "- {}: {:.3} GB ({})", storage.table, storage.gb, storage.basis);

@@ -413,13 +413,13 @@ pub(super) fn read_patterns(
         let entity = entity.flatten();
         let table_field = field(pattern, &["table", "table_name"]);
         let table = match table_field {
-            Some(Value::String(name)) => match tables.iter().position(|t| t.name == *name) {
-                Some(t) => Some(t),
-                None => {
+            Some(Value::String(name)) => {
+                let Some(t) = tables.iter().position(|t| t.name == *name) else {
                     errors.push(format!("{at}.table: no table `{name}`"));
                     continue;
-                }
-            },
+                };
+                Some(t)
+            }
             _ => entity.map(|e| entities[e].table).or_else(|| (tables.len() == 1).then_some(0)),
         };
         let index_name = field(pattern, &["index", "gsi", "index_name"]).and_then(Value::as_str);
@@ -470,16 +470,14 @@ pub(super) fn read_patterns(
             _ => Consistency::Eventual,
         });
         // An unknown rate is a design gap, not a number to invent.
-        let peak = match field(pattern, &["peak_rps", "peak_rate", "rps"]) {
-            Some(value) => match rate(value, &format!("{at}.peak_rps")) {
-                Ok(peak) => peak,
-                Err(e) => {
-                    errors.push(e);
-                    continue;
-                }
-            },
-            None => {
-                errors.push(format!("{at}.peak_rps: missing (the peak rate is what the check is about)"));
+        let Some(peak) = field(pattern, &["peak_rps", "peak_rate", "rps"]) else {
+            errors.push(format!("{at}.peak_rps: missing (the peak rate is what the check is about)"));
+            continue;
+        };
+        let peak = match rate(peak, &format!("{at}.peak_rps")) {
+            Ok(peak) => peak,
+            Err(e) => {
+                errors.push(e);
                 continue;
             }
         };
@@ -495,16 +493,12 @@ pub(super) fn read_patterns(
             Some(Ok(a)) => Some(a),
             None => None,
         };
-        let retention_days = match field(pattern, &["retention_days"]) {
-            Some(value) => match value.as_f64().filter(|d| d.is_finite() && *d > 0.0) {
-                Some(days) => Some(days),
-                None => {
-                    errors.push(format!("{at}.retention_days: {value} is not a number of days > 0"));
-                    continue;
-                }
-            },
-            None => None,
-        };
+        let retention = field(pattern, &["retention_days"]);
+        let retention_days = retention.and_then(Value::as_f64).filter(|d| d.is_finite() && *d > 0.0);
+        if let (Some(value), None) = (retention, retention_days) {
+            errors.push(format!("{at}.retention_days: {value} is not a number of days > 0"));
+            continue;
+        }
         for size_field in ["item_size_bytes", "avg_item_size_bytes", "response_size_bytes", "request_size_bytes"] {
             if let (Some(size), Some(e)) = (pattern.get(size_field).and_then(bytes), entity) {
                 let declared = entities[e].size;
@@ -516,16 +510,13 @@ pub(super) fn read_patterns(
                 }
             }
         }
-        let busiest_key_share = match field(pattern, &["busiest_key_share"]) {
-            Some(value) => match value.as_f64().filter(|s| *s > 0.0 && *s <= 1.0) {
-                Some(share) => share,
-                None => {
-                    errors.push(format!("{at}.busiest_key_share: {value} is not in (0, 1]"));
-                    continue;
-                }
-            },
-            None => 1.0,
-        };
+        let share = field(pattern, &["busiest_key_share"]);
+        let valid_share = share.and_then(Value::as_f64).filter(|s| *s > 0.0 && *s <= 1.0);
+        if let (Some(value), None) = (share, valid_share) {
+            errors.push(format!("{at}.busiest_key_share: {value} is not in (0, 1]"));
+            continue;
+        }
+        let busiest_key_share = valid_share.unwrap_or(1.0);
         declared.push(Declared {
             label,
             description,
