@@ -435,6 +435,14 @@ try {
     assert.equal(await t(p, 'gen-preview').textContent(), 'This makes 42,000 items.');
     await t(p, 'gen-users').fill('200000');
     assert.match(await t(p, 'gen-preview').textContent(), /^This makes 4,200,000 items\. — more than the 2,000,000 a browser tab takes$/);
+    // A long load is cancelled: what it wrote is undone, nothing half-loaded remains.
+    await t(p, 'gen-users').fill('40000');
+    await t(p, 'generate').click();
+    await t(p, 'cancel-load').click();
+    await notice(p).getByText(/^Cancelled after \d+ of 840000 writes\. The \d+ write\(s\) made were undone: nothing changed\.$/).waitFor({ timeout: 30000 });
+    await tab(p, 'Items');
+    await p.waitForFunction(() => /^0 items/.test(document.querySelector('[data-test="items-summary"]')?.textContent ?? ''));
+    await tab(p, 'Examples & fixtures');
     await t(p, 'gen-users').fill('2000');
     await t(p, 'generate').click();
     await notice(p).getByText(/42,000|42000/).waitFor({ timeout: 60000 });

@@ -7,6 +7,7 @@ pub mod aws_cli;
 pub mod examples;
 pub mod fixtures;
 pub mod generate;
+pub mod numbers;
 pub mod plain_json;
 pub mod workbook;
 pub mod workspace;

@@ -11,6 +11,14 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 
+/// Why a load stopped before the end.
+enum Stopped {
+    /// A write failed: where and why.
+    Refused(String),
+    /// The user cancelled after this many writes.
+    Cancelled(usize),
+}
+
 /// Requests run between two yields to the browser.
 const CHUNK: usize = 2_000;
 
@@ -19,21 +27,32 @@ struct Progress {
     done: RwSignal<usize>,
     total: RwSignal<usize>,
     busy: RwSignal<bool>,
+    /// Asked to stop: the load undoes what it wrote, as when a write fails.
+    cancel: RwSignal<bool>,
 }
 
 #[component]
 pub fn FixturesPage() -> impl IntoView {
-    let progress = Progress { done: RwSignal::new(0), total: RwSignal::new(0), busy: RwSignal::new(false) };
+    let progress = Progress {
+        done: RwSignal::new(0),
+        total: RwSignal::new(0),
+        busy: RwSignal::new(false),
+        cancel: RwSignal::new(false),
+    };
     view! {
         <div class="fixtures-page">
             <Gallery/>
             <FromFile progress/>
             <Generate progress/>
             {move || progress.busy.get().then(|| view! {
-                <div class="progress" role="progressbar" aria-valuemin="0"
-                    aria-valuemax=move || progress.total.get().to_string() aria-valuenow=move || progress.done.get().to_string()>
-                    <progress max=move || progress.total.get() value=move || progress.done.get()></progress>
-                    <span>{move || format!(" {} of {} written", progress.done.get(), progress.total.get())}</span>
+                <div class="progress">
+                    <div role="progressbar" aria-label="Items written" aria-valuemin="0"
+                        aria-valuemax=move || progress.total.get().to_string() aria-valuenow=move || progress.done.get().to_string()>
+                        <progress max=move || progress.total.get() value=move || progress.done.get()></progress>
+                        <span>{move || format!(" {} of {} written", progress.done.get(), progress.total.get())}</span>
+                    </div>
+                    <button on:click=move |_| progress.cancel.set(true) disabled=move || progress.cancel.get()
+                        data-test="cancel-load">"Cancel"</button>
                 </div>
             })}
         </div>
@@ -193,7 +212,7 @@ fn Generate(progress: Progress) -> impl IntoView {
                         let fixture = OrdersFixture { users: u as usize, orders_per_user: o as usize, skew: 0.0, seed: 0 };
                         let count = fixture.item_count();
                         let over = if count > 2_000_000 { " — more than the 2,000,000 a browser tab takes" } else { "" };
-                        format!("This makes {} items.{over}", thousands(count))
+                        format!("This makes {} items.{over}", dynalab_lab::numbers::thousands(count as u64))
                     }
                     _ => "Users and orders per user must be non-negative numbers.".to_string(),
                 }
@@ -201,19 +220,6 @@ fn Generate(progress: Progress) -> impl IntoView {
             <button class="primary" on:click=generate disabled=move || progress.busy.get() data-test="generate">"Generate"</button>
         </section>
     }
-}
-
-/// `1234567` → `1,234,567`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Runs the writes in chunks; on the first failure, undoes what this load wrote and says why.
@@ -226,6 +232,7 @@ async fn load(
 ) {
     progress.total.set(total);
     progress.done.set(0);
+    progress.cancel.set(false);
     progress.busy.set(true);
     let start = state::now_ms();
     // Each write and the item it replaced, to put back if a later write fails.
@@ -254,11 +261,15 @@ async fn load(
             Ok(())
         });
         if let Err(e) = result {
-            failure = Some(e);
+            failure = Some(Stopped::Refused(e));
             break;
         }
         progress.done.set(done);
         state::yield_to_browser().await;
+        if progress.cancel.get_untracked() && requests.peek().is_some() {
+            failure = Some(Stopped::Cancelled(done));
+            break;
+        }
     }
     let millis = state::now_ms() - start;
     if let Some(error) = failure {
@@ -277,7 +288,16 @@ async fn load(
         });
         ui.tell(
             false,
-            format!("The fixture was refused at {error}. The {undone} earlier write(s) were undone: nothing changed."),
+            match error {
+                Stopped::Refused(at) => {
+                    format!(
+                        "The fixture was refused at {at}. The {undone} earlier write(s) were undone: nothing changed."
+                    )
+                }
+                Stopped::Cancelled(done) => format!(
+                    "Cancelled after {done} of {total} writes. The {undone} write(s) made were undone: nothing changed."
+                ),
+            },
         );
     } else {
         ui.tell(true, format!("Loaded {label} in {millis:.0} ms: {total} writes."));

@@ -11,9 +11,10 @@ mod generate;
 mod read;
 
 use super::{finish, Imported, Source};
+use crate::numbers::thousands;
 use crate::workbook::{Consistency, FORMAT};
 use generate::{create_table, generate, to_pattern};
-use read::{read_entities, read_patterns, read_tables, read_top_level_indexes, size_collections, text, thousands};
+use read::{read_entities, read_patterns, read_tables, read_top_level_indexes, size_collections, text};
 use serde_json::{json, Map, Value};
 
 /// The generated fixture holds about this many items and bytes at most; production counts are

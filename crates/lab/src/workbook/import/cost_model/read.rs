@@ -22,18 +22,6 @@ fn name_of(value: &Value) -> Option<String> {
     }
 }
 
-pub(super) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `"S"`, `"string"`, `"N"`, `"number"`, `"B"`, `"binary"` → S, N or B.
 fn scalar_type(value: Option<&Value>) -> Result<String, String> {
     let Some(value) = value else { return Ok("S".into()) };
