@@ -63,7 +63,7 @@ impl Lab {
     /// The key attributes of `table` (partition, then sort), or of its `index` followed by the
     /// table's: the columns a grid shows first.
     pub fn key_names(&self, table: &str, index: Option<&str>) -> Vec<String> {
-        let Ok(shape) = self.engine.shape(table) else { return Vec::new() };
+        let Ok(shape) = self.engine.outline(table) else { return Vec::new() };
         let mut names = Vec::new();
         if let Some(index) = index.and_then(|name| shape.indexes.iter().find(|i| i.name == name)) {
             names.extend(index.partition_key.iter().chain(&index.sort_key).cloned());

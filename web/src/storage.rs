@@ -54,15 +54,29 @@ async fn read(key: &str) -> Option<String> {
 
 /// Stores a text in IndexedDB (dropping any older localStorage copy), else in localStorage.
 async fn write(key: &str, text: &str) -> Result<(), String> {
+    keep(key, text, key, || text.to_string()).await.map(|_| ())
+}
+
+/// Where [`keep`] put a text.
+#[derive(PartialEq, Eq)]
+enum Kept {
+    IndexedDb,
+    LocalStorage,
+}
+
+/// Stores `text` under `key` in IndexedDB and drops `fallback_key`'s older localStorage copy;
+/// where IndexedDB refuses, stores `fallback()` under `fallback_key` in localStorage (said once).
+/// An error when neither would take it, with IndexedDB's reason.
+async fn keep(key: &str, text: &str, fallback_key: &str, fallback: impl FnOnce() -> String) -> Result<Kept, String> {
     match idb::put(key, text).await {
         Ok(()) => {
             if let Some(storage) = local_storage() {
-                let _ = storage.remove_item(key);
+                let _ = storage.remove_item(fallback_key);
             }
-            Ok(())
+            Ok(Kept::IndexedDb)
         }
         Err(idb_error) => {
-            let stored = local_storage().is_some_and(|s| s.set_item(key, text).is_ok());
+            let stored = local_storage().is_some_and(|s| s.set_item(fallback_key, &fallback()).is_ok());
             if !stored {
                 return Err(idb_error);
             }
@@ -72,7 +86,7 @@ async fn write(key: &str, text: &str) -> Result<(), String> {
                     format!("IndexedDB refused ({idb_error}; a private window?): the workspace is kept in local storage, which holds about 5 MB."),
                 );
             }
-            Ok(())
+            Ok(Kept::LocalStorage)
         }
     }
 }
@@ -255,32 +269,18 @@ async fn save_in_slices() -> Result<(), String> {
         state::sleep(250).await;
     };
     let json = workspace.to_json();
-    match idb::put(SAVED_JSON, &json).await {
-        Ok(()) => {
+    // localStorage, the fallback, holds only a few MB: it gets the compressed form.
+    match keep(SAVED_JSON, &json, SAVED, || workspace.to_compact_quick()).await {
+        Ok(Kept::IndexedDb) => {
             // One copy: drop an older compressed save.
-            if let Some(storage) = local_storage() {
-                let _ = storage.remove_item(SAVED);
-            }
             let _ = idb::delete(SAVED).await;
             Ok(())
         }
-        Err(idb_error) => {
-            let compact = workspace.to_compact_quick();
-            let stored = local_storage().is_some_and(|s| s.set_item(SAVED, &compact).is_ok());
-            if !stored {
-                let megabytes = compact.len() as f64 / 1_048_576.0;
-                return Err(format!(
-                    "The workspace ({megabytes:.1} MB compressed) could not be saved (IndexedDB: {idb_error}; local storage is full): export it to a file to keep it."
-                ));
-            }
-            if !FALLBACK_SAID.with(|said| said.replace(true)) {
-                tell(
-                    false,
-                    format!("IndexedDB refused ({idb_error}; a private window?): the workspace is kept in local storage, which holds about 5 MB."),
-                );
-            }
-            Ok(())
-        }
+        Ok(Kept::LocalStorage) => Ok(()),
+        Err(idb_error) => Err(format!(
+            "The workspace ({:.1} MB) could not be saved (IndexedDB: {idb_error}; local storage is full): export it to a file to keep it.",
+            json.len() as f64 / 1_048_576.0
+        )),
     }
 }
 

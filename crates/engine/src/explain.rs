@@ -135,7 +135,8 @@ pub(crate) fn write(
 impl Engine {
     /// [`Engine::execute`], with the capacity steps the request was charged.
     pub fn execute_explained(&mut self, operation: &str, request: &str) -> (Result<String>, Vec<Step>) {
-        self.explained(|engine| engine.execute(operation, request))
+        let outcome = self.run(operation, request);
+        (outcome.response, outcome.steps)
     }
 
     /// Runs `f` with the steps it charges collected.

@@ -109,13 +109,20 @@ pub struct TableShape {
     pub name: String,
     pub partition_key: String,
     pub sort_key: Option<String>,
+    /// The key attributes' types: `S`, `N` or `B`, partition then sort (for forms; not reported).
+    #[serde(skip)]
+    pub key_types: (&'static str, Option<&'static str>),
+    /// The ARN of its latest stream (DescribeTable's `LatestStreamArn`; for forms, not reported).
+    #[serde(skip)]
+    pub latest_stream_arn: Option<String>,
     /// Provisioned read and write units; `None` on demand.
     pub provisioned: Option<(u64, u64)>,
     pub indexes: Vec<IndexShape>,
     pub totals: Totals,
-    /// The largest item, and the largest item collection (its items and their LSI entries), in bytes.
-    pub largest_item: usize,
-    pub largest_collection: usize,
+    /// The largest item, and the largest item collection (its items and their LSI entries), in
+    /// bytes: measured by [`Engine::shape`] (it reads every item), `None` from [`Engine::outline`].
+    pub largest_item: Option<usize>,
+    pub largest_collection: Option<usize>,
 }
 
 /// One secondary index's shape and size.
@@ -132,22 +139,32 @@ pub struct IndexShape {
 }
 
 impl Engine {
-    /// The shape of `table` and the size of its data now.
+    /// The shape of `table` and the size of its data now, the largest item and collection
+    /// measured (which reads every item: [`Engine::outline`] does not).
     pub fn shape(&self, table: &str) -> Result<TableShape> {
+        let mut shape = self.outline(table)?;
+        let stored = self.table(table)?;
+        let mut largest_item = 0;
+        let mut largest_collection = 0;
+        for (slot, collection) in stored.storage.partitions_from(None) {
+            largest_item = largest_item.max(collection.values().map(|s| s.size).max().unwrap_or(0));
+            let bytes = usize::try_from(stored.collection_bytes(&slot.key)).unwrap_or(usize::MAX);
+            largest_collection = largest_collection.max(bytes);
+        }
+        shape.largest_item = Some(largest_item);
+        shape.largest_collection = Some(largest_collection);
+        Ok(shape)
+    }
+
+    /// The shape of `table` without measuring its items: keys, capacity, indexes, totals. Cheap
+    /// enough for a view to ask on every change.
+    pub fn outline(&self, table: &str) -> Result<TableShape> {
         let table = self.table(table)?;
         let schema = &table.definition.key_schema;
         let provisioned = match table.definition.billing {
             crate::table::BillingMode::Provisioned { read, write } => Some((read, write)),
             crate::table::BillingMode::PayPerRequest => None,
         };
-        let mut largest_item = 0;
-        let mut largest_collection = 0;
-        for (slot, collection) in table.storage.partitions_from(None) {
-            largest_item = largest_item.max(collection.values().map(|s| s.size).max().unwrap_or(0));
-            let partition = &slot.key;
-            largest_collection =
-                largest_collection.max(usize::try_from(table.collection_bytes(partition)).unwrap_or(usize::MAX));
-        }
         let indexes = table
             .indexes
             .iter()
@@ -164,11 +181,13 @@ impl Engine {
             name: table.definition.name.clone(),
             partition_key: schema.hash.name.clone(),
             sort_key: schema.range.as_ref().map(|r| r.name.clone()),
+            key_types: (schema.hash.kind.name(), schema.range.as_ref().map(|r| r.kind.name())),
+            latest_stream_arn: table.streams.last().map(crate::stream::Stream::arn),
             provisioned,
             indexes,
             totals: Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() },
-            largest_item,
-            largest_collection,
+            largest_item: None,
+            largest_collection: None,
         })
     }
 }

@@ -249,25 +249,17 @@ fn summary(request: &str) -> String {
 /// A starting request for `operation` on `table`, with its real key names where the table exists.
 pub fn template(operation: &str, table: Option<String>) -> String {
     let table = table.unwrap_or_else(|| "my_table".into());
-    let keys = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": table})).ok());
-    let key_names: Vec<(String, String)> = keys
+    let shape = with_lab(|lab| lab.engine.outline(&table).ok());
+    let key_names: Vec<(String, String)> = shape
         .as_ref()
-        .and_then(|d| d["Table"]["KeySchema"].as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|k| k["AttributeName"].as_str().map(String::from))
-        .map(|name| {
-            let kind = keys
-                .as_ref()
-                .and_then(|d| d["Table"]["AttributeDefinitions"].as_array().cloned())
-                .unwrap_or_default()
-                .iter()
-                .find(|a| a["AttributeName"] == name.as_str())
-                .and_then(|a| a["AttributeType"].as_str().map(String::from))
-                .unwrap_or_else(|| "S".into());
-            (name, kind)
+        .map(|s| {
+            let sort = s.sort_key.clone().zip(s.key_types.1);
+            std::iter::once((s.partition_key.clone(), s.key_types.0))
+                .chain(sort)
+                .map(|(name, kind)| (name, kind.to_string()))
+                .collect()
         })
-        .collect();
+        .unwrap_or_default();
     let (hash, hash_type) = key_names.first().cloned().unwrap_or(("pk".into(), "S".into()));
     let mut key = serde_json::Map::new();
     for (name, kind) in &key_names {
@@ -327,7 +319,7 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         "UntagResource" => json!({"ResourceArn": arn, "TagKeys": ["team"]}),
         "ListTagsOfResource" => json!({"ResourceArn": arn}),
         "DescribeStream" | "GetShardIterator" | "GetRecords" => {
-            let stream = keys.as_ref().and_then(|d| d["Table"]["LatestStreamArn"].as_str().map(String::from));
+            let stream = shape.as_ref().and_then(|s| s.latest_stream_arn.clone());
             let stream =
                 stream.unwrap_or_else(|| format!("{arn}/stream/LABEL (enable a stream with UpdateTable first)"));
             match operation {

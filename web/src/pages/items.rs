@@ -35,13 +35,11 @@ pub fn ItemsPage() -> impl IntoView {
     let index_select = move || {
         ui.version.track();
         let table = ui.selected_table.get()?;
-        let description = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": table})).ok())?;
-        let mut names: Vec<String> = Vec::new();
-        for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
-            for index in description["Table"][member].as_array().cloned().unwrap_or_default() {
-                names.extend(index["IndexName"].as_str().map(String::from));
-            }
-        }
+        let shape = with_lab(|lab| lab.engine.outline(&table).ok())?;
+        // Global indexes first, as DescribeTable lists them.
+        let mut indexes: Vec<_> = shape.indexes.iter().collect();
+        indexes.sort_by_key(|i| !i.global);
+        let names: Vec<String> = indexes.into_iter().map(|i| i.name.clone()).collect();
         let options =
             names.iter().map(|n| view! { <option value=n.clone()>{format!("index {n}")}</option> }).collect_view();
         Some(view! {

@@ -149,8 +149,7 @@ fn Problems(problems: Vec<String>, test: &'static str) -> impl IntoView {
 #[component]
 fn Comparison(a: DesignResult, b: DesignResult) -> impl IntoView {
     let markdown = compare::markdown(&a, &b);
-    let mut ids: Vec<String> = a.patterns.iter().map(|p| p.id.clone()).collect();
-    ids.extend(b.patterns.iter().map(|p| p.id.clone()).filter(|id| !a.patterns.iter().any(|p| p.id == *id)));
+    let ids: Vec<String> = compare::pattern_ids(&a, &b).into_iter().map(String::from).collect();
     let cell = |design: &DesignResult, id: &str| {
         design.patterns.iter().find(|p| p.id == id).map_or_else(
             || "—".to_string(),

@@ -9,6 +9,7 @@ use super::cost::{cost, Cost};
 use super::plan::Plan;
 use super::runner::{CallRun, PatternRun};
 use super::{Consistency, Pattern, PatternKind};
+use crate::numbers::decimal;
 use dynalab_engine::explain::StepKind;
 use dynalab_engine::{Operation, TableShape};
 use serde::Serialize;
@@ -162,13 +163,11 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
     deviations.extend(capacity.iter().filter(|f| f.verdict != Verdict::Pass).map(|f| f.text.clone()));
     let collection_scale = workbook.collection_scale.unwrap_or(workbook.scale);
     for table in &plan.shapes {
-        if table.largest_item > 200 * 1024 {
-            deviations.push(format!(
-                "{}: an item of {} B is over half the 400 KB item limit",
-                table.name, table.largest_item
-            ));
+        let largest_item = table.largest_item.unwrap_or(0);
+        if largest_item > 200 * 1024 {
+            deviations.push(format!("{}: an item of {largest_item} B is over half the 400 KB item limit", table.name));
         }
-        let collection = table.largest_collection as f64 * collection_scale;
+        let collection = table.largest_collection.unwrap_or(0) as f64 * collection_scale;
         if collection > 5.0 * 1024.0 * 1024.0 * 1024.0 {
             deviations.push(format!(
                 "{}: the largest item collection reaches {:.1} GB at scale ×{} (10 GB limit with an LSI)",
@@ -500,18 +499,24 @@ fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<Stri
     }
 }
 
+/// Read and write units per second per target (`table` or `table/index`) with every pattern at
+/// its peak at once.
+pub fn demand_at_peak(patterns: &[PatternResult]) -> BTreeMap<String, (f64, f64)> {
+    let mut demand: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for pattern in patterns {
+        for (target, (read, write)) in &pattern.units_by_target {
+            let slot = demand.entry(target.clone()).or_default();
+            slot.0 += read * pattern.peak_rps;
+            slot.1 += write * pattern.peak_rps;
+        }
+    }
+    demand
+}
+
 /// Provisioned tables and GSIs: the demand of every pattern at its peak against what is
 /// provisioned (an LSI draws on its table's capacity).
 fn capacity_findings(shapes: &[TableShape], patterns: &[PatternResult]) -> Vec<Finding> {
-    let mut demand: BTreeMap<String, (f64, f64)> = BTreeMap::new();
-    for pattern in patterns {
-        let rate = pattern.peak_rps;
-        for (target, (read, write)) in &pattern.units_by_target {
-            let slot = demand.entry(target.clone()).or_default();
-            slot.0 += read * rate;
-            slot.1 += write * rate;
-        }
-    }
+    let demand = demand_at_peak(patterns);
     let mut findings = Vec::new();
     for shape in shapes {
         let mut budgets: Vec<(String, Vec<String>, (u64, u64))> = Vec::new();
@@ -539,8 +544,8 @@ fn capacity_findings(shapes: &[TableShape], patterns: &[PatternResult]) -> Vec<F
                 };
                 let text = format!(
                     "{label}: {} {kind}/s at peak against {} provisioned ({:.0}%)",
-                    trim(need),
-                    trim(have),
+                    decimal(need),
+                    decimal(have),
                     if have > 0.0 { 100.0 * need / have } else { 100.0 }
                 );
                 findings.push(Finding { verdict, text });
@@ -548,11 +553,6 @@ fn capacity_findings(shapes: &[TableShape], patterns: &[PatternResult]) -> Vec<F
         }
     }
     findings
-}
-
-fn trim(value: f64) -> String {
-    let text = format!("{value:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 fn key_condition(call: &CallRun) -> String {

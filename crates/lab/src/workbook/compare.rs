@@ -3,12 +3,12 @@
 //! cheaper design" in one report.
 
 use super::analysis::{DesignResult, PatternResult};
-use super::report::money;
+use super::report::{money, pattern_units};
 use serde_json::json;
 use std::fmt::Write as _;
 
 /// Pattern ids of both designs: the first's, then those only the second has.
-fn ids<'a>(a: &'a DesignResult, b: &'a DesignResult) -> Vec<&'a str> {
+pub fn pattern_ids<'a>(a: &'a DesignResult, b: &'a DesignResult) -> Vec<&'a str> {
     let mut ids: Vec<&str> = a.patterns.iter().map(|p| p.id.as_str()).collect();
     ids.extend(b.patterns.iter().map(|p| p.id.as_str()).filter(|id| !a.patterns.iter().any(|p| p.id == *id)));
     ids
@@ -18,22 +18,10 @@ fn find<'a>(design: &'a DesignResult, id: &str) -> Option<&'a PatternResult> {
     design.patterns.iter().find(|p| p.id == id)
 }
 
-fn units(p: &PatternResult) -> String {
-    let trim = |v: f64| {
-        let text = format!("{v:.2}");
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    };
-    match (p.read_units > 0.0, p.write_units > 0.0) {
-        (true, true) => format!("{} RCU + {} WCU", trim(p.read_units), trim(p.write_units)),
-        (false, true) => format!("{} WCU", trim(p.write_units)),
-        _ => format!("{} RCU", trim(p.read_units)),
-    }
-}
-
 fn side(p: Option<&PatternResult>) -> String {
     p.map_or_else(
         || "— | — | — | —".into(),
-        |p| format!("{} | {} | {} | {}", p.operation, units(p), money(p.monthly_at_peak), p.verdict.label()),
+        |p| format!("{} | {} | {} | {}", p.operation, pattern_units(p).0, money(p.monthly_at_peak), p.verdict.label()),
     )
 }
 
@@ -89,7 +77,7 @@ pub fn markdown(a: &DesignResult, b: &DesignResult) -> String {
         "| # | Pattern | A: operation | A: units | A: $/month | A: verdict | B: operation | B: units | B: $/month | B: verdict | B − A |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
-    for id in ids(a, b) {
+    for id in pattern_ids(a, b) {
         let (pa, pb) = (find(a, id), find(b, id));
         let description = pa.or(pb).map_or("", |p| p.description.as_str()).replace('|', "\\|");
         let delta = match (pa, pb) {
@@ -114,7 +102,7 @@ pub fn markdown(a: &DesignResult, b: &DesignResult) -> String {
 
 /// The comparison as JSON: both reports and the per-pattern rows.
 pub fn json(a: &DesignResult, b: &DesignResult) -> String {
-    let rows: Vec<serde_json::Value> = ids(a, b)
+    let rows: Vec<serde_json::Value> = pattern_ids(a, b)
         .into_iter()
         .map(|id| {
             let (pa, pb) = (find(a, id), find(b, id));

@@ -123,18 +123,15 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
     let at_peak = split(&|p| p.peak_rps);
     let expected = plan.workbook.patterns.iter().any(|p| p.avg_rps.is_some()).then(|| split(&|p| p.avg_rps));
     // Provisioned for the summed peak of each target (a replica region provisions its own writes).
-    let mut peak: BTreeMap<String, (f64, f64)> = BTreeMap::new();
-    for p in patterns {
-        for (target, (read, write)) in &p.units_by_target {
-            let slot = peak.entry(target.clone()).or_default();
-            slot.0 += read * p.peak_rps;
-            slot.1 += write * p.peak_rps * pricing.regions(target);
-        }
-    }
+    let peak = super::analysis::demand_at_peak(patterns);
     let hours = prices::HOURS_PER_MONTH;
     let provisioned = Bill {
         reads: peak.iter().map(|(t, u)| u.0.ceil() * pricing.of(t).rcu_hour * hours).sum::<f64>() + 0.0,
-        writes: peak.iter().map(|(t, u)| u.1.ceil() * pricing.of(t).wcu_hour * hours).sum::<f64>() + 0.0,
+        writes: peak
+            .iter()
+            .map(|(t, u)| (u.1 * pricing.regions(t)).ceil() * pricing.of(t).wcu_hour * hours)
+            .sum::<f64>()
+            + 0.0,
         storage: storage_cost,
     };
     Cost {

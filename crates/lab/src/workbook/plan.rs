@@ -221,7 +221,7 @@ fn plan_call(
     }
     let index = request.get("IndexName").and_then(Value::as_str).map(String::from);
     if let (Some(index), Some(table)) = (&index, tables.first()) {
-        let shape = engine.shape(table).map_err(|e| e.message)?;
+        let shape = engine.outline(table).map_err(|e| e.message)?;
         if !shape.indexes.iter().any(|i| &i.name == index) {
             let known: Vec<&str> = shape.indexes.iter().map(|i| i.name.as_str()).collect();
             return Err(format!(

@@ -1,8 +1,10 @@
 //! The design note, in Markdown as an expert would write it, and the same content as JSON.
 
 use super::analysis::{unit, DesignResult, PatternResult, Verdict};
+use super::cost::Bill;
 use super::plan::Plan;
 use super::runner::PatternRun;
+use crate::numbers::decimal as units;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -66,17 +68,8 @@ pub fn money(value: f64) -> String {
     format!("${value:.2}")
 }
 
-fn units(value: f64) -> String {
-    let value = value + 0.0;
-    if value.fract() == 0.0 {
-        format!("{value:.0}")
-    } else {
-        let text = format!("{value:.2}");
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-fn pattern_units(p: &PatternResult) -> (String, String) {
+/// A pattern's units per call and per second at peak, e.g. `0.5 RCU` and `200 RCU/s`.
+pub(crate) fn pattern_units(p: &PatternResult) -> (String, String) {
     let per_call = match (p.read_units > 0.0, p.write_units > 0.0) {
         (true, true) => format!("{} RCU + {} WCU", units(p.read_units), units(p.write_units)),
         (false, true) => format!("{} WCU", units(p.write_units)),
@@ -150,8 +143,8 @@ pub fn markdown(result: &DesignResult) -> String {
                 "Fixture: {} items, {} B; largest item {} B; largest item collection {} B.{}{}\n",
                 shape.totals.items,
                 shape.totals.bytes,
-                shape.largest_item,
-                shape.largest_collection,
+                shape.largest_item.unwrap_or(0),
+                shape.largest_collection.unwrap_or(0),
                 capacity,
                 if indexes.is_empty() { String::new() } else { format!(" Indexes: {}.", indexes.join("; ")) }
             );
@@ -238,32 +231,16 @@ pub fn markdown(result: &DesignResult) -> String {
             money(provisioned)
         )
     };
-    let _ = writeln!(out, "{}", row("Reads", c.at_peak.reads, expected.map(|e| e.reads), c.provisioned.reads));
-    let _ = writeln!(
-        out,
-        "{}",
-        row(
-            "Writes (index writes and replicas included)",
-            c.at_peak.writes,
-            expected.map(|e| e.writes),
-            c.provisioned.writes
-        )
-    );
-    let _ = writeln!(
-        out,
-        "{}",
-        row(
-            &format!("Storage ({:.3} GB)", c.storage_gb),
-            c.at_peak.storage,
-            expected.map(|e| e.storage),
-            c.provisioned.storage
-        )
-    );
-    let _ = writeln!(
-        out,
-        "{}",
-        row("**Total**", c.at_peak.total(), expected.map(super::cost::Bill::total), c.provisioned.total())
-    );
+    type Pick = fn(&Bill) -> f64;
+    let lines: [(String, Pick); 4] = [
+        ("Reads".into(), |b| b.reads),
+        ("Writes (index writes and replicas included)".into(), |b| b.writes),
+        (format!("Storage ({:.3} GB)", c.storage_gb), |b| b.storage),
+        ("**Total**".into(), Bill::total),
+    ];
+    for (label, pick) in lines {
+        let _ = writeln!(out, "{}", row(&label, pick(&c.at_peak), expected.map(pick), pick(&c.provisioned)));
+    }
     let _ = writeln!(out, "\nStorage by table:\n");
     for storage in &c.storage {
         let _ = writeln!(out, "- {}: {:.3} GB ({})", storage.table, storage.gb, storage.basis);
