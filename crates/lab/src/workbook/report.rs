@@ -87,6 +87,9 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|")
 }
 
+/// Which figure of a bill a row shows.
+type Pick = fn(&Bill) -> f64;
+
 /// The Markdown design note.
 pub fn markdown(result: &DesignResult) -> String {
     let mut out = String::new();
@@ -231,7 +234,6 @@ pub fn markdown(result: &DesignResult) -> String {
             money(provisioned)
         )
     };
-    type Pick = fn(&Bill) -> f64;
     let lines: [(String, Pick); 4] = [
         ("Reads".into(), |b| b.reads),
         ("Writes (index writes and replicas included)".into(), |b| b.writes),
