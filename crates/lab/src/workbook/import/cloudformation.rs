@@ -26,11 +26,15 @@ impl Resolver<'_> {
                 self.errors.push(format!("{at}: parameter `{name}` has no Default to deploy with"));
                 return None;
             };
-            // A list parameter's default is a comma-separated string.
-            let list = parameter.get("Type").and_then(Value::as_str).is_some_and(|t| t.contains("List"));
-            return match (list, default) {
-                (true, Value::String(text)) => Some(Value::Array(text.split(',').map(|s| json!(s.trim())).collect())),
-                _ => Some(default.clone()),
+            // Parameter values are text: a list parameter's default is comma-separated, a Number's
+            // is its digits (`"Default": "5"`).
+            let kind = parameter.get("Type").and_then(Value::as_str).unwrap_or("String");
+            return match default {
+                Value::String(text) if kind.contains("List") => {
+                    Some(Value::Array(text.split(',').map(|s| typed(kind, s.trim())).collect()))
+                }
+                Value::String(text) => Some(typed(kind, text)),
+                other => Some(other.clone()),
             };
         }
         let pseudo = match name {
@@ -155,6 +159,33 @@ impl Resolver<'_> {
     }
 }
 
+/// A parameter's text as its type reads it: a number for `Number` (and `List<Number>`).
+fn typed(kind: &str, text: &str) -> Value {
+    match serde_json::from_str::<serde_json::Number>(text) {
+        Ok(number) if kind.contains("Number") => Value::Number(number),
+        _ => json!(text),
+    }
+}
+
+/// CloudFormation takes integer properties written as text (`"ReadCapacityUnits": "5"`), as many
+/// templates write them; CreateTable takes numbers.
+fn integers(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                if key.ends_with("CapacityUnits") || key.starts_with("MaxRead") || key.starts_with("MaxWrite") {
+                    if let Some(number) = inner.as_str().and_then(|t| t.trim().parse::<u64>().ok()) {
+                        *inner = json!(number);
+                    }
+                }
+                integers(inner);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integers),
+        _ => {}
+    }
+}
+
 /// `Resources` with every `Fn::ForEach::Name` loop expanded (`${Identifier}` and `Ref Identifier`
 /// replaced in the keys and bodies it generates).
 fn expand_loops(resources: &Map<String, Value>, resolver: &mut Resolver<'_>, depth: usize) -> Map<String, Value> {
@@ -223,7 +254,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
         let raw = resource.get("Properties").cloned().unwrap_or_else(|| json!({}));
         let properties = match kind {
             "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" | "AWS::Serverless::SimpleTable" => {
-                resolver.resolve(&raw, &at, 0).as_object().cloned().unwrap_or_default()
+                let mut resolved = resolver.resolve(&raw, &at, 0);
+                integers(&mut resolved);
+                resolved.as_object().cloned().unwrap_or_default()
             }
             other => {
                 *left_out.entry(other.to_string()).or_default() += 1;

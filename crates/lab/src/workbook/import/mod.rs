@@ -239,6 +239,25 @@ mod tests {
         plan(&imported);
     }
 
+    /// As aws-cloudformation-templates' DynamoDB samples write them: a Number parameter's default
+    /// as text, integer properties as text.
+    #[test]
+    fn numbers_written_as_text_in_a_template_are_numbers() {
+        let template = json!({"Parameters": {"Reads": {"Type": "Number", "Default": "5"}, "Sizes": {"Type": "List<Number>", "Default": "1, 2"}},
+            "Resources": {"Books": {"Type": "AWS::DynamoDB::Table", "Properties": {
+                "AttributeDefinitions": [{"AttributeName": "Title", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "Title", "KeyType": "HASH"}],
+                "ProvisionedThroughput": {"ReadCapacityUnits": {"Ref": "Reads"}, "WriteCapacityUnits": "10"},
+                "Tags": [{"Key": "sizes", "Value": {"Fn::Join": [",", {"Ref": "Sizes"}]}}]}}}});
+        let imported = import(&template.to_string()).expect("imports");
+        assert_eq!(
+            imported.workbook.tables[0]["ProvisionedThroughput"],
+            json!({"ReadCapacityUnits": 5, "WriteCapacityUnits": 10})
+        );
+        assert_eq!(imported.workbook.tables[0]["Tags"][0]["Value"], json!("1,2"));
+        assert_eq!(plan(&imported).shapes[0].provisioned, Some((5, 10)));
+    }
+
     #[test]
     fn the_design_skills_nested_model_is_read_first() {
         let imported = import(&file("skill-model-nested.json")).expect("imports");
