@@ -254,9 +254,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
         let raw = resource.get("Properties").cloned().unwrap_or_else(|| json!({}));
         let properties = match kind {
             "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" | "AWS::Serverless::SimpleTable" => {
-                let mut resolved = resolver.resolve(&raw, &at, 0);
-                integers(&mut resolved);
-                resolved.as_object().cloned().unwrap_or_default()
+                let mut value = resolver.resolve(&raw, &at, 0);
+                integers(&mut value);
+                value.as_object().cloned().unwrap_or_default()
             }
             other => {
                 *left_out.entry(other.to_string()).or_default() += 1;
