@@ -117,6 +117,10 @@ pub struct DynamoError {
     pub item: Option<Item>,
     /// `CancellationReasons` of a `TransactionCanceledException`, already in wire shape.
     pub cancellation_reasons: Option<Vec<Value>>,
+    /// One of the request-validation families (expression syntax and checks, the placeholder maps)
+    /// that PutItem and UpdateItem report inside "1 validation error detected: " and every other
+    /// operation reports bare: dynoxide's 2026 captures of the real service (docs/fidelity.md).
+    pub enveloped: bool,
 }
 
 /// Shorthand used across the engine.
@@ -124,7 +128,27 @@ pub type Result<T, E = DynamoError> = std::result::Result<T, E>;
 
 impl DynamoError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into(), item: None, cancellation_reasons: None }
+        Self { kind, message: message.into(), item: None, cancellation_reasons: None, enveloped: false }
+    }
+
+    /// A validation error of the request-validation families (see `enveloped`).
+    pub fn request_validation(message: impl Into<String>) -> Self {
+        Self { enveloped: true, ..Self::validation(message) }
+    }
+
+    /// The error as `operation` answers it: PutItem and UpdateItem wrap the request-validation
+    /// families in Coral's "1 validation error detected: ", every other operation says them bare.
+    #[must_use]
+    pub fn answered_by(self, operation: crate::Operation) -> Self {
+        let wraps = matches!(operation, crate::Operation::PutItem | crate::Operation::UpdateItem);
+        if self.enveloped && wraps {
+            return Self {
+                message: format!("1 validation error detected: {}", self.message),
+                enveloped: false,
+                ..self
+            };
+        }
+        Self { enveloped: false, ..self }
     }
 
     pub fn validation(message: impl Into<String>) -> Self {
@@ -148,6 +172,16 @@ impl DynamoError {
 
     pub fn condition_failed(item: Option<Item>) -> Self {
         Self { item, ..Self::new(ErrorKind::ConditionalCheckFailed, "The conditional request failed") }
+    }
+
+    /// A transaction cancelled for the reasons given, one per action in request order.
+    pub fn transaction_cancelled(reasons: Vec<Value>) -> Self {
+        let codes: Vec<&str> = reasons.iter().map(|r| r["Code"].as_str().unwrap_or("None")).collect();
+        let message = format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        );
+        Self { cancellation_reasons: Some(reasons), ..Self::new(ErrorKind::TransactionCanceled, message) }
     }
 
     /// The JSON body DynamoDB sends for this error.

@@ -8,6 +8,8 @@ use crate::error::{DynamoError, Result};
 pub struct Violations(Vec<String>);
 
 const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
+/// The most bytes of a key attribute's name, or of one projected into an index (the API model).
+const MAX_KEY_ATTRIBUTE_NAME: usize = 255;
 
 impl Violations {
     pub fn new() -> Self {
@@ -44,6 +46,25 @@ impl Violations {
         }
         if name.chars().count() > 255 {
             self.add(&shown, field, "Member must have length less than or equal to 255");
+        }
+    }
+
+    /// A key attribute's name in a schema or an attribute definition: 1 to 255 bytes.
+    pub fn key_attribute_name(&mut self, field: &str, name: Option<&String>) {
+        if let Some(name) = name {
+            self.length(field, &format!("'{name}'"), name.len(), 1, MAX_KEY_ATTRIBUTE_NAME);
+        }
+    }
+
+    /// A list of attribute names projected into an index: each 1 to 255 bytes.
+    pub fn projected_names(&mut self, field: &str, names: Option<&Vec<String>>) {
+        let Some(names) = names else { return };
+        if names.iter().any(|n| n.is_empty() || n.len() > MAX_KEY_ATTRIBUTE_NAME) {
+            self.add(
+                &format!("'[{}]'", names.join(", ")),
+                field,
+                &format!("Member must satisfy constraint: [Member must have length less than or equal to {MAX_KEY_ATTRIBUTE_NAME}, Member must have length greater than or equal to 1]"),
+            );
         }
     }
 

@@ -98,7 +98,20 @@ pub fn projection(attributes: &Value, into: &mut Rewritten) -> Result<String> {
             "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1",
         ));
     }
+    names.iter().try_for_each(|a| check_name(a))?;
     Ok(names.iter().map(|a| into.name(a)).collect::<Vec<_>>().join(", "))
+}
+
+/// A legacy parameter names attributes directly: the same 65,535-byte limit as an item's names,
+/// said as for an item (its placeholder is the engine's own and means nothing to the caller).
+fn check_name(name: &str) -> Result<()> {
+    if name.len() > crate::value::MAX_ATTRIBUTE_NAME_BYTES {
+        return Err(DynamoError::validation(format!(
+            "One or more parameter values were invalid: Attribute name is too large, must be less than {} bytes",
+            crate::value::MAX_ATTRIBUTE_NAME_BYTES + 1
+        )));
+    }
+    Ok(())
 }
 
 /// `Expected`, `QueryFilter`, `ScanFilter` or `KeyConditions` as one condition, joined by
@@ -123,7 +136,25 @@ pub fn conditions(map: &Value, operator: Option<&str>, kind: Kind, into: &mut Re
     Ok((!parts.is_empty()).then(|| parts.iter().map(|p| format!("({p})")).collect::<Vec<_>>().join(joiner)))
 }
 
+/// `ComparisonOperator`'s values.
+const COMPARISON_OPERATORS: [&str; 13] = [
+    "EQ",
+    "NE",
+    "LE",
+    "LT",
+    "GE",
+    "GT",
+    "NOT_NULL",
+    "NULL",
+    "CONTAINS",
+    "NOT_CONTAINS",
+    "BEGINS_WITH",
+    "IN",
+    "BETWEEN",
+];
+
 fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> Result<String> {
+    check_name(attribute)?;
     let invalid = |what: String| DynamoError::validation(format!("One or more parameter values were invalid: {what}"));
     let operator = condition.get("ComparisonOperator").and_then(Value::as_str);
     let list = condition.get("AttributeValueList").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -160,6 +191,10 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
             "BETWEEN",
         ],
     };
+    if !COMPARISON_OPERATORS.contains(&operator) {
+        // DynamoDB Local's words for a name outside the enum (lower case included).
+        return Err(DynamoError::validation("Comparison type does not exist in DynamoDB"));
+    }
     if !allowed.contains(&operator) {
         return Err(invalid(format!("Unsupported operator on KeyCondition: {operator}")));
     }
@@ -171,6 +206,20 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
     };
     if !arguments.contains(&list.len()) {
         return Err(invalid(format!("Invalid number of argument(s) for the {operator} ComparisonOperator")));
+    }
+    let argument_types: &[&str] = match operator {
+        "LE" | "LT" | "GE" | "GT" | "BETWEEN" | "CONTAINS" | "NOT_CONTAINS" | "IN" => &["S", "N", "B"],
+        "BEGINS_WITH" => &["S", "B"],
+        _ => &[],
+    };
+    let wrong_type = list
+        .iter()
+        .filter_map(|v| v.as_object().and_then(|o| o.keys().next()))
+        .find(|t| !argument_types.is_empty() && !argument_types.contains(&t.as_str()));
+    if let Some(value_type) = wrong_type {
+        return Err(invalid(format!(
+            "ComparisonOperator {operator} is not valid for {value_type} AttributeValue type"
+        )));
     }
     let name = into.name(attribute);
     let mut values = Vec::new();
@@ -226,6 +275,7 @@ pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {
     };
     let (mut set, mut remove, mut add, mut delete) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (attribute, update) in entries {
+        check_name(attribute)?;
         let action = update.get("Action").and_then(Value::as_str).unwrap_or("PUT");
         let value = update.get("Value");
         let name = into.name(attribute);

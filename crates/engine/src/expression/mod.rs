@@ -59,7 +59,7 @@ impl ExpressionParams<'_> {
             let verb = if names.len() > 1 { "are" } else { "is" };
             let suffix =
                 if names.is_empty() { String::new() } else { format!(": {} {verb} null", names.join(" and ")) };
-            return Err(DynamoError::validation(format!(
+            return Err(DynamoError::request_validation(format!(
                 "ExpressionAttributeValues can only be specified when using expressions{suffix}"
             )));
         }
@@ -74,11 +74,18 @@ impl ExpressionParams<'_> {
                         "ExpressionAttributeNames contains invalid value: Empty attribute name for key {key}"
                     )));
                 }
+                if value.len() > crate::value::MAX_ATTRIBUTE_NAME_BYTES {
+                    // DynamoDB Local's words.
+                    return Err(DynamoError::validation(format!(
+                        "ExpressionAttributeNames contains invalid value: Attribute name is too large, must be less than {} bytes for key {key}",
+                        crate::value::MAX_ATTRIBUTE_NAME_BYTES + 1
+                    )));
+                }
             }
         }
         if let Some(values) = self.values {
             if values.is_empty() {
-                return Err(DynamoError::validation("ExpressionAttributeValues must not be empty"));
+                return Err(DynamoError::request_validation("ExpressionAttributeValues must not be empty"));
             }
             for (key, _) in sorted(values) {
                 check_placeholder_key("ExpressionAttributeValues", key, ':')?;
@@ -115,10 +122,12 @@ fn check_placeholder_key(map: &str, key: &str, sigil: char) -> Result<()> {
     let well_formed =
         key.len() > 1 && key.starts_with(sigil) && key[1..].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if !well_formed {
-        return Err(DynamoError::validation(format!("{map} contains invalid key: Syntax error; key: \"{key}\"")));
+        return Err(DynamoError::request_validation(format!(
+            "{map} contains invalid key: Syntax error; key: \"{key}\""
+        )));
     }
     if key.len() > MAX_PLACEHOLDER_BYTES {
-        return Err(DynamoError::validation(format!(
+        return Err(DynamoError::request_validation(format!(
             "{map} contains invalid key: The expression attribute map contains a key that is too long; size of key: {}",
             key.len()
         )));

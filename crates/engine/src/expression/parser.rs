@@ -19,6 +19,10 @@ pub struct SyntaxError(pub String);
 
 type Parsed<T> = Result<T, SyntaxError>;
 
+/// The most elements a document path may have (its attribute and each name or index below it):
+/// DynamoDB's 32 nesting levels (fact sheet §1).
+const MAX_PATH_DEPTH: usize = 32;
+
 /// Whether a condition had a pair of parentheses around it that do nothing (`((a = :v))`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Redundant(pub bool);
@@ -274,6 +278,12 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     self.eat(&Tok::RBracket)?;
                     steps.push(RawStep::Index(index));
+                }
+                _ if steps.len() > MAX_PATH_DEPTH => {
+                    return Err(SyntaxError(format!(
+                        "The document path has too many nesting levels; nesting levels: {}",
+                        steps.len()
+                    )))
                 }
                 _ => return Ok(steps),
             }

@@ -53,12 +53,15 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.finish()?;
     let request_items = input.request_items.unwrap_or_default();
+    // The texts dynoxide captured from the real service (2026); Local says "BatchGetItem must have
+    // some requests set" and "The list of keys in RequestItems for BatchGetItem is required: T has
+    // empty list" (docs/fidelity.md).
     if request_items.is_empty() {
-        return Err(DynamoError::validation("BatchGetItem must have some requests set"));
+        return Err(DynamoError::validation("The requestItems parameter is required for BatchGetItem"));
     }
     if let Some((table, _)) = request_items.iter().find(|(_, r)| r.keys.is_empty()) {
         return Err(DynamoError::validation(format!(
-            "The list of keys in RequestItems for BatchGetItem is required: {table} has empty list"
+            "1 validation error detected: Value at 'requestItems.{table}.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1"
         )));
     }
     if request_items.values().map(|r| r.keys.len()).sum::<usize>() > MAX_KEYS {

@@ -51,6 +51,28 @@ pub struct BatchWriteItemOutput {
 
 const MAX_REQUESTS: usize = 25;
 
+/// `requestItems` as Java's `Map.toString` shows it in Coral's messages:
+/// `{table=[com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b3c4d, …]}`. Java prints an object's
+/// identity hash there; a hash of the table and position stands in for it, so the text is stable.
+fn java_echo(request_items: &BTreeMap<String, Vec<WriteRequest>>) -> String {
+    let tables: Vec<String> = request_items
+        .iter()
+        .map(|(table, requests)| {
+            let objects: Vec<String> = (0..requests.len())
+                .map(|i| {
+                    let hash = table
+                        .bytes()
+                        .chain(i.to_le_bytes())
+                        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+                    format!("com.amazonaws.dynamodb.v20120810.WriteRequest@{hash:08x}")
+                })
+                .collect();
+            format!("{table}=[{}]", objects.join(", "))
+        })
+        .collect();
+    format!("{{{}}}", tables.join(", "))
+}
+
 /// One validated write: the table, the key and the new item (`None` deletes).
 struct Planned {
     table: String,
@@ -68,17 +90,26 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
     );
     v.finish()?;
     let request_items = input.request_items.unwrap_or_default();
+    // The texts dynoxide captured from the real service (2026); Local words the first two
+    // "BatchWriteItem cannot have a null or no requests set" and "The batch write request list for
+    // a table cannot be null or empty: T" (docs/fidelity.md).
     if request_items.is_empty() {
-        // DynamoDB Local's wording; real DynamoDB says "The requestItems parameter is required for BatchWriteItem".
-        return Err(DynamoError::validation("BatchWriteItem cannot have a null or no requests set"));
+        return Err(DynamoError::validation("The requestItems parameter is required for BatchWriteItem"));
     }
     if let Some((table, _)) = request_items.iter().find(|(_, requests)| requests.is_empty()) {
         return Err(DynamoError::validation(format!(
-            "The batch write request list for a table cannot be null or empty: {table}"
+            "1 validation error detected: Value at 'requestItems.{table}.member' failed to satisfy constraint: Member must have length greater than or equal to 1"
+        )));
+    }
+    if request_items.values().any(|requests| requests.len() > MAX_REQUESTS) {
+        // Coral's check of each table's list, echoing the whole map as Java prints it.
+        return Err(DynamoError::validation(format!(
+            "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to {MAX_REQUESTS}, Member must have length greater than or equal to 1]",
+            java_echo(&request_items)
         )));
     }
     if request_items.values().map(Vec::len).sum::<usize>() > MAX_REQUESTS {
-        // DynamoDB Local's wording; the real service answers in Coral's format, echoing the request.
+        // Lists within the limit that add up past it: the service's own check, in Local's words.
         return Err(DynamoError::validation("Too many items requested for the BatchWriteItem call"));
     }
     let mut v = Violations::new();

@@ -78,6 +78,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     for (i, def) in input.attribute_definitions.iter().flatten().enumerate() {
         let field = format!("attributeDefinitions.{}.member", i + 1);
         v.required(&format!("{field}.attributeName"), def.attribute_name.as_ref());
+        v.key_attribute_name(&format!("{field}.attributeName"), def.attribute_name.as_ref());
         v.required(&format!("{field}.attributeType"), def.attribute_type.as_ref());
         v.one_of(&format!("{field}.attributeType"), def.attribute_type.as_ref(), &["B", "N", "S"]);
     }
@@ -88,6 +89,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         for (i, element) in schema.iter().enumerate() {
             let field = format!("keySchema.{}.member", i + 1);
             v.required(&format!("{field}.attributeName"), element.attribute_name.as_ref());
+            v.key_attribute_name(&format!("{field}.attributeName"), element.attribute_name.as_ref());
             v.required(&format!("{field}.keyType"), element.key_type.as_ref());
             v.one_of(&format!("{field}.keyType"), element.key_type.as_ref(), &["HASH", "RANGE"]);
         }

@@ -50,10 +50,12 @@ pub fn check_shapes_of_one(v: &mut Violations, member: &str, index: &IndexInput)
             projection.projection_type.as_ref(),
             &["ALL", "KEYS_ONLY", "INCLUDE"],
         );
+        v.projected_names(&format!("{member}.projection.nonKeyAttributes"), projection.non_key_attributes.as_ref());
     }
     for (j, element) in index.key_schema.iter().flatten().enumerate() {
         let at = format!("{member}.keySchema.{}.member", j + 1);
         v.required(&format!("{at}.attributeName"), element.attribute_name.as_ref());
+        v.key_attribute_name(&format!("{at}.attributeName"), element.attribute_name.as_ref());
         v.one_of(&format!("{at}.keyType"), element.key_type.as_ref(), &["HASH", "RANGE"]);
     }
 }

@@ -79,7 +79,7 @@ fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Resul
     // their own words (as DynamoDB Local does).
     let any_expression = expressions_used.iter().any(|e| !e.starts_with("ExpressionAttribute"));
     if !legacy_used.is_empty() && any_expression {
-        return Err(DynamoError::validation(format!(
+        return Err(DynamoError::request_validation(format!(
             "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
             legacy_used.join(", "),
             expressions_used.join(", ")

@@ -9,6 +9,7 @@ use crate::table::{ItemJson, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
 use crate::value::Item;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 #[derive(Debug, Deserialize)]
@@ -66,6 +67,9 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
     }
     let mut plans = Vec::with_capacity(items.len());
     let mut seen: HashSet<(String, PrimaryKey)> = HashSet::new();
+    // A key that does not fit its table cancels the transaction with a ValidationError reason for
+    // that action (dynoxide's captures of the real service); Local answers a plain error.
+    let mut reasons = Vec::with_capacity(items.len());
     for item in &items {
         let Some(get) = &item.get else {
             return Err(DynamoError::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null"));
@@ -78,11 +82,21 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
             projection_only(get.expression_attribute_names.as_ref(), get.projection_expression.as_deref())?;
         let table_name = get.table_name.clone().unwrap_or_default();
         let table = engine.table(&table_name)?;
-        let key = table.definition.key_schema.key_of_request(get.key.as_ref().unwrap_or(&Item::new()))?;
+        let key = match table.definition.key_schema.key_of_request(get.key.as_ref().unwrap_or(&Item::new())) {
+            Ok(key) => key,
+            Err(e) => {
+                reasons.push(json!({"Code": "ValidationError", "Message": e.message}));
+                continue;
+            }
+        };
+        reasons.push(json!({"Code": "None"}));
         if !seen.insert((table_name.clone(), key.clone())) {
             return Err(DynamoError::validation("Transaction request cannot include multiple operations on one item"));
         }
         plans.push((table_name, table, key, projection));
+    }
+    if plans.len() < items.len() {
+        return Err(DynamoError::transaction_cancelled(reasons));
     }
     let mut responses = Vec::with_capacity(plans.len());
     let mut units: BTreeMap<String, Units> = BTreeMap::new();

@@ -323,16 +323,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
         }
     }
     if failed {
-        let codes: Vec<&str> = reasons.iter().map(|r| r["Code"].as_str().unwrap_or("None")).collect();
-        let mut error = DynamoError::new(
-            ErrorKind::TransactionCanceled,
-            format!(
-                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-                codes.join(", ")
-            ),
-        );
-        error.cancellation_reasons = Some(reasons);
-        return Err(error);
+        return Err(DynamoError::transaction_cancelled(reasons));
     }
 
     // All or nothing: every check passed, so every write happens.

@@ -24,6 +24,10 @@ pub struct Native {
     /// The primary key of the one item the statement reads or writes, when it names a whole key
     /// (batches read by it and find duplicates with it).
     pub item_key: Option<Value>,
+    /// A SELECT's columns, in order, when one is a nested path: each answer item then holds the
+    /// value under the path's last name (`m.x.y` → `y`, `l[0]` → `l[0]`), as DynamoDB Local
+    /// answers (its PartiQL is the service's). `None` when every column is a top-level attribute.
+    pub columns: Option<Vec<Path>>,
 }
 
 struct Builder<'p> {
@@ -283,13 +287,19 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                     request["ScanIndexForward"] = json!(false);
                 }
                 finish(b, &mut request);
-                return Ok(Native { operation: "Query", request, insert: false, item_key });
+                return Ok(Native {
+                    operation: "Query",
+                    request,
+                    insert: false,
+                    item_key,
+                    columns: nested_columns(projection),
+                });
             }
             if let Some(filter) = filter {
                 request["FilterExpression"] = json!(b.condition(filter)?);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "Scan", request, insert: false, item_key })
+            Ok(Native { operation: "Scan", request, insert: false, item_key, columns: nested_columns(projection) })
         }
         Statement::Insert { item, .. } => {
             let item = b.value(item)?;
@@ -309,7 +319,13 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             let hash = b.name(&table_key[0]);
             request["ConditionExpression"] = json!(format!("attribute_not_exists({hash})"));
             finish(b, &mut request);
-            Ok(Native { operation: "PutItem", request, insert: true, item_key: Some(Value::Object(key)) })
+            Ok(Native {
+                operation: "PutItem",
+                request,
+                insert: true,
+                item_key: Some(Value::Object(key)),
+                columns: None,
+            })
         }
         Statement::Update { set, remove, filter, returning, .. } => {
             let (key, rest) = key_of(&b, filter.as_ref())?;
@@ -337,7 +353,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             }
             finish(b, &mut request);
             let item_key = request.get("Key").cloned();
-            Ok(Native { operation: "UpdateItem", request, insert: false, item_key })
+            Ok(Native { operation: "UpdateItem", request, insert: false, item_key, columns: None })
         }
         Statement::Delete { filter, returning, .. } => {
             let (key, rest) = key_of(&b, filter.as_ref())?;
@@ -351,7 +367,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             }
             finish(b, &mut request);
             let item_key = request.get("Key").cloned();
-            Ok(Native { operation: "DeleteItem", request, insert: false, item_key })
+            Ok(Native { operation: "DeleteItem", request, insert: false, item_key, columns: None })
         }
     }
 }
@@ -379,13 +395,60 @@ pub fn prepare_parsed(
 
 /// Runs a native request; an INSERT over an existing key is DynamoDB's DuplicateItemException.
 pub fn run(engine: &mut Engine, native: &Native) -> Result<Value> {
-    engine.execute_value(native.operation, &native.request).map_err(|e| {
+    let mut response = engine.execute_value(native.operation, &native.request).map_err(|e| {
         if native.insert && e.kind == ErrorKind::ConditionalCheckFailed {
             DynamoError::new(ErrorKind::DuplicateItem, "Duplicate primary key exists in table")
         } else {
             e
         }
-    })
+    })?;
+    if let (Some(columns), Some(Value::Array(items))) = (&native.columns, response.get_mut("Items")) {
+        for item in items {
+            *item = as_columns(item, columns);
+        }
+    }
+    Ok(response)
+}
+
+/// The projection's paths when one of them reaches below a top-level attribute.
+fn nested_columns(projection: &Option<Vec<Path>>) -> Option<Vec<Path>> {
+    projection.as_ref().filter(|paths| paths.iter().any(|p| p.len() > 1)).cloned()
+}
+
+/// An item projected as DynamoDB nests it, re-keyed by column: each path's value under its name.
+fn as_columns(item: &Value, columns: &[Path]) -> Value {
+    let mut row = Map::new();
+    for path in columns {
+        if let Some(value) = value_at(item, path) {
+            row.insert(column_name(path), value.clone());
+        }
+    }
+    Value::Object(row)
+}
+
+fn value_at<'v>(item: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+    let mut steps = path.iter();
+    let Some(PathStep::Name(first)) = steps.next() else { return None };
+    let mut value = item.get(first)?;
+    for step in steps {
+        value = match step {
+            PathStep::Name(name) => value.get("M")?.get(name)?,
+            PathStep::Index(i) => value.get("L")?.get(usize::try_from(*i).ok()?)?,
+        };
+    }
+    Some(value)
+}
+
+/// The last name of a path with the indexes after it: `m.x.y` → `y`, `m.l[0]` → `l[0]`.
+fn column_name(path: &[PathStep]) -> String {
+    let last_name = path.iter().rposition(|s| matches!(s, PathStep::Name(_))).unwrap_or(0);
+    path[last_name..]
+        .iter()
+        .map(|step| match step {
+            PathStep::Name(name) => name.clone(),
+            PathStep::Index(i) => format!("[{i}]"),
+        })
+        .collect()
 }
 
 /// A SELECT's NextToken: its LastEvaluatedKey, opaque to the caller.

@@ -1,7 +1,7 @@
 //! Resolving and checking condition, filter and key-condition expressions.
 
 use super::{note, Placeholders, Problems};
-use crate::expression::ast::{path_display, Condition, Operand, RawCondition, RawOperand};
+use crate::expression::ast::{path_display, CmpOp, Condition, Operand, RawCondition, RawOperand};
 use crate::value::AttributeValue;
 
 impl Placeholders<'_> {
@@ -31,12 +31,16 @@ impl Placeholders<'_> {
         match raw {
             RawCondition::Compare(op, a, b) => {
                 let (x, y) = (self.cond_operand(a, problems), self.cond_operand(b, problems));
+                if !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    check_orderable(op.symbol(), &[&x, &y], problems);
+                }
                 check_distinct(op.symbol(), &x, &y, problems);
                 Condition::Compare(*op, x, y)
             }
             RawCondition::Between(a, low, high) => {
                 let x = self.cond_operand(a, problems);
                 let (lo, hi) = (self.cond_operand(low, problems), self.cond_operand(high, problems));
+                check_orderable("BETWEEN", &[&x, &lo, &hi], problems);
                 check_between_bounds(&lo, &hi, problems);
                 Condition::Between(x, lo, hi)
             }
@@ -168,6 +172,17 @@ fn static_type(operand: &Operand) -> Option<&'static str> {
         Operand::Value(v) => Some(v.type_name()),
         Operand::Size(_) => Some("N"),
         _ => None,
+    }
+}
+
+/// An ordering operator only orders strings, numbers and binaries. A constant of another type is
+/// refused before any item is read; the same type in an item attribute just makes it false.
+fn check_orderable(operator: &str, operands: &[&Operand], problems: &mut Problems) {
+    let unorderable = operands.iter().filter_map(|o| static_type(o)).find(|t| !matches!(*t, "S" | "N" | "B"));
+    if let Some(operand_type) = unorderable {
+        note(&mut problems.operand, || {
+            format!("Incorrect operand type for operator or function; operator or function: {operator}, operand type: {operand_type}")
+        });
     }
 }
 

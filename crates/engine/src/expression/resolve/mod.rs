@@ -35,7 +35,7 @@ impl ExprKind {
     }
 
     fn error(self, message: &str) -> DynamoError {
-        DynamoError::validation(format!("Invalid {}: {message}", self.parameter()))
+        DynamoError::request_validation(format!("Invalid {}: {message}", self.parameter()))
     }
 }
 
@@ -205,7 +205,7 @@ impl<'r> Placeholders<'r> {
         if let Some(names) = self.names {
             let unused: BTreeSet<&String> = names.keys().filter(|k| !self.used_names.contains(*k)).collect();
             if !unused.is_empty() {
-                return Err(DynamoError::validation(format!(
+                return Err(DynamoError::request_validation(format!(
                     "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
                     join(&unused)
                 )));
@@ -214,7 +214,7 @@ impl<'r> Placeholders<'r> {
         if let Some(values) = self.values {
             let unused: BTreeSet<&String> = values.keys().filter(|k| !self.used_values.contains(*k)).collect();
             if !unused.is_empty() {
-                return Err(DynamoError::validation(format!(
+                return Err(DynamoError::request_validation(format!(
                     "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",
                     join(&unused)
                 )));
