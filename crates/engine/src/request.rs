@@ -364,6 +364,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_body_that_is_not_json_is_refused_in_the_parsers_words_with_its_position() {
+        let cases = [
+            (r#"{"Limit": "#, "Unexpected end-of-input", 1, 10),
+            ("{Limit: 1}", "Unexpected character ('L' (code 76)): was expecting double-quote to start field name", 1, 2),
+            (r#"{"Limit": 1 "x": 2}"#, "Unexpected character ('\"' (code 34)): was expecting comma to separate Object entries", 1, 13),
+            ("{\n\"Limit\": 1} x", "Unexpected character ('x' (code 120)): expected end of input", 2, 13),
+            ("{\"ExclusiveStartTableName\": \"a\u{4}b\"}", "Illegal unquoted character ((CTRL-CHAR, code 4)): has to be escaped using backslash to be included in string value", 1, 31),
+        ];
+        for (body, what, line, column) in cases {
+            let error = Request::parse(Operation::ListTables, body).err().expect("refused");
+            assert_eq!(error.kind, ErrorKind::Serialization, "{body}");
+            let position = format!("line: {line}, column: {column}]");
+            assert!(error.message.starts_with(what), "{body}: {}", error.message);
+            assert!(error.message.ends_with(&position), "{body}: {}", error.message);
+            assert!(
+                !error.message.contains("EOF while") && !error.message.contains("key must be"),
+                "{}",
+                error.message
+            );
+        }
+    }
+
+    #[test]
     fn unreadable_bodies_never_name_rust_types() {
         let bodies = [
             "[]",

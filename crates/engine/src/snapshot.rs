@@ -130,6 +130,9 @@ fn create_table_request(table: &Table, with_stream: bool) -> Value {
             .collect::<Vec<_>>(),
         "KeySchema": key_schema(&[d.key_schema.hash.name.as_str()], &table_range),
     });
+    if let Some(class) = d.table_class {
+        request["TableClass"] = json!(class.name());
+    }
     match d.billing {
         BillingMode::PayPerRequest => request["BillingMode"] = json!("PAY_PER_REQUEST"),
         BillingMode::Provisioned { read, write } => {

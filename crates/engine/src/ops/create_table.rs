@@ -4,7 +4,7 @@ use super::index_definitions::{self, IndexInput};
 use super::TableDescription;
 use crate::engine::Engine;
 use crate::error::{DynamoError, ErrorKind, Result};
-use crate::table::{BillingMode, KeyAttribute, KeySchema, Table, TableDefinition};
+use crate::table::{BillingMode, KeyAttribute, KeySchema, Table, TableClass, TableDefinition};
 use crate::validate::Violations;
 use crate::value::ScalarType;
 use serde::{Deserialize, Serialize};
@@ -42,6 +42,7 @@ pub struct CreateTableInput {
     pub local_secondary_indexes: Option<Vec<IndexInput>>,
     pub tags: Option<Vec<super::tags::TagInput>>,
     pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
+    pub table_class: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -138,6 +139,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         Some(spec) => super::stream_specification::wanted(spec)?,
         None => None,
     };
+    let table_class = input.table_class.as_deref().map(TableClass::parse).transpose()?;
     let name = input.table_name.unwrap_or_default();
     if engine.tables.contains_key(&name) {
         return Err(DynamoError::new(ErrorKind::ResourceInUse, format!("Table already exists: {name}")));
@@ -154,6 +156,8 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         last_increase_millis: None,
         last_decrease_millis: None,
         decreases_today: 0,
+        table_class,
+        table_class_changed_millis: None,
     };
     let mut table = Table::new(definition, indexes);
     super::tags::apply(&mut table, tags);

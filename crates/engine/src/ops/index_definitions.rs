@@ -119,6 +119,13 @@ fn one(
     if elements.first().is_none_or(|e| key_type(e) != "HASH") {
         return Err(DynamoError::validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type"));
     }
+    // Multi-attribute keys list every HASH element before any RANGE one. No capture of the
+    // service's words for this or for a repeated name was found (docs/fidelity.md).
+    if elements.windows(2).any(|pair| key_type(&pair[0]) == "RANGE" && key_type(&pair[1]) == "HASH") {
+        return Err(DynamoError::validation(
+            "Invalid KeySchema: A HASH KeySchemaElement follows a RANGE KeySchemaElement; every HASH key attribute must come first",
+        ));
+    }
     match kind {
         IndexKind::Global => {
             if hash_names.len() > MAX_GSI_KEYS_PER_KIND {
@@ -129,6 +136,10 @@ fn one(
             }
         }
         IndexKind::Local => {
+            if elements.len() == 1 {
+                // DynamoDB Local's words (no capture of the service's).
+                return Err(DynamoError::validation("Local secondary indices must have a range key"));
+            }
             if hash_names.len() != 1 || range_names.len() != 1 || elements.len() != 2 {
                 return Err(DynamoError::validation(
                     "Key Schema too big.  Key Schema must at most consist of the hash and range key of a table",
@@ -140,12 +151,20 @@ fn one(
                     hash_names[0], table_key.hash.name
                 )));
             }
+            if table_key.range.as_ref().is_some_and(|r| r.name == range_names[0]) {
+                // dynoxide's capture of the real service; Local accepts such an index.
+                return Err(DynamoError::validation(
+                    "One or more parameter values were invalid: Index KeySchema: The index KeySchema must not be the same as the table KeySchema",
+                ));
+            }
         }
     }
     let mut seen: Vec<&String> = Vec::new();
     for n in hash_names.iter().chain(range_names.iter()) {
         if seen.contains(&n) {
-            return Err(DynamoError::validation("Invalid KeySchema: Some index key attribute have no definition"));
+            return Err(DynamoError::validation(format!(
+                "Invalid KeySchema: Duplicate key attribute in the KeySchema of index {name}; attribute name: {n}"
+            )));
         }
         seen.push(n);
     }

@@ -63,6 +63,16 @@ pub struct TableDescription {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub latest_stream_arn: Option<String>,
     pub deletion_protection_enabled: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_class_summary: Option<TableClassSummary>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TableClassSummary {
+    pub table_class: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_update_date_time: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -198,6 +208,10 @@ impl TableDescription {
             latest_stream_label: latest.map(|s| s.label.clone()),
             latest_stream_arn: latest.map(crate::stream::Stream::arn),
             deletion_protection_enabled: false,
+            table_class_summary: d.table_class.map(|class| TableClassSummary {
+                table_class: class.name(),
+                last_update_date_time: d.table_class_changed_millis.map(seconds),
+            }),
         }
     }
 }

@@ -292,14 +292,20 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                     request,
                     insert: false,
                     item_key,
-                    columns: nested_columns(projection),
+                    columns: nested_columns(projection.as_ref()),
                 });
             }
             if let Some(filter) = filter {
                 request["FilterExpression"] = json!(b.condition(filter)?);
             }
             finish(b, &mut request);
-            Ok(Native { operation: "Scan", request, insert: false, item_key, columns: nested_columns(projection) })
+            Ok(Native {
+                operation: "Scan",
+                request,
+                insert: false,
+                item_key,
+                columns: nested_columns(projection.as_ref()),
+            })
         }
         Statement::Insert { item, .. } => {
             let item = b.value(item)?;
@@ -411,8 +417,8 @@ pub fn run(engine: &mut Engine, native: &Native) -> Result<Value> {
 }
 
 /// The projection's paths when one of them reaches below a top-level attribute.
-fn nested_columns(projection: &Option<Vec<Path>>) -> Option<Vec<Path>> {
-    projection.as_ref().filter(|paths| paths.iter().any(|p| p.len() > 1)).cloned()
+fn nested_columns(projection: Option<&Vec<Path>>) -> Option<Vec<Path>> {
+    projection.filter(|paths| paths.iter().any(|p| p.len() > 1)).cloned()
 }
 
 /// An item projected as DynamoDB nests it, re-keyed by column: each path's value under its name.

@@ -6,7 +6,7 @@ pub mod schema;
 pub mod storage;
 
 pub use index::{Index, IndexDefinition, IndexKind, Projection};
-pub use schema::{BillingMode, KeyAttribute, KeySchema, PrimaryKey, TableDefinition};
+pub use schema::{BillingMode, KeyAttribute, KeySchema, PrimaryKey, TableClass, TableDefinition};
 pub use storage::{ItemJson, PartitionSlot, Storage, StoredItem};
 
 use crate::capacity::{Consumption, Units};

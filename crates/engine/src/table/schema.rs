@@ -151,6 +151,38 @@ pub struct TableDefinition {
     pub last_decrease_millis: Option<u64>,
     pub decreases_today: u64,
     pub table_id: String,
+    /// `TableClass` when CreateTable or UpdateTable named one (DescribeTable shows no
+    /// `TableClassSummary` for a table that never did), with when UpdateTable last changed it.
+    pub table_class: Option<TableClass>,
+    pub table_class_changed_millis: Option<u64>,
+}
+
+/// A table's storage class: the same engine either way; the price of storage and requests differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableClass {
+    Standard,
+    InfrequentAccess,
+}
+
+impl TableClass {
+    /// The class a request names, or DynamoDB's refusal (names are case-sensitive).
+    pub fn parse(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "STANDARD" => Ok(Self::Standard),
+            "STANDARD_INFREQUENT_ACCESS" => Ok(Self::InfrequentAccess),
+            // Alternator's suite records the real service's words.
+            _ => Err(crate::error::DynamoError::validation(
+                "Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].",
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Standard => "STANDARD",
+            Self::InfrequentAccess => "STANDARD_INFREQUENT_ACCESS",
+        }
+    }
 }
 
 impl TableDefinition {
