@@ -117,6 +117,9 @@ pub struct TableShape {
     pub latest_stream_arn: Option<String>,
     /// Provisioned read and write units; `None` on demand.
     pub provisioned: Option<(u64, u64)>,
+    /// The class CreateTable or UpdateTable named; Standard when none was (for the bill).
+    #[serde(skip)]
+    pub table_class: crate::table::TableClass,
     pub indexes: Vec<IndexShape>,
     pub totals: Totals,
     /// The largest item, and the largest item collection (its items and their LSI entries), in
@@ -184,6 +187,7 @@ impl Engine {
             key_types: (schema.hash.kind.name(), schema.range.as_ref().map(|r| r.kind.name())),
             latest_stream_arn: table.streams.last().map(crate::stream::Stream::arn),
             provisioned,
+            table_class: table.definition.table_class.unwrap_or_default(),
             indexes,
             totals: Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() },
             largest_item: None,

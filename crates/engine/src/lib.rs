@@ -31,6 +31,7 @@ pub use operation::{Api, Effect, Operation};
 pub use outcome::{Outcome, Tally};
 pub use request::{unknown_operation, Applied, Request};
 pub use snapshot::{Recreate, TableSnapshot};
+pub use table::TableClass;
 
 /// The region ARNs name. Dynalab is one region of one account.
 pub const REGION: &str = "us-east-1";

@@ -158,9 +158,12 @@ pub struct TableDefinition {
 }
 
 /// A table's storage class: the same engine either way; the price of storage and requests differs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum TableClass {
+    #[default]
+    #[serde(rename = "STANDARD")]
     Standard,
+    #[serde(rename = "STANDARD_INFREQUENT_ACCESS")]
     InfrequentAccess,
 }
 

@@ -907,7 +907,10 @@ mod tests {
         .expect("parses");
         let Err(problems) = check_workbook(&workbook, Arc::new(FixedClock::at(0))) else { panic!("refused") };
         let problems = problems.0;
-        assert_eq!(problems, ["tables[0] (ttt).TableClass: \"CHEAP\" is not STANDARD or STANDARD_INFREQUENT_ACCESS"]);
+        assert_eq!(
+            problems,
+            ["tables[0] (ttt): ValidationException: Invalid table-class parameter provided. Please try again with a valid table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS]."]
+        );
     }
 
     #[test]

@@ -93,18 +93,13 @@ impl Plan {
         for (i, table) in workbook.tables.iter().enumerate() {
             let name = table.get("TableName").and_then(Value::as_str).unwrap_or("");
             let at = if name.is_empty() { format!("tables[{i}]") } else { format!("tables[{i}] ({name})") };
-            // The engine, as DynamoDB Local, does not model the class; the cost does.
-            match table.get("TableClass").map(|c| (c, c.as_str().and_then(TableClass::parse))) {
-                Some((_, Some(class))) => {
-                    classes.insert(name.to_string(), class);
-                }
-                Some((given, None)) => {
-                    problems.push(format!("{at}.TableClass: {given} is not STANDARD or STANDARD_INFREQUENT_ACCESS"));
-                }
-                None => {}
-            }
             match engine.run(Operation::CreateTable.name(), &table.to_string()).response {
-                Ok(_) => tables.push(table.clone()),
+                Ok(_) => {
+                    // The class as the engine took it (it refuses a class DynamoDB does not have).
+                    let class = engine.outline(name).map(|shape| shape.table_class).unwrap_or_default();
+                    classes.insert(name.to_string(), class);
+                    tables.push(table.clone());
+                }
                 Err(e) => problems.push(format!("{at}: {}: {}", e.kind.name(), e.message)),
             }
         }

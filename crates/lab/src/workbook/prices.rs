@@ -30,26 +30,9 @@ pub const US_EAST_1: Prices = Prices {
     storage_gb_month: 0.25,
 };
 
-/// A table's class: Standard-IA trades cheaper storage for dearer requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-pub enum TableClass {
-    #[default]
-    #[serde(rename = "STANDARD")]
-    Standard,
-    #[serde(rename = "STANDARD_INFREQUENT_ACCESS")]
-    InfrequentAccess,
-}
-
-impl TableClass {
-    /// The class a CreateTable request's `TableClass` names.
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "STANDARD" => Some(Self::Standard),
-            "STANDARD_INFREQUENT_ACCESS" => Some(Self::InfrequentAccess),
-            _ => None,
-        }
-    }
-}
+/// A table's class (the engine's: CreateTable and UpdateTable name it): Standard-IA trades
+/// cheaper storage for dearer requests.
+pub use dynalab_engine::TableClass;
 
 /// Standard-IA requests cost 25% more than Standard ones (the ratio of every published pair, e.g.
 /// the China regions' provisioned prices, 0.0725 / 0.058) and storage $0.10 per GB-month in

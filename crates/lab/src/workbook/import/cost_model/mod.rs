@@ -225,7 +225,7 @@ fn read_replicas(model: &Map<String, Value>, tables: &[Table], notes: &mut Vec<S
 fn read_classes(model: &Map<String, Value>, creates: &mut [Value]) -> Result<(), String> {
     for (i, table) in model.get("tables").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let Some(class) = table.get("table_class") else { continue };
-        match class.as_str().and_then(crate::workbook::prices::TableClass::parse) {
+        match class.as_str().and_then(|c| crate::workbook::prices::TableClass::parse(c).ok()) {
             Some(_) => creates[i]["TableClass"] = class.clone(),
             None => {
                 return Err(format!("tables[{i}].table_class: {class} is not STANDARD or STANDARD_INFREQUENT_ACCESS"))
