@@ -129,11 +129,37 @@ pub fn conditions(map: &Value, operator: Option<&str>, kind: Kind, into: &mut Re
             )))
         }
     };
+    if kind == Kind::Key {
+        refuse_unkeyable(entries)?;
+    }
     let mut parts = Vec::new();
     for (attribute, condition) in entries {
         parts.push(one(attribute, condition, kind, into)?);
     }
     Ok((!parts.is_empty()).then(|| parts.iter().map(|p| format!("({p})")).collect::<Vec<_>>().join(joiner)))
+}
+
+/// A `KeyConditions` operator a key cannot take, in DynamoDB Local's words, which differ for the
+/// partition and the sort key. The table is not known yet: the sort key is the entry beside an
+/// `EQ` (a query's partition key can only be compared with `EQ`).
+fn refuse_unkeyable(entries: &serde_json::Map<String, Value>) -> Result<()> {
+    const KEYABLE: [&str; 7] = ["EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN"];
+    let operator = |c: &Value| c.get("ComparisonOperator").and_then(Value::as_str).map(str::to_string);
+    for (attribute, condition) in entries {
+        let Some(op) = operator(condition) else { continue };
+        if KEYABLE.contains(&op.as_str()) || !COMPARISON_OPERATORS.contains(&op.as_str()) {
+            continue;
+        }
+        let sort_key = entries.iter().any(|(other, c)| other != attribute && operator(c).as_deref() == Some("EQ"));
+        let message = match (op.as_str(), sort_key) {
+            ("NULL" | "NOT_NULL", false) => "Only scalar types can be used as Hash Key values",
+            ("NULL" | "NOT_NULL", true) => "Only scalar types can be used as Range Key values",
+            (_, true) => "Attempted conditional constraint is not an indexable operation",
+            (_, false) => "Query key condition not supported",
+        };
+        return Err(DynamoError::validation(message));
+    }
+    Ok(())
 }
 
 /// `ComparisonOperator`'s values.
