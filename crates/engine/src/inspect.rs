@@ -198,8 +198,10 @@ impl Engine {
 
 /// One collection, taking at most `budget` items and counting them off it.
 fn view<'s>(hash: &[&str], entries: impl Iterator<Item = &'s StoredItem>, budget: &mut usize) -> CollectionView {
-    let items: Vec<ItemView> =
-        entries.take(*budget).map(|stored| ItemView { item: item_to_json(&stored.item), size: stored.size }).collect();
+    let items: Vec<ItemView> = entries
+        .take(*budget)
+        .map(|stored| ItemView { item: item_to_json(&stored.item()), size: stored.size })
+        .collect();
     *budget -= items.len();
     let partition = items.first().map_or(serde_json::Value::Null, |first| {
         hash.iter().filter_map(|n| first.item.get(*n).map(|v| ((*n).to_string(), v.clone()))).collect()

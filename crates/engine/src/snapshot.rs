@@ -58,7 +58,7 @@ impl Engine {
             if items.len() == limit {
                 return Ok((items, last));
             }
-            if let Ok(raw) = serde_json::value::to_raw_value(&stored.item) {
+            if let Ok(raw) = serde_json::value::to_raw_value(&stored.to_json()) {
                 items.push(raw);
             }
             last = Some(key);
@@ -81,7 +81,7 @@ impl Engine {
             for (_, stored) in table.storage.items() {
                 requests.push(request(
                     Operation::PutItem,
-                    json!({"TableName": table.definition.name, "Item": stored.item}),
+                    json!({"TableName": table.definition.name, "Item": stored.to_json()}),
                 ));
             }
             // Enabled after the items, at its first time, so the items make no stream records and

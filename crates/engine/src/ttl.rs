@@ -9,8 +9,8 @@ use crate::value::{AttributeValue, Item};
 const FIVE_YEARS_SECONDS: f64 = 5.0 * 365.0 * 24.0 * 3600.0;
 
 /// Whether `item` has expired at `now_seconds` under the TTL attribute `attribute`.
-pub fn expired(item: &Item, attribute: &str, now_seconds: f64) -> bool {
-    let Some(AttributeValue::N(number)) = item.get(attribute) else { return false };
+pub fn expired(value: Option<&AttributeValue>, now_seconds: f64) -> bool {
+    let Some(AttributeValue::N(number)) = value else { return false };
     let Ok(at) = number.to_string().parse::<f64>() else { return false };
     at <= now_seconds && at >= now_seconds - FIVE_YEARS_SECONDS
 }
@@ -65,7 +65,7 @@ impl Engine {
                     break;
                 }
                 examined += 1;
-                if expired(&stored.item, &attribute, now) {
+                if expired(stored.get(&attribute).as_ref(), now) {
                     expired_keys.push(key.clone());
                 }
                 last = Some(key);
@@ -101,7 +101,7 @@ impl Engine {
 /// Removes the item at `key` as DynamoDB's TTL process; returns its key attributes.
 fn remove_expired(table: &mut crate::table::Table, key: crate::table::PrimaryKey) -> Option<Item> {
     let old = table.write_as(key, None, crate::stream::Origin::TimeToLive).old?;
-    Some(table.definition.key_schema.key_item(&old.item))
+    Some(table.definition.key_schema.key_item(&old.item()))
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
             crate::explain::read(table_name, None, std::slice::from_ref(&key.0), size, consistent, read, why);
             if let Some(stored) = stored {
                 items.push(match &projection {
-                    Some(paths) => ItemJson::Item(project(&stored.item, paths)),
+                    Some(paths) => ItemJson::Item(project(&stored.item(), paths)),
                     None => stored.to_json(),
                 });
             }

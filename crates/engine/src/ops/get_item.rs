@@ -88,7 +88,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<GetItemOutput<'_
         why,
     );
     let item = stored.map(|s| match &projection {
-        Some(paths) => ItemJson::Item(project(&s.item, paths)),
+        Some(paths) => ItemJson::Item(project(&s.item(), paths)),
         None => s.to_json(),
     });
     Ok(GetItemOutput {

@@ -70,18 +70,21 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
             page.fetched_sizes.push(fetched.size);
         }
         let shown = candidate.fetched.unwrap_or(candidate.entry);
-        if spec.filter.is_none_or(|f| evaluate(f, &shown.item)) {
+        // Decoded only when a filter or a projection needs the values; otherwise the stored JSON
+        // goes out as it is.
+        let decoded = (spec.filter.is_some() || spec.projection.is_some()).then(|| shown.item());
+        if spec.filter.is_none_or(|f| decoded.as_ref().is_some_and(|item| evaluate(f, item))) {
             page.count += 1;
             if !spec.count_only {
-                page.items.push(match spec.projection {
-                    Some(paths) => ItemJson::Item(project(&shown.item, paths)),
-                    None => shown.to_json(),
+                page.items.push(match (spec.projection, decoded) {
+                    (Some(paths), Some(item)) => ItemJson::Item(project(&item, paths)),
+                    _ => shown.to_json(),
                 });
             }
         }
         let limit_hit = spec.limit.is_some_and(|l| page.scanned_count >= l);
         if limit_hit || bytes >= PAGE_BYTES {
-            let item = &candidate.entry.item;
+            let item = &candidate.entry.item();
             page.last_evaluated_key =
                 Some(spec.last_key_names.iter().filter_map(|n| item.get(n).map(|v| (n.clone(), v.clone()))).collect());
             break;

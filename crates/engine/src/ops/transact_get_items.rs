@@ -118,7 +118,7 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
         *slot = *slot + read + read;
         responses.push(ItemResponse {
             item: stored.map(|s| match &projection {
-                Some(paths) => ItemJson::Item(project(&s.item, paths)),
+                Some(paths) => ItemJson::Item(project(&s.item(), paths)),
                 None => s.to_json(),
             }),
         });

@@ -132,7 +132,8 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     let paths: Vec<Vec<Step>> = actions.iter().map(|a| a.path().clone()).collect();
     super::refuse_key_updates(&actions, schema)?;
     let old = table.storage.get(&key);
-    check_condition(condition.as_ref(), old.map(|s| &s.item), input.return_values_on_condition_check_failure.as_ref())?;
+    let old_item = old.map(crate::table::StoredItem::item);
+    check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     // Removing attributes from an item that does not exist creates nothing; the write still
     // costs its unit.
     if old.is_none() && super::only_removes(&actions) {
@@ -145,7 +146,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
             item_collection_metrics: None,
         });
     }
-    let base = old.map_or(key_item, |s| s.item.clone());
+    let base = old_item.unwrap_or(key_item);
     let new_item = apply(&base, &actions)?;
     check_item_values(&new_item)?;
     table.check_item_for_indexes(&new_item, true)?;
@@ -159,9 +160,9 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     let written = table.write(key, Some(new_item.clone()));
     let old = written.old;
     let attributes = match input.return_values.as_deref() {
-        Some("ALL_OLD") => old.map(|o| o.item),
+        Some("ALL_OLD") => old.map(|o| o.item()),
         Some("ALL_NEW") => Some(new_item),
-        Some("UPDATED_OLD") => old.map(|o| project(&o.item, &paths)),
+        Some("UPDATED_OLD") => old.map(|o| project(&o.item(), &paths)),
         Some("UPDATED_NEW") => Some(project(&new_item, &updated_paths(&actions))),
         _ => None,
     };

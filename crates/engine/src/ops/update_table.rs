@@ -195,17 +195,18 @@ fn update_indexes(
             let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
             for (key, stored) in table.storage.items() {
+                let item = stored.item();
                 // An item whose index key is too large stays out of the index, as a backfill's
                 // violation does on DynamoDB (writes are refused; existing items cannot be).
                 let too_large = index
                     .definition
-                    .key_of(&stored.item)
+                    .key_of(&item)
                     .is_some_and(|(hash, range)| crate::table::schema::check_key_sizes(&hash, &range).is_err());
                 if too_large {
                     continue;
                 }
                 // A backfill is not charged, so it is not explained either.
-                index.apply(&key, None, Some(&stored.item), &key_names, None);
+                index.apply(&key, None, Some((&item, stored)), &key_names, None);
             }
             table.definition.attribute_definitions = definitions;
             table.indexes.push(index);

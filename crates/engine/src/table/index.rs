@@ -5,11 +5,13 @@
 //! RANGE attributes in key-schema order, then by the table key, so equal index keys keep a
 //! stable order.
 
+use super::names::Names;
 use super::schema::{KeyAttribute, PrimaryKey};
 use super::storage::StoredItem;
 use crate::capacity::Units;
 use crate::value::{Item, KeyValue};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Global or local.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +77,8 @@ pub struct Index {
     partitions: BTreeMap<IndexSlot, IndexCollection>,
     item_count: usize,
     total_bytes: usize,
+    /// Attribute names of the entries it encodes itself (KEYS_ONLY and INCLUDE projections).
+    names: Arc<Names>,
 }
 
 impl IndexDefinition {
@@ -127,7 +131,7 @@ impl IndexDefinition {
 
 impl Index {
     pub fn new(definition: IndexDefinition) -> Self {
-        Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0 }
+        Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0, names: Names::new() }
     }
 
     pub fn item_count(&self) -> usize {
@@ -142,18 +146,20 @@ impl Index {
     /// index (fact sheet §2.3): key added → 1 write, key changed → 2, key removed → 1, only
     /// projected attributes changed → 1, nothing it holds changed → 0; each sized on its entry.
     /// `table` names the table for the capacity explanation; `None` when the write is not charged.
+    /// `new` comes with the table's stored item, which an index projecting ALL keeps as it is.
     pub fn apply(
         &mut self,
         key: &PrimaryKey,
         old: Option<&Item>,
-        new: Option<&Item>,
+        new: Option<(&Item, &StoredItem)>,
         table_key: &[&str],
         table: Option<&str>,
     ) -> Units {
         let old_entry =
             old.and_then(|item| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
+        let new_stored = new.map(|(_, stored)| stored);
         let new_entry =
-            new.and_then(|item| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
+            new.and_then(|(item, _)| Some((self.definition.key_of(item)?, self.definition.entry(item, table_key))));
         // The partition the entry lands on (the old one when it is removed), for the explanation.
         let partition: Vec<KeyValue> = if crate::explain::recording() {
             new_entry.as_ref().or(old_entry.as_ref()).map(|((hash, _), _)| hash.clone()).unwrap_or_default()
@@ -163,7 +169,7 @@ impl Index {
         let (units, bytes, why) = match (old_entry, new_entry) {
             (None, None) => return Units(0),
             (None, Some((index_key, entry))) => {
-                let (units, bytes) = self.insert(index_key, key, entry);
+                let (units, bytes) = self.insert(index_key, key, &entry, new_stored);
                 (units, bytes, "the item now has the index key: one entry written")
             }
             (Some((index_key, _)), None) => {
@@ -173,7 +179,7 @@ impl Index {
             (Some((old_key, old_item)), Some((new_key, new_item))) => {
                 if old_key != new_key {
                     let (removed, old_bytes) = self.remove(&old_key, key);
-                    let (added, new_bytes) = self.insert(new_key, key, new_item);
+                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored);
                     (
                         removed + added,
                         old_bytes + new_bytes,
@@ -183,7 +189,7 @@ impl Index {
                     return Units(0);
                 } else {
                     let (removed, old_bytes) = self.remove(&old_key, key);
-                    let (added, new_bytes) = self.insert(new_key, key, new_item);
+                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored);
                     (removed.max(added), old_bytes.max(new_bytes), "a projected attribute changed: the entry rewritten")
                 }
             }
@@ -199,9 +205,14 @@ impl Index {
         &mut self,
         (hash, range): (Vec<KeyValue>, Vec<KeyValue>),
         key: &PrimaryKey,
-        entry: Item,
+        entry: &Item,
+        table_item: Option<&StoredItem>,
     ) -> (Units, usize) {
-        let stored = StoredItem::new(entry);
+        // An ALL projection's entry is the item: share the table's buffer.
+        let stored = match (&self.definition.projection, table_item) {
+            (Projection::All, Some(shared)) => shared.clone(),
+            _ => StoredItem::new(entry, &self.names),
+        };
         let written = (Units::write(stored.size), stored.size);
         self.item_count += 1;
         self.total_bytes += stored.size;

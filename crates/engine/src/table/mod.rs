@@ -2,6 +2,7 @@
 //! goes through.
 
 pub mod index;
+pub mod names;
 pub mod schema;
 pub mod storage;
 
@@ -89,13 +90,15 @@ impl Table {
     /// [`Table::write`], saying who wrote (DynamoDB's TTL process marks its stream records).
     pub fn write_as(&mut self, key: PrimaryKey, new: Option<Item>, origin: crate::stream::Origin) -> Written {
         let new_size = new.as_ref().map_or(0, item_size);
+        let new_stored = new.as_ref().map(|item| StoredItem::new(item, self.storage.names()));
         let mut consumption = Consumption::default();
         if !self.indexes.is_empty() {
             let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
-            let old = self.storage.get(&key).map(|s| &s.item);
+            let old = self.storage.get(&key).map(StoredItem::item);
+            let new = new.as_ref().zip(new_stored.as_ref());
             for index in &mut self.indexes {
-                let units = index.apply(&key, old, new.as_ref(), &key_names, Some(&self.definition.name));
+                let units = index.apply(&key, old.as_ref(), new, &key_names, Some(&self.definition.name));
                 if units > Units(0) {
                     let name = index.definition.name.clone();
                     match index.definition.kind {
@@ -112,19 +115,20 @@ impl Table {
             .then(|| (new.clone(), self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()));
         let stores = new.is_some();
         let partition = crate::explain::recording().then(|| key.0.clone());
-        let old = match new {
-            Some(item) => self.storage.put(key, item),
+        let old = match new_stored {
+            Some(stored) => self.storage.put_stored(key, stored),
             None => self.storage.delete(&key),
         };
         if stores || old.is_some() {
             self.changes += 1;
         }
         if let (Some((new, key_names)), Some(stream)) = (streamed, self.streams.last_mut()) {
-            let image = new.as_ref().or(old.as_ref().map(|o| &o.item));
+            let old_item = old.as_ref().map(StoredItem::item);
+            let image = new.as_ref().or(old_item.as_ref());
             let keys: Item = image
                 .map(|i| key_names.iter().filter_map(|n| i.get(n).map(|v| (n.clone(), v.clone()))).collect())
                 .unwrap_or_default();
-            stream.capture(keys, old.as_ref().map(|o| &o.item), new.as_ref(), origin);
+            stream.capture(keys, old_item.as_ref(), new.as_ref(), origin);
         }
         let old_size = old.as_ref().map_or(0, |o| o.size);
         consumption.table = Units::write(new_size.max(old_size));
@@ -187,7 +191,7 @@ impl Table {
         if !self.has_local_indexes() {
             return Ok(());
         }
-        let old = self.storage.get(key).map_or(0, |s| self.stored_with_local_entries(&s.item)) as u64;
+        let old = self.storage.get(key).map_or(0, |s| self.stored_with_local_entries(&s.item())) as u64;
         let added = new.map_or(0, |item| self.stored_with_local_entries(item)) as u64;
         if self.collection_bytes(&key.0).saturating_sub(old) + added > limit {
             return Err(DynamoError::new(
