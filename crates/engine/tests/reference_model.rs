@@ -337,8 +337,8 @@ impl Harness {
     /// The GSI holds exactly the items that have `n`, keys only, ordered by `n` then the table key.
     fn check_index(&mut self) -> Result<(), TestCaseError> {
         for (p, partition) in PARTITIONS.iter().enumerate() {
-            let mut expected: Vec<&ModelItem> =
-                self.model.iter().filter(|i| i.pk == *partition && i.n.is_some()).collect();
+            let mut expected: Vec<ModelItem> =
+                self.model.iter().filter(|i| i.pk == *partition && i.n.is_some()).cloned().collect();
             expected.sort_by_key(|i| (i.n, i.sk));
             let want: Vec<Value> = expected
                 .iter()
@@ -356,6 +356,46 @@ impl Harness {
                 }
             }
             prop_assert_eq!(&got, &want, "index byN, partition {}", partition);
+            // Sort-key conditions on the index, both ways, a page at a time, with bounds that are
+            // values items have (so `<` and `<=` differ).
+            let a = expected.get(expected.len() / 2).and_then(|i| i.n).unwrap_or(100);
+            let b = expected.first().and_then(|i| i.n).unwrap_or(-10).min(a);
+            let conditions: [(&str, Box<dyn Fn(i64) -> bool>); 5] = [
+                ("n < :a", Box::new(move |n| n < a)),
+                ("n <= :a", Box::new(move |n| n <= a)),
+                ("n > :a", Box::new(move |n| n > a)),
+                ("n >= :a", Box::new(move |n| n >= a)),
+                ("n BETWEEN :b AND :a", Box::new(move |n| (b..=a).contains(&n))),
+            ];
+            for (condition, keep) in &conditions {
+                for forward in [true, false] {
+                    let mut want: Vec<&ModelItem> = expected.iter().filter(|i| i.n.is_some_and(|n| keep(n))).collect();
+                    if !forward {
+                        want.reverse();
+                    }
+                    let want: Vec<(i64, Option<i64>)> = want.iter().map(|i| (i.sk, i.n)).collect();
+                    let mut request = json!({"TableName": "model", "IndexName": "byN",
+                        "KeyConditionExpression": format!("pk = :p AND {condition}"), "ScanIndexForward": forward,
+                        "ExpressionAttributeValues": {":p": {"S": PARTITIONS[p]}, ":a": {"N": a.to_string()}, ":b": {"N": b.to_string()}},
+                        "Limit": 2});
+                    if !condition.contains(":b") {
+                        request["ExpressionAttributeValues"].as_object_mut().map(|v| v.remove(":b"));
+                    }
+                    let mut got = Vec::new();
+                    for _ in 0..=want.len() {
+                        let page = self.call("Query", request.clone()).map_err(TestCaseError::fail)?;
+                        for item in page["Items"].as_array().cloned().unwrap_or_default() {
+                            let number = |v: &Value| v["N"].as_str().and_then(|n| n.parse::<i64>().ok());
+                            got.push((number(&item["sk"]).unwrap_or_default(), number(&item["n"])));
+                        }
+                        match page.get("LastEvaluatedKey") {
+                            Some(last) => request["ExclusiveStartKey"] = last.clone(),
+                            None => break,
+                        }
+                    }
+                    prop_assert_eq!(&got, &want, "index byN {} forward {} partition {}", condition, forward, partition);
+                }
+            }
         }
         Ok(())
     }

@@ -33,6 +33,51 @@ impl KeyConditions {
         self.sort.iter().zip(range).all(|(condition, value)| condition.matches(value)) && range.len() >= self.sort.len()
     }
 
+    /// The entry positions (`table::index::EntryKey`) these conditions select, as one range of
+    /// byte strings: every sort condition, `begins_with` included, is an exact range.
+    pub fn position_bounds(&self) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+        use crate::table::key_bytes::{prefix_end, push, push_prefix};
+        let mut fixed = Vec::new();
+        let mut last = None;
+        for condition in &self.sort {
+            match condition {
+                SortCondition::Eq(v) if last.is_none() => push(v, &mut fixed),
+                other => last = Some(other),
+            }
+        }
+        let with = |value: &KeyValue, prefix_only: bool| {
+            let mut bytes = fixed.clone();
+            if prefix_only {
+                push_prefix(value, &mut bytes);
+            } else {
+                push(value, &mut bytes);
+            }
+            bytes
+        };
+        let end = |bytes: &[u8]| prefix_end(bytes).map_or(Bound::Unbounded, Bound::Excluded);
+        // Past every position that starts with `bytes`. Every encoded value ends in a byte below
+        // 0xFF somewhere (`key_bytes`), so there always is such a position.
+        let after = |bytes: &[u8]| prefix_end(bytes).map_or(Bound::Unbounded, Bound::Included);
+        match last {
+            None => (Bound::Included(fixed.clone()), end(&fixed)),
+            Some(SortCondition::Lt(v)) => (Bound::Included(fixed.clone()), Bound::Excluded(with(v, false))),
+            Some(SortCondition::Le(v)) => (Bound::Included(fixed.clone()), end(&with(v, false))),
+            Some(SortCondition::Gt(v)) => (after(&with(v, false)), end(&fixed)),
+            Some(SortCondition::Ge(v)) => (Bound::Included(with(v, false)), end(&fixed)),
+            Some(SortCondition::Between(a, b)) => (Bound::Included(with(a, false)), end(&with(b, false))),
+            Some(SortCondition::BeginsWith(p)) => {
+                let start = with(p, true);
+                let stop = end(&start);
+                (Bound::Included(start), stop)
+            }
+            Some(SortCondition::Eq(v)) => {
+                let exact = with(v, false);
+                let stop = end(&exact);
+                (Bound::Included(exact), stop)
+            }
+        }
+    }
+
     /// The RANGE values fixed by equality, a prefix of every match.
     pub fn equal_prefix(&self) -> Vec<KeyValue> {
         self.sort

@@ -6,9 +6,16 @@ use crate::capacity::{Consumption, Units};
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::Step;
 use crate::expression::DocPath;
-use crate::table::index::EntryKey;
+use crate::table::index::{entry_key, EntryKey};
 use crate::table::{Index, IndexKind, StoredItem, Table};
 use crate::value::{Item, KeyValue};
+
+/// Where an index read resumes: the partition, the RANGE values and the entry's position.
+pub struct IndexStart {
+    pub hash: Vec<KeyValue>,
+    pub range: Vec<KeyValue>,
+    pub position: EntryKey,
+}
 
 /// A read of a table or of one of its indexes.
 pub struct Target<'t> {
@@ -69,7 +76,7 @@ impl<'t> Target<'t> {
     }
 
     /// An index ExclusiveStartKey: exactly the table key and the index key, as an entry position.
-    pub fn index_start(&self, start: Option<&Item>) -> Result<Option<(Vec<KeyValue>, EntryKey)>> {
+    pub fn index_start(&self, start: Option<&Item>) -> Result<Option<IndexStart>> {
         const INVALID: &str = "The provided starting key is invalid";
         let (Some(index), Some(start)) = (self.index, start) else { return Ok(None) };
         let names = self.last_key_names();
@@ -90,15 +97,23 @@ impl<'t> Target<'t> {
             .key_of_request(&table_key)
             .map_err(|_| DynamoError::validation(INVALID))?;
         let (hash, range) = index.definition.key_of(start).ok_or_else(|| DynamoError::validation(INVALID))?;
-        Ok(Some((hash, (range, primary))))
+        let position = entry_key(&range, &primary);
+        Ok(Some(IndexStart { hash, range, position }))
     }
 
     /// The candidate for one index entry, with the table item when it must be fetched.
-    pub fn candidate<'s>(&self, entry: &'s StoredItem, key: &EntryKey) -> Candidate<'s>
+    pub fn candidate<'s>(&self, entry: &'s StoredItem, position: &EntryKey) -> Candidate<'s>
     where
         't: 's,
     {
-        let fetched = if self.fetch_from_table { self.table.storage.get(&key.1) } else { None };
+        let fetched = match (self.fetch_from_table, self.index) {
+            (true, Some(index)) => {
+                let schema = &self.table.definition.key_schema;
+                let kinds = (schema.hash.kind, schema.range.as_ref().map(|r| r.kind));
+                index.read_position(position, kinds).and_then(|(_, key)| self.table.storage.get(&key))
+            }
+            _ => None,
+        };
         Candidate { entry, fetched }
     }
 

@@ -315,8 +315,8 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 check_filter_keys(filter, &names)?;
             }
             let start = target.index_start(input.exclusive_start_key.as_ref())?;
-            if let Some((hash, (range, _))) = &start {
-                if *hash != keys.partition || !keys.range_matches(range) {
+            if let Some(start) = &start {
+                if start.hash != keys.partition || !keys.range_matches(&start.range) {
                     return Err(DynamoError::validation(
                         "The provided starting key does not match the range key predicate",
                     ));
@@ -325,21 +325,27 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
             let page = match index.collection(&keys.partition) {
                 None => read_page(std::iter::empty(), &spec),
                 Some(collection) => {
-                    let prefix = keys.equal_prefix();
-                    // The smallest possible table key: every entry with this prefix sorts after it.
-                    let lowest = (prefix.clone(), (KeyValue::S(String::new()), None));
-                    let matching = collection
-                        .range((Bound::Included(lowest), Bound::Unbounded))
-                        .take_while(|(k, _)| k.0.starts_with(&prefix))
-                        .filter(|(k, _)| keys.range_matches(&k.0));
-                    let after = start.as_ref().map(|(_, position)| position);
-                    if forward {
-                        let rest = matching.filter(|(k, _)| after.is_none_or(|p| *k > p));
-                        read_page(rest.map(|(k, entry)| target.candidate(entry, k)), &spec)
+                    // The key condition as one range of positions, narrowed to after the start
+                    // key (which the check above put inside it).
+                    let (mut lower, mut upper) = keys.position_bounds();
+                    if let Some(start) = &start {
+                        let past = Bound::Excluded(start.position.to_vec());
+                        if forward {
+                            lower = past;
+                        } else {
+                            upper = past;
+                        }
+                    }
+                    if range_is_empty(&lower, &upper) {
+                        read_page(std::iter::empty(), &spec)
                     } else {
-                        let mut all: Vec<_> = matching.filter(|(k, _)| after.is_none_or(|p| *k < p)).collect();
-                        all.reverse();
-                        read_page(all.into_iter().map(|(k, entry)| target.candidate(entry, k)), &spec)
+                        let matching = collection.range::<[u8], _>((as_slice_bound(&lower), as_slice_bound(&upper)));
+                        let candidate = |(k, entry)| target.candidate(entry, k);
+                        if forward {
+                            read_page(matching.map(candidate), &spec)
+                        } else {
+                            read_page(matching.rev().map(candidate), &spec)
+                        }
                     }
                 }
             };
@@ -406,6 +412,14 @@ fn query_table<'t>(
     let page =
         if forward { read_page(in_range.map(candidate), spec) } else { read_page(in_range.rev().map(candidate), spec) };
     Ok((page, vec![partition]))
+}
+
+fn as_slice_bound(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+    match bound {
+        Bound::Included(v) => Bound::Included(v.as_slice()),
+        Bound::Excluded(v) => Bound::Excluded(v.as_slice()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
 }
 
 /// `BTreeMap::range` panics on an inverted or empty-excluded range; such a range reads nothing.

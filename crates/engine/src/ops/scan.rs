@@ -189,7 +189,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
         Some(index) => {
             let start = target.index_start(input.exclusive_start_key.as_ref())?;
             let first_slot = match (&start, first_hash) {
-                (Some((hash, _)), _) => Some(IndexSlot::of(hash)),
+                (Some(start), _) => Some(IndexSlot::of(&start.hash)),
                 (None, Some(hash)) => Some(IndexSlot { hash, key: Vec::new() }),
                 (None, None) => None,
             };
@@ -199,7 +199,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 .take_while(move |(slot, _)| in_segment(slot.hash))
                 .flat_map(move |(slot, collection)| {
                     let skip_through =
-                        start.as_ref().filter(|(hash, _)| *hash == slot.key).map(|(_, position)| position.clone());
+                        start.as_ref().filter(|start| start.hash == slot.key).map(|start| start.position.clone());
                     collection
                         .iter()
                         .filter(move |(k, _)| skip_through.as_ref().is_none_or(|after| *k > after))

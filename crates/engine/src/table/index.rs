@@ -9,7 +9,7 @@ use super::names::Names;
 use super::schema::{KeyAttribute, PrimaryKey};
 use super::storage::StoredItem;
 use crate::capacity::Units;
-use crate::value::{Item, KeyValue};
+use crate::value::{Item, KeyValue, ScalarType};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -64,8 +64,22 @@ impl IndexSlot {
     }
 }
 
-/// Position of an entry inside its index partition.
-pub type EntryKey = (Vec<KeyValue>, PrimaryKey);
+/// Position of an entry inside its index partition: its RANGE values, then the table key, as
+/// bytes that sort as the values do (`key_bytes`), in one small allocation.
+pub type EntryKey = Box<[u8]>;
+
+/// The position of the entry with these RANGE values and this table key.
+pub fn entry_key(range: &[KeyValue], key: &PrimaryKey) -> EntryKey {
+    let mut out = Vec::with_capacity(48);
+    for value in range {
+        super::key_bytes::push(value, &mut out);
+    }
+    super::key_bytes::push(&key.0, &mut out);
+    if let Some(sort) = &key.1 {
+        super::key_bytes::push(sort, &mut out);
+    }
+    out.into_boxed_slice()
+}
 
 /// One index partition's entries.
 pub type IndexCollection = BTreeMap<EntryKey, StoredItem>;
@@ -130,6 +144,29 @@ impl IndexDefinition {
 }
 
 impl Index {
+    /// The RANGE values and the table key of the entry at `position` (`table_key`: the types of
+    /// the table's partition and sort key).
+    pub fn read_position(
+        &self,
+        position: &[u8],
+        table_key: (ScalarType, Option<ScalarType>),
+    ) -> Option<(Vec<KeyValue>, PrimaryKey)> {
+        let mut at = 0;
+        let mut range = Vec::with_capacity(self.definition.range.len());
+        for attribute in &self.definition.range {
+            let (value, used) = super::key_bytes::read(position.get(at..)?, attribute.kind)?;
+            range.push(value);
+            at += used;
+        }
+        let (partition, used) = super::key_bytes::read(position.get(at..)?, table_key.0)?;
+        at += used;
+        let sort = match table_key.1 {
+            Some(kind) => Some(super::key_bytes::read(position.get(at..)?, kind)?.0),
+            None => None,
+        };
+        Some((range, (partition, sort)))
+    }
+
     pub fn new(definition: IndexDefinition) -> Self {
         Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0, names: Names::new() }
     }
@@ -216,14 +253,14 @@ impl Index {
         let written = (Units::write(stored.size), stored.size);
         self.item_count += 1;
         self.total_bytes += stored.size;
-        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert((range, key.clone()), stored);
+        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert(entry_key(&range, key), stored);
         written
     }
 
     fn remove(&mut self, (hash, range): &(Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey) -> (Units, usize) {
         let slot = IndexSlot::of(hash);
         let Some(collection) = self.partitions.get_mut(&slot) else { return (Units(0), 0) };
-        let Some(old) = collection.remove(&(range.clone(), key.clone())) else { return (Units(0), 0) };
+        let Some(old) = collection.remove(&entry_key(range, key)) else { return (Units(0), 0) };
         if collection.is_empty() {
             self.partitions.remove(&slot);
         }

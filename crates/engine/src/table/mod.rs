@@ -2,6 +2,7 @@
 //! goes through.
 
 pub mod index;
+pub mod key_bytes;
 pub mod names;
 pub mod schema;
 pub mod storage;

@@ -33,6 +33,20 @@ impl Number {
         Ok(number)
     }
 
+    /// Sign, significant digits (no leading or trailing zero; empty for zero) and the exponent
+    /// that makes the value `0.DIGITS × 10^exp`.
+    pub fn parts(&self) -> (bool, &str, i32) {
+        (self.negative, &self.digits, self.exp)
+    }
+
+    /// The number [`Number::parts`] describes (for values that were valid numbers before).
+    pub fn from_parts(negative: bool, digits: &str, exp: i32) -> Self {
+        if digits.is_empty() {
+            return Self::zero();
+        }
+        Self { negative, digits: digits.into(), exp }
+    }
+
     /// The zero.
     pub fn zero() -> Self {
         Self { negative: false, digits: "".into(), exp: 0 }
