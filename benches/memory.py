@@ -7,9 +7,10 @@ For each server and each table shape (no index; one GSI projecting ALL) it repor
 - resident memory (VmRSS) after CreateTable and after loading N items, and the growth per item,
   next to the items' size by DynamoDB's rules (so "2.0x" means twice the item);
 - VmHWM (peak) after the load;
-- with --big M: PutItem of new keys, GetItem and Query, at N and again after growing the table to
-  M items: requests per second from this one client and, fairer on a shared machine, the server's
-  CPU time per request (utime + stime from /proc/PID/stat, before and after).
+- with --big M: GetItem, Query and PutItem of new keys with wrk (benches/grow.lua), at 10,000 items
+  and again after growing the table to M: requests per second and, fairer on a shared machine
+  where wrk and the server share two cores, the server's CPU time per request (utime + stime from
+  /proc/PID/stat, before and after).
 
 Servers: target/release/dynalab (build it first: cargo build --release -p dynalab), `dynoxide` on
 PATH or $DYNOXIDE (cargo install dynoxide-rs --version 3.2.0), DynamoDB Local from tests/node_modules.
@@ -150,21 +151,24 @@ def load(server, start, end):
             left = server.call("BatchWriteItem", {"RequestItems": left}).get("UnprocessedItems") or {}
 
 
-def timed(server, name, requests):
-    cpu, wall = server.cpu_seconds(), time.perf_counter()
-    for operation, body in requests:
-        server.call(operation, body)
-    wall, cpu = time.perf_counter() - wall, server.cpu_seconds() - cpu
-    return f"{name} {len(requests) / wall:,.0f}/s {cpu / len(requests) * 1e6:,.0f} µs CPU"
+def wrk(server, load, size, start, seconds):
+    """Requests per second from wrk (1 thread, 8 connections) and the server's CPU per request."""
+    env = dict(os.environ, LOAD=load, SIZE=str(size), START=str(start))
+    cpu = server.cpu_seconds()
+    run = subprocess.run(["wrk", "-t1", "-c8", f"-d{seconds}s", "-s", str(ROOT / "benches" / "grow.lua"),
+                          f"http://127.0.0.1:{server.port}/"], env=env, capture_output=True, text=True)
+    out = run.stdout
+    if run.returncode != 0 or run.stderr.strip() or "Non-2xx" in out:
+        raise SystemExit(f"wrk {load} against {server.name} failed:\n{run.stderr}{out}")
+    cpu = server.cpu_seconds() - cpu
+    requests = next((int(line.split()[0]) for line in out.splitlines() if "requests in" in line), 0)
+    rate = next((float(line.split()[1]) for line in out.splitlines() if line.startswith("Requests/sec")), 0.0)
+    return f"{load} {rate:,.0f}/s {cpu / max(requests, 1) * 1e6:,.1f} µs CPU"
 
 
 def speed(server, size, fresh_from):
-    n = 3000
-    puts = [("PutItem", {"TableName": "orders", "Item": item(fresh_from + i)}) for i in range(n)]
-    gets = [("GetItem", {"TableName": "orders", "Key": {"pk": item(i * 7919 % size)["pk"], "sk": item(i * 7919 % size)["sk"]}}) for i in range(n)]
-    queries = [("Query", {"TableName": "orders", "KeyConditionExpression": "pk = :p",
-                          "ExpressionAttributeValues": {":p": item(i * 7919 % size)["pk"]}}) for i in range(n)]
-    return " | ".join(timed(server, name, r) for name, r in [("PutItem", puts), ("GetItem", gets), ("Query", queries)])
+    # GetItem and Query first; PutItem last, briefly, as it grows the table it measures.
+    return " | ".join([wrk(server, "get", size, 0, 4), wrk(server, "query", size, 0, 4), wrk(server, "put", size, fresh_from, 2)])
 
 
 def main():
