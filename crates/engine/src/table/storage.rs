@@ -38,17 +38,15 @@ pub struct StoredItem {
 impl StoredItem {
     pub fn new(item: &Item, names: &Arc<Names>) -> Self {
         let size = item_size(item);
-        let mut encoded = Vec::with_capacity(size + 8 * item.len() + 8);
+        let mut encoded = Vec::with_capacity(size + 4 * item.len() + 8);
         for (name, value) in item.iter() {
             push_varint(&mut encoded, u64::from(names.intern(name)));
-            let json = serde_json::to_vec(value).unwrap_or_default();
-            push_varint(&mut encoded, json.len() as u64);
-            encoded.extend_from_slice(&json);
+            Encoded::push(value, &mut encoded);
         }
         Self { encoded: encoded.into(), names: Arc::clone(names), size }
     }
 
-    /// Each attribute: the number of its name and its value's JSON.
+    /// Each attribute: the number of its name and its value.
     fn attributes(&self) -> Attributes<'_> {
         Attributes(&self.encoded)
     }
@@ -56,13 +54,13 @@ impl StoredItem {
     /// The item itself, decoded.
     pub fn item(&self) -> Item {
         let names = self.names.read();
-        self.attributes().filter_map(|(id, json)| Some((names.name(id).to_string(), decode_value(json)?))).collect()
+        self.attributes().filter_map(|(id, value)| Some((names.name(id).to_string(), value.decode()?))).collect()
     }
 
     /// One top-level attribute, decoded; `None` when the item does not have it.
     pub fn get(&self, name: &str) -> Option<AttributeValue> {
         let id = *self.names.read().ids().get(name)?;
-        self.attributes().find(|(n, _)| *n == id).and_then(|(_, json)| decode_value(json))
+        self.attributes().find(|(n, _)| *n == id).and_then(|(_, value)| value.decode())
     }
 
     /// The item as DynamoDB JSON.
@@ -70,13 +68,12 @@ impl StoredItem {
         let names = self.names.read();
         let mut out = String::with_capacity(self.encoded.len() + 16 * 8);
         out.push('{');
-        for (i, (id, json)) in self.attributes().enumerate() {
+        for (i, (id, value)) in self.attributes().enumerate() {
             if i > 0 {
                 out.push(',');
             }
             out.push_str(names.json_key(id));
-            // Written by serde_json in `new`: valid UTF-8 JSON.
-            out.push_str(std::str::from_utf8(json).unwrap_or("null"));
+            value.write_json(&mut out);
         }
         out.push('}');
         out
@@ -91,15 +88,98 @@ impl StoredItem {
     pub fn into_json(self) -> ItemJson<'static> {
         self.to_json()
     }
-
-    /// Bytes of memory the item's own buffer takes (for the memory benchmark's breakdown).
-    pub fn encoded_bytes(&self) -> usize {
-        self.encoded.len()
-    }
 }
 
-fn decode_value(json: &[u8]) -> Option<AttributeValue> {
-    serde_json::from_slice(json).ok()
+/// One value as stored. Strings and numbers, most of any item, keep only their text as JSON
+/// writes it, the type in one byte; a response puts the constant `{"S":"` and `"}` around it.
+/// Other types keep their whole JSON.
+enum Encoded<'a> {
+    /// A string JSON writes as it is.
+    Plain(&'a [u8]),
+    /// A string with characters JSON escapes: the escaped text, without its quotes.
+    Escaped(&'a [u8]),
+    Number(&'a [u8]),
+    True,
+    False,
+    Null,
+    Json(&'a [u8]),
+}
+
+const TAG_JSON: u8 = 0;
+const TAG_PLAIN: u8 = 1;
+const TAG_ESCAPED: u8 = 2;
+const TAG_NUMBER: u8 = 3;
+const TAG_TRUE: u8 = 4;
+const TAG_FALSE: u8 = 5;
+const TAG_NULL: u8 = 6;
+
+impl Encoded<'_> {
+    fn push(value: &AttributeValue, out: &mut Vec<u8>) {
+        let with_text = |out: &mut Vec<u8>, tag: u8, text: &[u8]| {
+            out.push(tag);
+            push_varint(out, text.len() as u64);
+            out.extend_from_slice(text);
+        };
+        match value {
+            AttributeValue::S(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => {
+                with_text(out, TAG_PLAIN, s.as_bytes());
+            }
+            AttributeValue::S(s) => {
+                let quoted = serde_json::to_string(s).unwrap_or_default();
+                let inner = quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or_default();
+                with_text(out, TAG_ESCAPED, inner.as_bytes());
+            }
+            AttributeValue::N(n) => with_text(out, TAG_NUMBER, n.to_string().as_bytes()),
+            AttributeValue::Bool(true) => out.push(TAG_TRUE),
+            AttributeValue::Bool(false) => out.push(TAG_FALSE),
+            AttributeValue::Null => out.push(TAG_NULL),
+            other => with_text(out, TAG_JSON, &serde_json::to_vec(other).unwrap_or_default()),
+        }
+    }
+
+    fn decode(&self) -> Option<AttributeValue> {
+        let text = |bytes: &[u8]| std::str::from_utf8(bytes).ok().map(str::to_string);
+        Some(match self {
+            Self::Plain(bytes) => AttributeValue::S(text(bytes)?),
+            Self::Escaped(bytes) => {
+                let mut quoted = Vec::with_capacity(bytes.len() + 2);
+                quoted.push(b'"');
+                quoted.extend_from_slice(bytes);
+                quoted.push(b'"');
+                AttributeValue::S(serde_json::from_slice(&quoted).ok()?)
+            }
+            Self::Number(bytes) => {
+                AttributeValue::N(crate::value::Number::parse(std::str::from_utf8(bytes).ok()?).ok()?)
+            }
+            Self::True => AttributeValue::Bool(true),
+            Self::False => AttributeValue::Bool(false),
+            Self::Null => AttributeValue::Null,
+            Self::Json(bytes) => serde_json::from_slice(bytes).ok()?,
+        })
+    }
+
+    /// The value's JSON. Its text was written by `push` from a Rust string or by serde_json.
+    fn write_json(&self, out: &mut String) {
+        fn text(bytes: &[u8]) -> &str {
+            std::str::from_utf8(bytes).unwrap_or_default()
+        }
+        match self {
+            Self::Plain(bytes) | Self::Escaped(bytes) => {
+                out.push_str("{\"S\":\"");
+                out.push_str(text(bytes));
+                out.push_str("\"}");
+            }
+            Self::Number(bytes) => {
+                out.push_str("{\"N\":\"");
+                out.push_str(text(bytes));
+                out.push_str("\"}");
+            }
+            Self::True => out.push_str("{\"BOOL\":true}"),
+            Self::False => out.push_str("{\"BOOL\":false}"),
+            Self::Null => out.push_str("{\"NULL\":true}"),
+            Self::Json(bytes) => out.push_str(text(bytes)),
+        }
+    }
 }
 
 fn push_varint(out: &mut Vec<u8>, mut n: u64) {
@@ -124,16 +204,32 @@ fn read_varint(bytes: &[u8]) -> Option<(u64, usize)> {
 struct Attributes<'a>(&'a [u8]);
 
 impl<'a> Iterator for Attributes<'a> {
-    type Item = (u32, &'a [u8]);
+    type Item = (u32, Encoded<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (id, used) = read_varint(self.0)?;
-        let (len, used_len) = read_varint(&self.0[used..])?;
-        let start = used + used_len;
-        let end = start.checked_add(usize::try_from(len).ok()?)?;
-        let json = self.0.get(start..end)?;
-        self.0 = &self.0[end..];
-        Some((u32::try_from(id).ok()?, json))
+        let bytes = self.0;
+        let (id, used) = read_varint(bytes)?;
+        let tag = *bytes.get(used)?;
+        let mut at = used + 1;
+        let mut text = || -> Option<&'a [u8]> {
+            let (len, used_len) = read_varint(bytes.get(at..)?)?;
+            let start = at + used_len;
+            let end = start.checked_add(usize::try_from(len).ok()?)?;
+            at = end;
+            bytes.get(start..end)
+        };
+        let value = match tag {
+            TAG_PLAIN => Encoded::Plain(text()?),
+            TAG_ESCAPED => Encoded::Escaped(text()?),
+            TAG_NUMBER => Encoded::Number(text()?),
+            TAG_TRUE => Encoded::True,
+            TAG_FALSE => Encoded::False,
+            TAG_NULL => Encoded::Null,
+            TAG_JSON => Encoded::Json(text()?),
+            _ => return None,
+        };
+        self.0 = bytes.get(at..)?;
+        Some((u32::try_from(id).ok()?, value))
     }
 }
 
@@ -287,6 +383,11 @@ mod tests {
             ("m".to_string(), AttributeValue::M(nested)),
             ("ss".to_string(), AttributeValue::Ss(vec!["a".into(), "b".into()])),
             ("\u{1F600}".to_string(), AttributeValue::S("é\n".into())),
+            ("quote".to_string(), AttributeValue::S("say \"hi\" \\ back".into())),
+            ("yes".to_string(), AttributeValue::Bool(true)),
+            ("no".to_string(), AttributeValue::Bool(false)),
+            ("nothing".to_string(), AttributeValue::Null),
+            ("zero".to_string(), AttributeValue::N(Number::zero())),
         ])
     }
 
