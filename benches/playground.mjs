@@ -4,7 +4,9 @@
 // records the longest gap between frames: the page's responsiveness, during the load and in the
 // two seconds after it, when the workspace is auto-saved. The Scan page is also timed on screen:
 // from the Run click to the second frame after it (the result drawn). Also the shipped size.
-// Usage: node benches/playground.mjs [dist] [repetitions, default 5]. Loopback only.
+// WebAssembly memory (it only grows, so it is the peak) after the load and after the auto-save.
+// Usage: node benches/playground.mjs [dist] [repetitions, default 5] [users, default 4000]
+// (40000 users make the 1,000,000-item workspace). Loopback only.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -14,6 +16,8 @@ import { serve, launch, watchedPage } from '../tests/browser/serve-and-launch.mj
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
 const repetitions = Number(process.argv[3] ?? 5);
+const users = Number(process.argv[4] ?? 4000);
+const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
 const { server, url } = await serve(dist);
 const browser = await launch();
 const errors = [];
@@ -43,12 +47,18 @@ try {
   const queries = [];
   const scans = [];
   const scansOnScreen = [];
+  const memoryLoaded = [];
+  const memorySaved = [];
+  const memoryRestored = [];
+  const saved = [];
+  const restored = [];
+  let items = 0;
   for (let run = 0; run < repetitions; run++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await watchedPage(context, errors);
     await page.goto(url);
     await page.getByRole('tab', { name: 'Examples & fixtures' }).click();
-    await t(page, 'gen-users').fill('4000');
+    await t(page, 'gen-users').fill(String(users));
     await t(page, 'gen-orders').fill('12');
     await t(page, 'gen-skew').fill('1');
     await page.evaluate(() => {
@@ -59,14 +69,38 @@ try {
     });
     await t(page, 'generate').click();
     const notice = page.locator('[data-test="notice"]', { hasText: 'Loaded' });
-    await notice.waitFor({ timeout: 120_000 });
+    await notice.waitFor({ timeout: 600_000 });
     const text = await notice.textContent();
-    loads.push(Number(/in (\d+) ms: 100000 writes/.exec(text)[1]));
+    const loaded = /in (\d+) ms: (\d+) writes/.exec(text);
+    loads.push(Number(loaded[1]));
+    items = Number(loaded[2]);
+    memoryLoaded.push(await page.evaluate(() => window.wasmBindings.wasm_memory_bytes()));
+    const loadedAt = await page.evaluate(() => performance.now());
     gaps.push(await page.evaluate(() => window.longestGap));
     // The auto-save runs 400 ms after the last change: keep watching frames through it.
     await page.evaluate(() => { window.longestGap = 0; });
     await page.waitForTimeout(2000);
     saveGaps.push(await page.evaluate(() => { window.stopTicks = true; return window.longestGap; }));
+    memorySaved.push(await page.evaluate(() => window.wasmBindings.wasm_memory_bytes()));
+    // The save is complete when its list of parts names every item; then a reload restores it.
+    const savedItems = () => page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('dynalab', 1);
+      open.onsuccess = () => {
+        const get = open.result.transaction('workspace').objectStore('workspace').get('dynalab.workspace.parts');
+        get.onsuccess = () => {
+          resolve(get.result ? JSON.parse(get.result).parts.reduce((n, p) => n + p.items, 0) : 0);
+          open.result.close();
+        };
+      };
+    }));
+    while (await savedItems() < items) await page.waitForTimeout(250);
+    saved.push(await page.evaluate(() => performance.now()) - loadedAt);
+    const reloadStart = Date.now();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Items' }).click();
+    await page.waitForFunction((n) => new RegExp(`^${n} items`).test(document.querySelector('[data-test="items-summary"]')?.textContent ?? ''), items, { timeout: 600_000 });
+    restored.push(Date.now() - reloadStart);
+    memoryRestored.push(await page.evaluate(() => window.wasmBindings.wasm_memory_bytes()));
     queries.push(await runRequest(page, 'Query', { TableName: 'orders', KeyConditionExpression: 'pk = :u AND begins_with(sk, :o)',
       ExpressionAttributeValues: { ':u': { S: 'USER#u0' }, ':o': { S: 'ORDER#' } }, ScanIndexForward: false, Limit: 20 }));
     scans.push(await runRequest(page, 'Scan', { TableName: 'orders', ReturnConsumedCapacity: 'TOTAL' }));
@@ -85,9 +119,11 @@ try {
   const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js)$/.test(f));
   const gzipped = files.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
   console.log(`runs: ${repetitions} (medians; all: load ${loads.join('/')} ms, longest frame gap ${gaps.map((g) => g.toFixed(0)).join('/')} ms)`);
-  console.log(`load 100,000 generated items: ${median(loads)} ms`);
+  console.log(`load ${items.toLocaleString('en')} generated items: ${median(loads)} ms`);
+  console.log(`WebAssembly memory after the load: ${mib(median(memoryLoaded))} MiB; after the auto-save: ${mib(median(memorySaved))} MiB`);
+  console.log(`auto-save complete (every part in IndexedDB) ${median(saved).toFixed(0)} ms after the load; a reload restores it in ${median(restored)} ms, using ${mib(median(memoryRestored))} MiB`);
   console.log(`longest gap between frames during the load: ${median(gaps).toFixed(0)} ms`);
-  console.log(`longest gap between frames in the 2 s after it (the auto-save of 100,000 items): ${median(saveGaps).toFixed(0)} ms (runs: ${saveGaps.map((g) => g.toFixed(0)).join('/')})`);
+  console.log(`longest gap between frames in the 2 s after it (the auto-save): ${median(saveGaps).toFixed(0)} ms (runs: ${saveGaps.map((g) => g.toFixed(0)).join('/')})`);
   console.log(`Query, 20 items of the hottest user: ${median(queries).toFixed(2)} ms`);
   console.log(`Scan, first 1 MB page: ${median(scans).toFixed(2)} ms in the engine, ${median(scansOnScreen).toFixed(0)} ms until drawn (runs: ${scansOnScreen.map((s) => s.toFixed(0)).join('/')})`);
   console.log(`shipped wasm + JS, gzip -9: ${(gzipped / 1024).toFixed(0)} KB`);

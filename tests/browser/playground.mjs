@@ -438,6 +438,13 @@ try {
     // A long load is cancelled: what it wrote is undone, nothing half-loaded remains.
     await t(p, 'gen-users').fill('40000');
     await t(p, 'generate').click();
+    // Nothing else writes while a load runs (so cancelling it can put the workspace back exactly).
+    await tab(p, 'Console');
+    await t(p, 'operation').selectOption('PutItem');
+    await t(p, 'request').fill(JSON.stringify({ TableName: 'orders', Item: { pk: { S: 'mine' }, sk: { S: 'x' } } }));
+    await t(p, 'run').click();
+    await p.waitForFunction(() => document.querySelector('[data-test="error-name"]')?.textContent === 'PlaygroundBusy');
+    await tab(p, 'Examples & fixtures');
     await t(p, 'cancel-load').click();
     await notice(p).getByText(/^Cancelled after \d+ of 840000 writes\. The \d+ write\(s\) made were undone: nothing changed\.$/).waitFor({ timeout: 30000 });
     await tab(p, 'Items');
@@ -454,7 +461,7 @@ try {
     await big.close();
   });
 
-  await step('a workspace larger than localStorage holds is kept in IndexedDB across a reload', async () => {
+  await step('a workspace larger than localStorage holds is kept in IndexedDB, in parts, across a reload', async () => {
     const big = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const p = await watchedPage(big, errors);
     await p.goto(url);
@@ -464,21 +471,40 @@ try {
     assert.equal(await t(p, 'gen-preview').textContent(), 'This makes 315,000 items.');
     await t(p, 'generate').click();
     await notice(p).getByText(/315000 writes/).waitFor({ timeout: 120000 });
+    // Saved in parts: a list, then each slice of items under its own key.
     const saved = () => p.evaluate(() => new Promise((resolve, reject) => {
       const open = indexedDB.open('dynalab', 1);
       open.onerror = () => reject(open.error);
       open.onsuccess = () => {
-        const get = open.result.transaction('workspace').objectStore('workspace').get('dynalab.workspace.json');
-        get.onsuccess = () => { resolve(get.result?.length ?? 0); open.result.close(); };
-        get.onerror = () => reject(get.error);
+        const store = open.result.transaction('workspace').objectStore('workspace');
+        const list = store.get('dynalab.workspace.parts');
+        list.onerror = () => reject(list.error);
+        list.onsuccess = () => {
+          const parts = list.result ? JSON.parse(list.result).parts : [];
+          let size = 0;
+          let items = 0;
+          let left = parts.length;
+          if (!left) { resolve({ parts: 0, size, items }); open.result.close(); return; }
+          for (const part of parts) {
+            const get = store.get(part.key);
+            get.onerror = () => reject(get.error);
+            get.onsuccess = () => {
+              size += get.result?.length ?? 0;
+              items += get.result ? JSON.parse(get.result).length : 0;
+              left -= 1;
+              if (!left) { resolve({ parts: parts.length, size, items }); open.result.close(); }
+            };
+          }
+        };
       };
     }));
-    let size = 0;
-    for (let i = 0; i < 60 && size < 5 * 1024 * 1024; i += 1) {
+    let save = { parts: 0, size: 0, items: 0 };
+    for (let i = 0; i < 60 && save.items < 315000; i += 1) {
       await p.waitForTimeout(500);
-      size = await saved();
+      save = await saved();
     }
-    assert.ok(size > 5 * 1024 * 1024, `saved ${size} characters`);
+    assert.equal(save.items, 315000, `saved ${JSON.stringify(save)}`);
+    assert.ok(save.parts > 50 && save.size > 5 * 1024 * 1024, `saved ${JSON.stringify(save)}`);
     assert.equal(await p.evaluate(() => localStorage.getItem('dynalab.workspace')), null, 'one copy, in IndexedDB');
     await p.reload();
     await tab(p, 'Items');
@@ -494,6 +520,24 @@ try {
     assert.ok(await t(p, 'grid').locator('tbody tr:not(.spacer)').count() <= 60, 'only the rows in view are drawn');
     await t(p, 'grid-box').evaluate((box) => { box.scrollTop = box.scrollHeight; });
     await p.waitForFunction(() => !document.querySelector('[data-test="grid"] tbody tr:last-child')?.classList.contains('spacer'));
+    // A save missing one of its parts is refused whole and kept aside, never restored in part.
+    await p.evaluate(() => new Promise((resolve, reject) => {
+      const open = indexedDB.open('dynalab', 1);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const store = open.result.transaction('workspace', 'readwrite').objectStore('workspace');
+        const list = store.get('dynalab.workspace.parts');
+        list.onsuccess = () => {
+          const removed = store.delete(JSON.parse(list.result).parts[7].key);
+          removed.onsuccess = () => { open.result.close(); resolve(); };
+          removed.onerror = () => reject(removed.error);
+        };
+      };
+    }));
+    await p.reload();
+    await notice(p).getByText(/^The saved workspace could not be restored \(part `.*` is missing\); its list of parts is kept under `dynalab\.workspace\.damaged`/).waitFor({ timeout: 60000 });
+    await tab(p, 'Items');
+    await p.waitForFunction(() => !/^315000 items/.test(document.querySelector('[data-test="items-summary"]')?.textContent ?? '-'));
     await big.close();
   });
 

@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 pub fn App() -> impl IntoView {
     let ui = Ui::new();
     provide_context(ui);
+    provide_context(crate::pages::fixtures::Progress::new());
     storage::restore_on_start(ui);
     if let Some(first) = crate::state::table_names().first() {
         ui.selected_table.set(Some(first.clone()));

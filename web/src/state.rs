@@ -36,9 +36,32 @@ pub fn advance_clock(by_ms: Option<u64>) -> usize {
     sweep()
 }
 
-/// DynamoDB's TTL process, run now: removes expired items from tables with TTL enabled.
+/// DynamoDB's TTL process, run now: removes expired items from tables with TTL enabled. It waits
+/// while a load runs (the load keeps the engine as it was, to put back if it is cancelled).
 pub fn sweep() -> usize {
+    if loading() {
+        return 0;
+    }
     with_lab(|lab| lab.engine.expire_items().len())
+}
+
+thread_local! {
+    /// A fixture load or generation is writing: nothing else may change the engine meanwhile.
+    static LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Bumped when the whole workspace is replaced (an import, a link, a restore).
+    static WORKSPACE_EPOCH: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+pub fn loading() -> bool {
+    LOADING.with(std::cell::Cell::get)
+}
+
+pub fn set_loading(on: bool) {
+    LOADING.with(|l| l.set(on));
+}
+
+pub fn workspace_epoch() -> u64 {
+    WORKSPACE_EPOCH.with(std::cell::Cell::get)
 }
 
 pub fn clock() -> Arc<dyn Clock> {
@@ -188,6 +211,21 @@ pub fn now_ms() -> f64 {
 
 /// Runs one request on the engine, explained; `record` adds it to the history.
 pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
+    if loading() {
+        let message = "A load is writing to the workspace: wait for it to finish or cancel it, then run this again.";
+        return Outcome {
+            operation: operation.to_string(),
+            request: request.to_string(),
+            response: Err(ErrorShown {
+                name: "PlaygroundBusy".to_string(),
+                message: message.to_string(),
+                body: serde_json::json!({"__type": "PlaygroundBusy", "message": message}),
+            }),
+            steps: Vec::new(),
+            millis: 0.0,
+            stream_records: Vec::new(),
+        };
+    }
     let start = now_ms();
     let (result, steps, stream_records) = with_lab(|lab| {
         let marks = lab.engine.stream_marks();
@@ -214,6 +252,7 @@ pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
 
 /// Replaces the whole lab with a restored workspace (already checked by `Workspace::restore`).
 pub fn replace(engine: Engine, history: Vec<HistoryEntry>) {
+    WORKSPACE_EPOCH.with(|e| e.set(e.get() + 1));
     with_lab(|lab| {
         lab.engine = engine;
         lab.history = history;

@@ -1,18 +1,22 @@
-//! Keeping the workspace: auto-save to IndexedDB (compressed; localStorage only where IndexedDB is
-//! missing or refuses), restore on load, export to a file, import from one, and share links that
-//! carry a workspace in the URL fragment. Anything read back is restored into a fresh engine
+//! Keeping the workspace: auto-save to IndexedDB in parts (compressed into localStorage only where
+//! IndexedDB is missing or refuses), restore on load, export to a file, import from one, and share
+//! links that carry a workspace in the URL fragment. Anything read back is restored into a fresh engine
 //! first; only a complete restore replaces the current workspace, so a damaged file or link
 //! changes nothing. A save that cannot be kept anywhere is said out loud.
 
 use crate::idb;
 use crate::state::{self, Ui};
-use dynalab_lab::workspace::{Capture, Workspace};
+use dynalab_lab::workspace::{Capture, Part, PartsManifest, Workspace};
 use leptos::prelude::{Set, Update};
 use std::cell::Cell;
 use wasm_bindgen::JsCast;
 
-/// The saved workspace as JSON, in IndexedDB (its quota is the disk's share: no need to compress,
-/// and building JSON in slices keeps the page drawing).
+/// The saved workspace in IndexedDB, in parts (`PartsManifest`): this key holds the tables'
+/// definitions, the history and the list of parts; each part, a slice of items as JSON, has its
+/// own key. Neither saving nor restoring holds the whole workspace at once, and a new save's parts
+/// are written before the manifest that names them, so a save cut short leaves the last one whole.
+const SAVED_PARTS: &str = "dynalab.workspace.parts";
+/// An older save: the whole workspace as one JSON text in IndexedDB (still read).
 const SAVED_JSON: &str = "dynalab.workspace.json";
 /// The saved workspace compressed: in localStorage where IndexedDB refuses, and older saves.
 const SAVED: &str = "dynalab.workspace";
@@ -134,7 +138,7 @@ fn open_link(ui: Ui) -> bool {
             clear_fragment();
             // Keep what was saved before the link replaced it, then save the link's workspace.
             leptos::task::spawn_local(async move {
-                let previous = read_saved().await.and_then(|(text, json)| parse_saved(&text, json).ok());
+                let previous = read_saved_workspace().await.and_then(Result::ok);
                 if let Some(previous) = previous.map(|w| w.to_compact_quick()) {
                     if let Err(e) = write(BEFORE_LINK, &previous).await {
                         tell(false, format!("The workspace the link replaced could not be kept: {e}"));
@@ -158,6 +162,55 @@ fn select_first_table(ui: Ui) {
     }
 }
 
+/// The saved workspace, whole (for keeping it aside when a link replaces it): assembled from its
+/// parts, else read from an older save. `None` when nothing is saved.
+async fn read_saved_workspace() -> Option<Result<Workspace, String>> {
+    if let Ok(Some(manifest)) = idb::get(SAVED_PARTS).await {
+        return Some(assemble(&manifest).await);
+    }
+    read_saved().await.map(|(text, json)| parse_saved(&text, json))
+}
+
+async fn assemble(manifest: &str) -> Result<Workspace, String> {
+    let manifest: PartsManifest =
+        serde_json::from_str(manifest).map_err(|e| format!("its list of parts is damaged: {e}"))?;
+    let mut workspace = manifest.workspace;
+    for part in &manifest.parts {
+        let items = read_part(part).await?;
+        workspace.tables.get_mut(part.table).ok_or("a part names a table it does not have")?.items.extend(items);
+    }
+    Ok(workspace)
+}
+
+async fn read_part(part: &Part) -> Result<Vec<Box<serde_json::value::RawValue>>, String> {
+    let text = idb::get(&part.key).await?.ok_or_else(|| format!("part `{}` is missing", part.key))?;
+    let items: Vec<Box<serde_json::value::RawValue>> =
+        serde_json::from_str(&text).map_err(|e| format!("part `{}` is damaged: {e}", part.key))?;
+    if items.len() != part.items {
+        return Err(format!("part `{}` holds {} items, not {}", part.key, items.len(), part.items));
+    }
+    Ok(items)
+}
+
+/// Restores a save in parts into a fresh engine, a part at a time, the page drawing between.
+async fn restore_parts(
+    manifest: &str,
+) -> Result<(dynalab_engine::Engine, Vec<dynalab_lab::workspace::HistoryEntry>), String> {
+    let manifest: PartsManifest =
+        serde_json::from_str(manifest).map_err(|e| format!("its list of parts is damaged: {e}"))?;
+    let workspace = &manifest.workspace;
+    let mut engine = workspace.restore_tables(state::clock())?;
+    let mut before = vec![0usize; workspace.tables.len()];
+    for part in &manifest.parts {
+        let items = read_part(part).await?;
+        let first = before.get(part.table).copied().ok_or("a part names a table it does not have")?;
+        workspace.restore_items(&mut engine, part.table, &items, first)?;
+        before[part.table] += items.len();
+        state::yield_to_browser().await;
+    }
+    Ok((engine, manifest.workspace.history))
+}
+
 /// The saved workspace's text, and how to read it: IndexedDB's JSON, else a compressed save.
 async fn read_saved() -> Option<(String, bool)> {
     if let Ok(Some(json)) = idb::get(SAVED_JSON).await {
@@ -175,6 +228,33 @@ fn parse_saved(text: &str, json: bool) -> Result<Workspace, String> {
 }
 
 async fn restore_saved(ui: Ui) {
+    if let Ok(Some(manifest)) = idb::get(SAVED_PARTS).await {
+        let restored = restore_parts(&manifest).await;
+        // Something done in the moment the restore took is not overwritten.
+        if !state::table_names().is_empty() {
+            return;
+        }
+        match restored {
+            Ok((engine, history)) => {
+                state::replace(engine, history);
+                select_first_table(ui);
+                ui.version.update(|v| *v += 1);
+            }
+            Err(e) => {
+                // Kept aside: the next save writes a new list and leaves these parts alone.
+                let kept = write(DAMAGED, &manifest).await;
+                remove(SAVED_PARTS).await;
+                ui.tell(
+                    false,
+                    match kept {
+                        Ok(()) => format!("The saved workspace could not be restored ({e}); its list of parts is kept under `{DAMAGED}` in the browser's storage, and its parts with it."),
+                        Err(k) => format!("The saved workspace could not be restored ({e}), nor kept aside ({k})."),
+                    },
+                );
+            }
+        }
+        return;
+    }
     let Some((saved, json)) = read_saved().await else { return };
     // Something done in the moment the read took is not overwritten.
     if !state::table_names().is_empty() {
@@ -241,20 +321,39 @@ pub fn save_now() {
 }
 
 async fn save_in_slices() -> Result<(), String> {
-    let workspace = loop {
+    let old_parts = match idb::get(SAVED_PARTS).await {
+        Ok(Some(text)) => serde_json::from_str::<PartsManifest>(&text).map(|m| m.parts).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let manifest = loop {
+        let generation = state::now_ms() as u64;
         let (mark, mut capture) = state::with_lab(|lab| (lab.engine.change_mark(), Capture::start(&lab.engine)));
+        let mut parts: Vec<Part> = Vec::new();
         let mut moved = false;
         loop {
             let step = state::with_lab(|lab| {
                 if lab.engine.change_mark() == mark {
-                    Some(capture.step(&lab.engine, SAVE_SLICE))
+                    Some(capture.take(&lab.engine, SAVE_SLICE))
                 } else {
                     None
                 }
             });
             match step {
-                Some(Ok(true)) => break,
-                Some(Ok(false)) => state::yield_to_browser().await,
+                Some(Ok(Some((table, items)))) => {
+                    let part =
+                        Part { table, key: format!("{SAVED_PARTS}.{generation}.{}", parts.len()), items: items.len() };
+                    let text = serde_json::to_string(&items).unwrap_or_default();
+                    drop(items);
+                    if let Err(idb_error) = idb::put(&part.key, &text).await {
+                        for written in &parts {
+                            let _ = idb::delete(&written.key).await;
+                        }
+                        return save_whole(idb_error).await;
+                    }
+                    parts.push(part);
+                    state::yield_to_browser().await;
+                }
+                Some(Ok(None)) => break,
                 Some(Err(_)) | None => {
                     moved = true;
                     break;
@@ -263,23 +362,53 @@ async fn save_in_slices() -> Result<(), String> {
         }
         if !moved {
             let history = state::with_lab(|lab| lab.history.clone());
-            break capture.finish(&history);
+            break capture.parts_manifest(&history, parts);
         }
-        // Changed under the capture (a load in chunks, a request): let it settle, then start again.
+        // Changed under the capture (a load in chunks, a request): drop what was written, let it
+        // settle, then start again.
+        for written in &parts {
+            let _ = idb::delete(&written.key).await;
+        }
         state::sleep(250).await;
     };
-    let json = workspace.to_json();
-    // localStorage, the fallback, holds only a few MB: it gets the compressed form.
-    match keep(SAVED_JSON, &json, SAVED, || workspace.to_compact_quick()).await {
-        Ok(Kept::IndexedDb) => {
-            // One copy: drop an older compressed save.
-            let _ = idb::delete(SAVED).await;
+    let text = serde_json::to_string(&manifest).unwrap_or_default();
+    if let Err(idb_error) = idb::put(SAVED_PARTS, &text).await {
+        for written in &manifest.parts {
+            let _ = idb::delete(&written.key).await;
+        }
+        return save_whole(idb_error).await;
+    }
+    // The new save is whole: drop the parts of the one before, and any older form of save.
+    for part in old_parts.iter().filter(|p| !manifest.parts.iter().any(|n| n.key == p.key)) {
+        let _ = idb::delete(&part.key).await;
+    }
+    let _ = idb::delete(SAVED_JSON).await;
+    let _ = idb::delete(SAVED).await;
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(SAVED);
+    }
+    Ok(())
+}
+
+/// Where IndexedDB refuses (a private window, no quota left): the whole workspace, compressed, in
+/// localStorage, which holds only a few MB; an error when that fails too.
+async fn save_whole(idb_error: String) -> Result<(), String> {
+    let workspace = state::capture();
+    let compact = workspace.to_compact_quick();
+    match keep(SAVED, &compact, SAVED, || compact.clone()).await {
+        Ok(_) => {
+            // This save is now the newest: an older save in parts must not be restored instead.
+            if let Ok(Some(text)) = idb::get(SAVED_PARTS).await {
+                for part in serde_json::from_str::<PartsManifest>(&text).map(|m| m.parts).unwrap_or_default() {
+                    let _ = idb::delete(&part.key).await;
+                }
+                let _ = idb::delete(SAVED_PARTS).await;
+            }
             Ok(())
         }
-        Ok(Kept::LocalStorage) => Ok(()),
-        Err(idb_error) => Err(format!(
-            "The workspace ({:.1} MB) could not be saved (IndexedDB: {idb_error}; local storage is full): export it to a file to keep it.",
-            json.len() as f64 / 1_048_576.0
+        Err(_) => Err(format!(
+            "The workspace ({:.1} MB compressed) could not be saved (IndexedDB: {idb_error}; local storage is full): export it to a file to keep it.",
+            compact.len() as f64 / 1_048_576.0
         )),
     }
 }

@@ -36,6 +36,23 @@ pub struct TableDump {
     pub items: Vec<Box<RawValue>>,
 }
 
+/// A workspace saved in parts, so neither saving nor restoring holds all of it at once: the
+/// workspace with its tables' definitions and history but no items, and the parts holding the
+/// items, in order.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct PartsManifest {
+    pub workspace: Workspace,
+    pub parts: Vec<Part>,
+}
+
+/// Some items of one table, stored under `key` as a JSON array.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Part {
+    pub table: usize,
+    pub key: String,
+    pub items: usize,
+}
+
 /// A request run from the console, to run again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HistoryEntry {
@@ -80,6 +97,28 @@ impl Capture {
         Ok(self.table >= self.tables.len())
     }
 
+    /// Reads up to `limit` more items and hands them over instead of keeping them: the index of
+    /// their table and the items, or `None` when every table has been read. For a save in parts,
+    /// which holds one slice at a time; [`Capture::parts_manifest`] then describes the whole.
+    pub fn take(&mut self, engine: &Engine, limit: usize) -> Result<Option<(usize, Vec<Box<RawValue>>)>, String> {
+        let Some(dump) = self.tables.get(self.table) else { return Ok(None) };
+        let name = dump.create["TableName"].as_str().unwrap_or_default().to_string();
+        let (items, next) = engine
+            .snapshot_items(&name, self.after.as_ref(), limit)
+            .map_err(|e| format!("Table `{name}`: {}", e.message))?;
+        let table = self.table;
+        if next.is_none() {
+            self.table += 1;
+        }
+        self.after = next;
+        Ok(Some((table, items)))
+    }
+
+    /// The workspace without its items, and where each slice [`Capture::take`] gave was put.
+    pub fn parts_manifest(self, history: &[HistoryEntry], parts: Vec<Part>) -> PartsManifest {
+        PartsManifest { workspace: self.finish(history), parts }
+    }
+
     /// The workspace, with `history`.
     pub fn finish(self, history: &[HistoryEntry]) -> Workspace {
         let skip = history.len().saturating_sub(MAX_HISTORY);
@@ -97,6 +136,15 @@ impl Workspace {
 
     /// A fresh engine holding exactly this workspace's tables and items, or the first problem.
     pub fn restore(&self, clock: Arc<dyn Clock>) -> Result<Engine, String> {
+        let mut engine = self.restore_tables(clock)?;
+        for (table, dump) in self.tables.iter().enumerate() {
+            self.restore_items(&mut engine, table, &dump.items, 0)?;
+        }
+        Ok(engine)
+    }
+
+    /// A fresh engine with this workspace's tables (and their TTL settings), no items yet.
+    pub fn restore_tables(&self, clock: Arc<dyn Clock>) -> Result<Engine, String> {
         if self.format != FORMAT {
             return Err(format!("Not a Dynalab workspace (format `{}`, expected `{FORMAT}`)", self.format));
         }
@@ -109,15 +157,28 @@ impl Workspace {
                     .execute_value("UpdateTimeToLive", request)
                     .map_err(|e| format!("Table `{name}`: {}", e.message))?;
             }
-            let quoted = Value::String(name.clone()).to_string();
-            for (i, item) in table.items.iter().enumerate() {
-                let request = format!(r#"{{"TableName":{quoted},"Item":{}}}"#, item.get());
-                engine
-                    .execute("PutItem", &request)
-                    .map_err(|e| format!("Table `{name}`, item {}: {}: {}", i + 1, e.kind.name(), e.message))?;
-            }
         }
         Ok(engine)
+    }
+
+    /// Puts `items` into the `table`-th table (`first`: how many of its items came before, for
+    /// the messages).
+    pub fn restore_items(
+        &self,
+        engine: &mut Engine,
+        table: usize,
+        items: &[Box<RawValue>],
+        first: usize,
+    ) -> Result<(), String> {
+        let name = self.tables.get(table).and_then(|t| t.create["TableName"].as_str()).unwrap_or("?").to_string();
+        let quoted = Value::String(name.clone()).to_string();
+        for (i, item) in items.iter().enumerate() {
+            let request = format!(r#"{{"TableName":{quoted},"Item":{}}}"#, item.get());
+            engine
+                .execute("PutItem", &request)
+                .map_err(|e| format!("Table `{name}`, item {}: {}: {}", first + i + 1, e.kind.name(), e.message))?;
+        }
+        Ok(())
     }
 
     pub fn to_json(&self) -> String {
@@ -243,6 +304,32 @@ mod tests {
             outcome = capture.step(&engine, 3);
         }
         assert!(outcome.expect_err("gone").starts_with("Table `empty`"));
+    }
+
+    #[test]
+    fn a_workspace_saved_in_parts_restores_to_the_same_workspace() {
+        let engine = orders();
+        let history = vec![HistoryEntry { operation: "Scan".into(), request: "{}".into() }];
+        let whole = Workspace::capture(&engine, &history).to_json();
+        let mut capture = Capture::start(&engine);
+        let mut stored: Vec<(Part, String)> = Vec::new();
+        while let Some((table, items)) = capture.take(&engine, 2).expect("slice") {
+            let part = Part { table, key: format!("part-{}", stored.len()), items: items.len() };
+            stored.push((part, serde_json::to_string(&items).expect("json")));
+        }
+        assert!(stored.len() > 2, "{} parts", stored.len());
+        let manifest = capture.parts_manifest(&history, stored.iter().map(|(p, _)| p.clone()).collect());
+        let manifest: PartsManifest =
+            serde_json::from_str(&serde_json::to_string(&manifest).expect("json")).expect("read back");
+        assert!(manifest.workspace.tables.iter().all(|t| t.items.is_empty()), "the manifest holds no items");
+        let mut restored = manifest.workspace.restore_tables(Arc::new(FixedClock::at(0))).expect("tables");
+        let mut before = vec![0; manifest.workspace.tables.len()];
+        for (part, text) in &stored {
+            let items: Vec<Box<RawValue>> = serde_json::from_str(text).expect("part");
+            manifest.workspace.restore_items(&mut restored, part.table, &items, before[part.table]).expect("items");
+            before[part.table] += items.len();
+        }
+        assert_eq!(Workspace::capture(&restored, &manifest.workspace.history).to_json(), whole);
     }
 
     #[test]

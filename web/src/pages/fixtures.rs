@@ -8,7 +8,6 @@ use dynalab_lab::examples::{self, ORDERS_TABLE};
 use dynalab_lab::fixtures::{parse_fixture, requests, Write};
 use dynalab_lab::generate::OrdersFixture;
 use leptos::prelude::*;
-use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 
 /// Why a load stopped before the end.
@@ -17,13 +16,15 @@ enum Stopped {
     Refused(String),
     /// The user cancelled after this many writes.
     Cancelled(usize),
+    /// Another workspace replaced this one (an import, a link) after this many writes.
+    Replaced(usize),
 }
 
 /// Requests run between two yields to the browser.
 const CHUNK: usize = 2_000;
 
 #[derive(Clone, Copy)]
-struct Progress {
+pub struct Progress {
     done: RwSignal<usize>,
     total: RwSignal<usize>,
     busy: RwSignal<bool>,
@@ -31,14 +32,22 @@ struct Progress {
     cancel: RwSignal<bool>,
 }
 
+impl Progress {
+    /// Made once by the app (`provide_context`), not by the page: a load goes on when another tab
+    /// is shown, and its progress and Cancel button are there again on coming back.
+    pub fn new() -> Self {
+        Self {
+            done: RwSignal::new(0),
+            total: RwSignal::new(0),
+            busy: RwSignal::new(false),
+            cancel: RwSignal::new(false),
+        }
+    }
+}
+
 #[component]
 pub fn FixturesPage() -> impl IntoView {
-    let progress = Progress {
-        done: RwSignal::new(0),
-        total: RwSignal::new(0),
-        busy: RwSignal::new(false),
-        cancel: RwSignal::new(false),
-    };
+    let progress = expect_context::<Progress>();
     view! {
         <div class="fixtures-page">
             <Gallery/>
@@ -235,8 +244,12 @@ async fn load(
     progress.cancel.set(false);
     progress.busy.set(true);
     let start = state::now_ms();
-    // Each write and the item it replaced, to put back if a later write fails.
-    let mut undo: Vec<(String, Option<Value>)> = Vec::new();
+    // What to put back if the load fails or is cancelled: the engine as it was. Clones share the
+    // items' buffers, so this costs the maps' nodes (nothing for an empty workspace), not the
+    // items; nothing else writes meanwhile (`state::loading`), so putting it back loses nothing.
+    let before = with_lab(|lab| lab.engine.clone());
+    let epoch = state::workspace_epoch();
+    state::set_loading(true);
     let mut failure = None;
     let mut requests = requests.peekable();
     let mut done = 0;
@@ -244,18 +257,8 @@ async fn load(
         let result = with_lab(|lab| {
             for (operation, request) in requests.by_ref().take(CHUNK) {
                 done += 1;
-                // Every request is an object with a TableName, so this keeps it valid JSON.
-                let asking_for_old = format!("{{\"ReturnValues\":\"ALL_OLD\",{}", request.get(1..).unwrap_or_default());
-                match lab.engine.execute(operation, &asking_for_old) {
-                    Ok(body) => {
-                        let old = if body.len() > 2 {
-                            serde_json::from_str::<Value>(&body).ok().and_then(|b| b.get("Attributes").cloned())
-                        } else {
-                            None
-                        };
-                        undo.push((request, old));
-                    }
-                    Err(e) => return Err(format!("write {done} of {total}: {}: {}", e.kind.name(), e.message)),
+                if let Err(e) = lab.engine.execute(operation, &request) {
+                    return Err(format!("write {done} of {total}: {}: {}", e.kind.name(), e.message));
                 }
             }
             Ok(())
@@ -266,41 +269,38 @@ async fn load(
         }
         progress.done.set(done);
         state::yield_to_browser().await;
+        if state::workspace_epoch() != epoch {
+            failure = Some(Stopped::Replaced(done));
+            break;
+        }
         if progress.cancel.get_untracked() && requests.peek().is_some() {
             failure = Some(Stopped::Cancelled(done));
             break;
         }
     }
+    state::set_loading(false);
     let millis = state::now_ms() - start;
-    if let Some(error) = failure {
-        let undone = undo.len();
-        with_lab(|lab| {
-            for (request, old) in undo.into_iter().rev() {
-                let request: Value = serde_json::from_str(&request).unwrap_or_default();
-                let table = request["TableName"].as_str().unwrap_or_default().to_string();
-                let written = request.get("Key").cloned().unwrap_or_else(|| request["Item"].clone());
-                let (operation, request) = match old {
-                    Some(item) => ("PutItem", json!({"TableName": table, "Item": item})),
-                    None => ("DeleteItem", json!({"TableName": table, "Key": lab.key_of(&table, &written)})),
-                };
-                let _ = lab.engine.execute(operation, &request.to_string());
-            }
-        });
-        ui.tell(
-            false,
-            match error {
-                Stopped::Refused(at) => {
-                    format!(
-                        "The fixture was refused at {at}. The {undone} earlier write(s) were undone: nothing changed."
-                    )
-                }
-                Stopped::Cancelled(done) => format!(
-                    "Cancelled after {done} of {total} writes. The {undone} write(s) made were undone: nothing changed."
-                ),
-            },
-        );
-    } else {
-        ui.tell(true, format!("Loaded {label} in {millis:.0} ms: {total} writes."));
+    match failure {
+        // Another workspace took this one's place: there is nothing of this load to undo in it.
+        Some(Stopped::Replaced(done)) => {
+            ui.tell(false, format!("The load stopped after {done} of {total} writes: the workspace was replaced."));
+        }
+        Some(error) => {
+            with_lab(|lab| lab.engine = before);
+            ui.tell(
+                false,
+                match error {
+                    Stopped::Refused(at) => format!(
+                        "The fixture was refused at {at}. The {} earlier write(s) were undone: nothing changed.",
+                        done.saturating_sub(1)
+                    ),
+                    Stopped::Cancelled(done) | Stopped::Replaced(done) => format!(
+                        "Cancelled after {done} of {total} writes. The {done} write(s) made were undone: nothing changed."
+                    ),
+                },
+            );
+        }
+        None => ui.tell(true, format!("Loaded {label} in {millis:.0} ms: {total} writes.")),
     }
     progress.busy.set(false);
     ui.changed();

@@ -117,7 +117,7 @@ impl Table {
         let stores = new.is_some();
         let partition = crate::explain::recording().then(|| key.0.clone());
         let old = match new_stored {
-            Some(stored) => self.storage.put_stored(key, stored),
+            Some(encoded) => self.storage.put_stored(key, encoded),
             None => self.storage.delete(&key),
         };
         if stores || old.is_some() {
