@@ -228,51 +228,35 @@ fn parse_saved(text: &str, json: bool) -> Result<Workspace, String> {
 }
 
 async fn restore_saved(ui: Ui) {
-    if let Ok(Some(manifest)) = idb::get(SAVED_PARTS).await {
+    // The save read back, what to keep aside if it cannot be restored, and where it was.
+    let (restored, kept_text, key, what) = if let Ok(Some(manifest)) = idb::get(SAVED_PARTS).await {
         let restored = restore_parts(&manifest).await;
-        // Something done in the moment the restore took is not overwritten.
-        if !state::table_names().is_empty() {
-            return;
-        }
-        match restored {
-            Ok((engine, history)) => {
-                state::replace(engine, history);
-                select_first_table(ui);
-                ui.version.update(|v| *v += 1);
-            }
-            Err(e) => {
-                // Kept aside: the next save writes a new list and leaves these parts alone.
-                let kept = write(DAMAGED, &manifest).await;
-                remove(SAVED_PARTS).await;
-                ui.tell(
-                    false,
-                    match kept {
-                        Ok(()) => format!("The saved workspace could not be restored ({e}); its list of parts is kept under `{DAMAGED}` in the browser's storage, and its parts with it."),
-                        Err(k) => format!("The saved workspace could not be restored ({e}), nor kept aside ({k})."),
-                    },
-                );
-            }
-        }
-        return;
-    }
-    let Some((saved, json)) = read_saved().await else { return };
-    // Something done in the moment the read took is not overwritten.
+        // Kept aside, the next save writes a new list and leaves these parts alone.
+        let what = format!("its list of parts is kept under `{DAMAGED}` in the browser's storage, its parts beside it");
+        (restored, manifest, SAVED_PARTS, what)
+    } else {
+        let Some((saved, json)) = read_saved().await else { return };
+        let restored = parse_saved(&saved, json).and_then(|w| Ok((w.restore(state::clock())?, w.history)));
+        let what = format!("it is kept under `{DAMAGED}` in the browser's storage");
+        (restored, saved, if json { SAVED_JSON } else { SAVED }, what)
+    };
+    // Something done in the moment the restore took is not overwritten.
     if !state::table_names().is_empty() {
         return;
     }
-    match parse_saved(&saved, json).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
+    match restored {
         Ok((engine, history)) => {
             state::replace(engine, history);
             select_first_table(ui);
             ui.version.update(|v| *v += 1);
         }
         Err(e) => {
-            let kept = write(DAMAGED, &saved).await;
-            remove(if json { SAVED_JSON } else { SAVED }).await;
+            let kept = write(DAMAGED, &kept_text).await;
+            remove(key).await;
             ui.tell(
                 false,
                 match kept {
-                    Ok(()) => format!("The saved workspace could not be restored ({e}); it is kept under `{DAMAGED}` in the browser's storage."),
+                    Ok(()) => format!("The saved workspace could not be restored ({e}); {what}."),
                     Err(k) => format!("The saved workspace could not be restored ({e}), nor kept aside ({k})."),
                 },
             );

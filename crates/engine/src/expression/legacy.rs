@@ -143,11 +143,10 @@ pub fn conditions(map: &Value, operator: Option<&str>, kind: Kind, into: &mut Re
 /// partition and the sort key. The table is not known yet: the sort key is the entry beside an
 /// `EQ` (a query's partition key can only be compared with `EQ`).
 fn refuse_unkeyable(entries: &serde_json::Map<String, Value>) -> Result<()> {
-    const KEYABLE: [&str; 7] = ["EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN"];
     let operator = |c: &Value| c.get("ComparisonOperator").and_then(Value::as_str).map(str::to_string);
     for (attribute, condition) in entries {
         let Some(op) = operator(condition) else { continue };
-        if KEYABLE.contains(&op.as_str()) || !COMPARISON_OPERATORS.contains(&op.as_str()) {
+        if KEY_OPERATORS.contains(&op.as_str()) || !COMPARISON_OPERATORS.contains(&op.as_str()) {
             continue;
         }
         let sort_key = entries.iter().any(|(other, c)| other != attribute && operator(c).as_deref() == Some("EQ"));
@@ -161,6 +160,9 @@ fn refuse_unkeyable(entries: &serde_json::Map<String, Value>) -> Result<()> {
     }
     Ok(())
 }
+
+/// The `ComparisonOperator`s a key condition can take.
+const KEY_OPERATORS: [&str; 7] = ["EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN"];
 
 /// `ComparisonOperator`'s values.
 const COMPARISON_OPERATORS: [&str; 13] = [
@@ -200,22 +202,8 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
     let operator =
         operator.ok_or_else(|| invalid(format!("ComparisonOperator is missing for Attribute: {attribute}")))?;
     let allowed: &[&str] = match kind {
-        Kind::Key => &["EQ", "LE", "LT", "GE", "GT", "BEGINS_WITH", "BETWEEN"],
-        _ => &[
-            "EQ",
-            "NE",
-            "LE",
-            "LT",
-            "GE",
-            "GT",
-            "NOT_NULL",
-            "NULL",
-            "CONTAINS",
-            "NOT_CONTAINS",
-            "BEGINS_WITH",
-            "IN",
-            "BETWEEN",
-        ],
+        Kind::Key => &KEY_OPERATORS,
+        _ => &COMPARISON_OPERATORS,
     };
     if !COMPARISON_OPERATORS.contains(&operator) {
         // DynamoDB Local's words for a name outside the enum (lower case included).
