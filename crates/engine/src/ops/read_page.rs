@@ -84,9 +84,8 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
         }
         let limit_hit = spec.limit.is_some_and(|l| page.scanned_count >= l);
         if limit_hit || bytes >= PAGE_BYTES {
-            let item = &candidate.entry.item();
-            page.last_evaluated_key =
-                Some(spec.last_key_names.iter().filter_map(|n| item.get(n).map(|v| (n.clone(), v.clone()))).collect());
+            let names: Vec<&str> = spec.last_key_names.iter().map(String::as_str).collect();
+            page.last_evaluated_key = Some(candidate.entry.only(&names));
             break;
         }
     }

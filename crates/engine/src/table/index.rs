@@ -5,13 +5,11 @@
 //! RANGE attributes in key-schema order, then by the table key, so equal index keys keep a
 //! stable order.
 
-use super::names::Names;
 use super::schema::{KeyAttribute, PrimaryKey};
 use super::storage::StoredItem;
 use crate::capacity::Units;
 use crate::value::{Item, KeyValue, ScalarType};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Global or local.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,8 +89,6 @@ pub struct Index {
     partitions: BTreeMap<IndexSlot, IndexCollection>,
     item_count: usize,
     total_bytes: usize,
-    /// Attribute names of the entries it encodes itself (KEYS_ONLY and INCLUDE projections).
-    names: Arc<Names>,
 }
 
 impl IndexDefinition {
@@ -168,7 +164,7 @@ impl Index {
     }
 
     pub fn new(definition: IndexDefinition) -> Self {
-        Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0, names: Names::new() }
+        Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0 }
     }
 
     pub fn item_count(&self) -> usize {
@@ -248,7 +244,7 @@ impl Index {
         // An ALL projection's entry is the item: share the table's buffer.
         let stored = match (&self.definition.projection, table_item) {
             (Projection::All, Some(shared)) => shared.clone(),
-            _ => StoredItem::new(entry, &self.names),
+            _ => StoredItem::new(entry),
         };
         let written = (Units::write(stored.size), stored.size);
         self.item_count += 1;

@@ -3,7 +3,6 @@
 
 pub mod index;
 pub mod key_bytes;
-pub mod names;
 pub mod schema;
 pub mod storage;
 
@@ -91,7 +90,7 @@ impl Table {
     /// [`Table::write`], saying who wrote (DynamoDB's TTL process marks its stream records).
     pub fn write_as(&mut self, key: PrimaryKey, new: Option<Item>, origin: crate::stream::Origin) -> Written {
         let new_size = new.as_ref().map_or(0, item_size);
-        let new_stored = new.as_ref().map(|item| StoredItem::new(item, self.storage.names()));
+        let new_stored = new.as_ref().map(|item| StoredItem::new(item));
         let mut consumption = Consumption::default();
         if !self.indexes.is_empty() {
             let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
