@@ -77,17 +77,6 @@ impl KeyConditions {
             }
         }
     }
-
-    /// The RANGE values fixed by equality, a prefix of every match.
-    pub fn equal_prefix(&self) -> Vec<KeyValue> {
-        self.sort
-            .iter()
-            .map_while(|c| match c {
-                SortCondition::Eq(v) => Some(v.clone()),
-                _ => None,
-            })
-            .collect()
-    }
 }
 
 /// One `attribute op value(s)` clause of a key condition.

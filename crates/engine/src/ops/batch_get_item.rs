@@ -5,7 +5,6 @@ use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::legacy::{self, Rewritten};
-use crate::expression::projection::project;
 use crate::expression::projection_only;
 use crate::table::{ItemJson, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
@@ -133,10 +132,7 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
             let why = if stored.is_some() { "one key, rounded on its own" } else { "missing key: the minimum unit" };
             crate::explain::read(table_name, None, std::slice::from_ref(&key.0), size, consistent, read, why);
             if let Some(stored) = stored {
-                items.push(match &projection {
-                    Some(paths) => ItemJson::Item(project(&stored.item(), paths)),
-                    None => stored.to_json(),
-                });
+                items.push(stored.to_json_projected(projection.as_deref()));
             }
         }
     }

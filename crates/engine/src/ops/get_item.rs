@@ -5,7 +5,6 @@ use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::expression::legacy::{self, Rewritten};
-use crate::expression::projection::project;
 use crate::expression::{projection_only, DocPath};
 use crate::table::ItemJson;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
@@ -87,10 +86,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<GetItemOutput<'_
         units,
         why,
     );
-    let item = stored.map(|s| match &projection {
-        Some(paths) => ItemJson::Item(project(&s.item(), paths)),
-        None => s.to_json(),
-    });
+    let item = stored.map(|s| s.to_json_projected(projection.as_deref()));
     Ok(GetItemOutput {
         item,
         consumed_capacity: Consumption::table_only(units)

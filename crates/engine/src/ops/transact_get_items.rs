@@ -3,7 +3,6 @@
 use crate::capacity::{ConsumedCapacity, Consumption, Report, Units};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
-use crate::expression::projection::project;
 use crate::expression::projection_only;
 use crate::table::{ItemJson, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
@@ -117,10 +116,7 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
         let slot = units.entry(table_name).or_default();
         *slot = *slot + read + read;
         responses.push(ItemResponse {
-            item: stored.map(|s| match &projection {
-                Some(paths) => ItemJson::Item(project(&s.item(), paths)),
-                None => s.to_json(),
-            }),
+            item: stored.map(|s| s.to_json_projected(projection.as_deref())),
         });
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());

@@ -66,6 +66,14 @@ impl StoredItem {
         ItemJson::Text(&self.json)
     }
 
+    /// The item as a read returns it: whole, or reduced to a projection's paths (decoded only then).
+    pub fn to_json_projected(&self, paths: Option<&[crate::expression::DocPath]>) -> ItemJson<'_> {
+        match paths {
+            Some(paths) => ItemJson::Item(crate::expression::projection::project(&self.item(), paths)),
+            None => self.to_json(),
+        }
+    }
+
     /// The item as a response member, taking ownership (for items just removed or replaced).
     pub fn into_json(self) -> ItemJson<'static> {
         ItemJson::Shared(self.json)
@@ -124,11 +132,6 @@ impl Storage {
 
     pub fn get(&self, key: &PrimaryKey) -> Option<&StoredItem> {
         self.partitions.get(&PartitionSlot::of(&key.0))?.get(&key.1)
-    }
-
-    /// Stores `item` under `key`, returning what was there.
-    pub fn put(&mut self, key: PrimaryKey, item: &Item) -> Option<StoredItem> {
-        self.put_stored(key, StoredItem::new(item))
     }
 
     /// Stores an item already encoded.
