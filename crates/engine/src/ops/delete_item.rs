@@ -97,7 +97,8 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<DeleteItemOu
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_request(&input.key.unwrap_or_default())?;
     let old = table.storage.get(&key);
-    let old_item = old.map(crate::table::StoredItem::item);
+    // Decoded only for a condition to read; a plain write replaces the item unread.
+    let old_item = condition.as_ref().and(old).map(crate::table::StoredItem::item);
     check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     let partition = key.0.clone();
     let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");

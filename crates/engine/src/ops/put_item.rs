@@ -106,7 +106,8 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<PutItemOutpu
     let key = table.definition.key_schema.key_of_item(&item)?;
     table.check_item_for_indexes(&item, false)?;
     let old = table.storage.get(&key);
-    let old_item = old.map(crate::table::StoredItem::item);
+    // Decoded only for a condition to read; a plain write replaces the item unread.
+    let old_item = condition.as_ref().and(old).map(crate::table::StoredItem::item);
     check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     table.check_collection_limit(&key, Some(&item), limit)?;
     let partition = key.0.clone();

@@ -288,7 +288,9 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
     let mut failed = false;
     for step in &mut planned {
         let table = engine.table(&step.table)?;
-        let old_item = table.storage.get(&step.key).map(crate::table::StoredItem::item);
+        // Decoded when a condition or an update reads it; a plain put or delete does not.
+        let reads_old = step.condition.is_some() || matches!(step.kind, Kind::Update);
+        let old_item = table.storage.get(&step.key).filter(|_| reads_old).map(crate::table::StoredItem::item);
         let old = old_item.as_ref();
         let empty = Item::new();
         let holds = step.condition.as_ref().is_none_or(|c| evaluate(c, old.unwrap_or(&empty)));
