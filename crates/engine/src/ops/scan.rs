@@ -15,6 +15,7 @@ use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Item, KeyValue};
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::ops::Bound;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "PascalCase")]
@@ -177,11 +178,13 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 .partitions_from(first_slot.as_ref())
                 .take_while(move |(slot, _)| in_segment(slot.hash))
                 .flat_map(move |(slot, collection)| {
-                    let skip_through =
-                        start.as_ref().filter(|(partition, _)| *partition == slot.key).map(|(_, sort)| sort.clone());
+                    // The start key's partition resumes right after it; the others from their first item.
+                    let after = start.as_ref().filter(|(partition, _)| *partition == slot.key).map(|(_, sort)| sort);
                     collection
-                        .iter()
-                        .filter(move |(sort, _)| skip_through.as_ref().is_none_or(|after| *sort > after))
+                        .range::<Option<KeyValue>, _>((
+                            after.map_or(Bound::Unbounded, Bound::Excluded),
+                            Bound::Unbounded,
+                        ))
                         .map(|(_, entry)| Candidate { entry, fetched: None })
                 });
             read_page(items, &spec)
@@ -198,11 +201,9 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 .partitions_from(first_slot.as_ref())
                 .take_while(move |(slot, _)| in_segment(slot.hash))
                 .flat_map(move |(slot, collection)| {
-                    let skip_through =
-                        start.as_ref().filter(|start| start.hash == slot.key).map(|start| start.position.clone());
+                    let after = start.as_ref().filter(|start| start.hash == slot.key).map(|start| &*start.position);
                     collection
-                        .iter()
-                        .filter(move |(k, _)| skip_through.as_ref().is_none_or(|after| *k > after))
+                        .range::<[u8], _>((after.map_or(Bound::Unbounded, Bound::Excluded), Bound::Unbounded))
                         .map(move |(k, entry)| target.candidate(entry, k))
                 });
             read_page(items, &spec)

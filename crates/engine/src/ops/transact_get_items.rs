@@ -115,9 +115,7 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
         );
         let slot = units.entry(table_name).or_default();
         *slot = *slot + read + read;
-        responses.push(ItemResponse {
-            item: stored.map(|s| s.to_json_projected(projection.as_deref())),
-        });
+        responses.push(ItemResponse { item: stored.map(|s| s.to_json_projected(projection.as_deref())) });
     }
     let report = Report::parse(input.return_consumed_capacity.as_deref());
     let consumed_capacity = (report != Report::None).then(|| {
