@@ -64,7 +64,7 @@ pub fn run(options: Options) -> std::io::Result<()> {
     }
     println!("dynalab serving DynamoDB on http://{address}");
     // This thread also watches for signals and runs the TTL sweep.
-    let mut outcome = one_thread_runtime()?.block_on(async move {
+    let outcome = one_thread_runtime()?.block_on(async move {
         let mut signals = Signals::new()?;
         tokio::spawn(async move {
             signals.next().await;
@@ -76,12 +76,18 @@ pub fn run(options: Options) -> std::io::Result<()> {
             std::process::exit(130);
         });
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        dynalab_server::serve(listener, state, count, stopped, true).await
+        let served = dynalab_server::serve(listener, state, count, stopped, true).await;
+        // The other threads may still be finishing their requests in flight: wait for them here,
+        // on this runtime, so the signal task above still answers a second signal meanwhile.
+        let joined = tokio::task::spawn_blocking(move || {
+            workers.into_iter().try_for_each(|worker| {
+                worker.join().unwrap_or_else(|_| Err(std::io::Error::other("a server thread panicked")))
+            })
+        })
+        .await
+        .unwrap_or_else(|_| Err(std::io::Error::other("a server thread panicked")));
+        served.and(joined)
     });
-    for worker in workers {
-        let finished = worker.join().unwrap_or_else(|_| Err(std::io::Error::other("a server thread panicked")));
-        outcome = outcome.and(finished);
-    }
     outcome
 }
 
