@@ -24,11 +24,13 @@ for (let start = 0; start < 30; start += 10) {
   check("batch write leaves nothing unprocessed", Object.keys(written.UnprocessedItems ?? {}).length === 0);
 }
 
-let count = 0, pages = 0;
+let count = 0, pages = 0, units = 0;
 for await (const page of paginateQuery({ client, pageSize: 7 }, {
   TableName: "carts", KeyConditionExpression: "pk = :p", ExpressionAttributeValues: { ":p": { S: "cart#1" } },
-})) { count += page.Count; pages++; }
+  ReturnConsumedCapacity: "INDEXES",
+})) { count += page.Count; pages++; units += page.ConsumedCapacity.CapacityUnits; }
 check("paginator reads every item", count === 30);
+check("each page says what it consumed: 0.5 RCU per page of small items", units === 0.5 * pages);
 check("paginator pages by Limit", pages === 5);
 
 const got = await doc.send(new GetCommand({ TableName: "carts", Key: { pk: "cart#1", sk: 3 } }));

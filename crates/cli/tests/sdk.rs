@@ -63,3 +63,45 @@ fn a_partiql_session_works_through_the_aws_sdk_for_javascript() {
 fn the_aws_sdk_for_javascript_works_from_a_browser_page_on_another_origin() {
     run_scenario("node", "js_browser.mjs");
 }
+
+/// The npm package's in-process engine (packages/dynalab, built by `scripts/npm-package`) answers
+/// the same SDK scenarios exactly as `dynalab serve` does: each call's output or error compared
+/// (values the wall clock makes are placeholders in both transcripts).
+#[test]
+fn the_npm_packages_in_process_handler_answers_the_sdk_scenarios_as_dynalab_serve_does() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../packages/dynalab/wasm/dynalab_bg.wasm");
+    assert!(package.exists(), "the npm package is not built: run scripts/npm-package (scripts/test does)");
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk");
+    let dir = std::env::temp_dir().join(format!("dynalab-transcripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for script in ["js_scenario.mjs", "js_partiql.mjs", "js_streams.mjs"] {
+        let server = common::Server::start_with(&[]);
+        let mut transcripts = Vec::new();
+        for (label, target) in [("serve", server.endpoint.as_str()), ("in-process", "in-process")] {
+            let file = dir.join(format!("{script}.{label}.json"));
+            let output = Command::new("node")
+                .arg(sdk.join(script))
+                .arg(target)
+                .env("TRANSCRIPT", &file)
+                .output()
+                .expect("node runs");
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(output.status.success(), "{script} against {label}:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+            assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+            let text = std::fs::read_to_string(&file).expect("transcript written");
+            let calls: Vec<serde_json::Value> = serde_json::from_str(&text).expect("transcript is JSON");
+            transcripts.push(calls);
+        }
+        assert!(transcripts[0].len() >= 8, "{script}: {} calls recorded", transcripts[0].len());
+        assert_eq!(transcripts[0].len(), transcripts[1].len(), "{script}: as many calls");
+        for (served, in_process) in transcripts[0].iter().zip(&transcripts[1]) {
+            assert_eq!(served, in_process, "{script}: a call answered differently in-process");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_javascript_streams_consumer_reads_every_change_in_order() {
+    run_scenario("node", "js_streams.mjs");
+}

@@ -130,6 +130,15 @@ impl Operation {
         Self::from_name(name).filter(|op| op.api().target_prefix() == prefix)
     }
 
+    /// The operation an `X-Amz-Target` header names, or DynamoDB's answer to one it does not
+    /// (`UnknownOperationException`, naming the cloud-only feature when it is one).
+    pub fn for_target(target: &str) -> Result<Self, crate::DynamoError> {
+        Self::from_target(target).ok_or_else(|| {
+            let name = target.split_once('.').map_or("", |(_, name)| name);
+            crate::unknown_operation(name)
+        })
+    }
+
     /// The `X-Amz-Target` header value that names it.
     pub fn target(self) -> String {
         format!("{}.{}", self.api().target_prefix(), self.name())
@@ -176,6 +185,10 @@ mod tests {
         assert_eq!(Operation::from_target("DynamoDBStreams_20120810.GetRecords"), Some(Operation::GetRecords));
         assert_eq!(Operation::from_target("DynamoDB_20120810.CreateBackup"), None);
         assert_eq!(Operation::from_name("Select"), None);
+        assert_eq!(Operation::for_target("DynamoDB_20120810.Query"), Ok(Operation::Query));
+        let backup = Operation::for_target("DynamoDB_20120810.CreateBackup").expect_err("cloud only");
+        assert_eq!(backup.kind.name(), "UnknownOperationException");
+        assert!(backup.message.contains("CreateBackup"), "{}", backup.message);
     }
 
     #[test]

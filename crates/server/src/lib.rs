@@ -188,10 +188,7 @@ fn answer(
     let content_encoding = headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap_or("unreadable"));
     let body = encoding::decode(content_encoding, body, MAX_BODY_BYTES)?;
     let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
-    let Some(operation) = Operation::from_target(target) else {
-        let name = target.split_once('.').map_or("", |(_, name)| name);
-        return Err(dynalab_engine::unknown_operation(name));
-    };
+    let operation = Operation::for_target(target)?;
     if operation == Operation::DescribeEndpoints {
         // Endpoint discovery must lead back here, to the address this server listens on.
         let address = state.settings.address.as_deref().unwrap_or("127.0.0.1");

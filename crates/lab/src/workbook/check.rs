@@ -4,6 +4,7 @@
 use super::analysis::{analyse, DesignResult};
 use super::plan::{Plan, Problems};
 use super::runner::{run, EngineTarget, PatternRun};
+use super::import::{import, Source};
 use super::Workbook;
 use dynalab_engine::Clock;
 use std::sync::Arc;
@@ -22,4 +23,66 @@ pub fn check(workbook: &Workbook, clock: Arc<dyn Clock>) -> Result<Checked, Prob
     let runs = run(&plan, &mut EngineTarget::new(clock));
     let result = analyse(&plan, &runs);
     Ok(Checked { plan, runs, result })
+}
+
+/// A design checked from its text in any shape [`import`] reads, with what the import said.
+#[derive(Debug, Clone)]
+pub struct CheckedDesign {
+    pub source: Source,
+    /// What the import could not carry over, and why.
+    pub notes: Vec<String>,
+    pub checked: Checked,
+}
+
+/// Why a design text was not checked: it could not be read, had nothing to check, or its plan
+/// found problems (each listed). Nothing ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotChecked {
+    pub problems: Vec<String>,
+    /// What the import noted, when it got that far.
+    pub notes: Vec<String>,
+}
+
+/// Reads `text` (a workbook or any design [`import`] reads), plans, runs and analyses it: what the
+/// command line's `dynalab check`, the JavaScript package and the MCP server all return.
+pub fn check_text(text: &str, clock: Arc<dyn Clock>) -> Result<CheckedDesign, NotChecked> {
+    let imported = import(text).map_err(|e| NotChecked { problems: vec![e], notes: Vec::new() })?;
+    let notes = imported.notes.clone();
+    let imported = imported.checkable().map_err(|e| NotChecked { problems: vec![e], notes: notes.clone() })?;
+    let checked = check(&imported.workbook, clock).map_err(|p| NotChecked { problems: p.0, notes: notes.clone() })?;
+    Ok(CheckedDesign { source: imported.source, notes, checked })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workbook::analysis::Verdict;
+    use dynalab_engine::FixedClock;
+
+    fn clock() -> Arc<dyn Clock> {
+        Arc::new(FixedClock::at(1_700_000_000_000))
+    }
+
+    #[test]
+    fn checks_a_workbook_from_its_text() {
+        let text = include_str!("../../../../examples/orders-service.workbook.json");
+        let design = check_text(text, clock()).expect("the example plans");
+        assert_eq!(design.source, Source::Workbook);
+        assert!(design.notes.is_empty());
+        assert_eq!(design.checked.result.verdict, Verdict::Pass);
+        assert_eq!(design.checked.runs.len(), design.checked.result.patterns.len());
+    }
+
+    #[test]
+    fn says_why_nothing_was_checked() {
+        let unreadable = check_text("{\"format\": 3", clock()).expect_err("not JSON");
+        assert!(unreadable.problems[0].starts_with("not JSON"), "{unreadable:?}");
+        let empty = check_text(r#"{"format":"dynalab-workbook/1","name":"x","tables":[],"patterns":[]}"#, clock())
+            .expect_err("nothing to check");
+        assert!(empty.problems[0].contains("no access patterns"), "{empty:?}");
+        let broken = r#"{"format":"dynalab-workbook/1","name":"x","tables":[],"patterns":[
+            {"id":"p","description":"d","requests":[{"operation":"GetItem","request":{"TableName":"missing","Key":{"pk":{"S":"a"}}}}]}]}"#;
+        let planned = check_text(broken, clock()).expect_err("the plan refuses it");
+        assert!(!planned.problems.is_empty());
+    }
 }
