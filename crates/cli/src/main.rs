@@ -4,6 +4,7 @@
 
 mod check;
 mod endpoint;
+mod mcp;
 mod serve;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -67,6 +68,10 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         data_dir: PathBuf,
     },
+    /// A Model Context Protocol server on standard input and output, for coding agents: run
+    /// DynamoDB operations on an in-memory engine, explain their capacity, load items, and check or
+    /// compare designs. Add it to an agent's MCP configuration as the command `dynalab mcp`.
+    Mcp,
     /// Prove a design: run every access pattern of a workbook on a fresh engine loaded with its
     /// fixture, and report calls, capacity, hot keys, cost and a verdict per pattern. Exit 0 when
     /// no pattern fails, 1 when one does, 2 when the workbook is invalid.
@@ -135,6 +140,7 @@ fn main() -> std::process::ExitCode {
                 }
             }
         }
+        Command::Mcp => mcp::run(),
         Command::Repair { data_dir } => match dynalab_server::persistence::repair(&data_dir) {
             Ok(said) => {
                 println!("{said}");

@@ -86,7 +86,11 @@ fn the_npm_packages_in_process_handler_answers_the_sdk_scenarios_as_dynalab_serv
                 .output()
                 .expect("node runs");
             let stdout = String::from_utf8_lossy(&output.stdout);
-            assert!(output.status.success(), "{script} against {label}:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+            assert!(
+                output.status.success(),
+                "{script} against {label}:\n{stdout}\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
             assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
             let text = std::fs::read_to_string(&file).expect("transcript written");
             let calls: Vec<serde_json::Value> = serde_json::from_str(&text).expect("transcript is JSON");

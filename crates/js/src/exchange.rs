@@ -60,7 +60,11 @@ mod tests {
         assert_eq!(created.status, 200, "{}", created.body);
         assert_eq!(body(&created)["TableDescription"]["TableName"], "things");
         assert_eq!(created.crc32, crc32fast::hash(created.body.as_bytes()));
-        let put = exchange(&mut engine, "DynamoDB_20120810.PutItem", r#"{"TableName":"things","Item":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}"#);
+        let put = exchange(
+            &mut engine,
+            "DynamoDB_20120810.PutItem",
+            r#"{"TableName":"things","Item":{"pk":{"S":"a"}},"ReturnConsumedCapacity":"TOTAL"}"#,
+        );
         assert_eq!(body(&put)["ConsumedCapacity"]["CapacityUnits"], 1.0);
         let failed = exchange(
             &mut engine,
@@ -76,12 +80,16 @@ mod tests {
     fn refuses_what_the_service_refuses() {
         let mut engine = engine();
         let malformed = exchange(&mut engine, "DynamoDB_20120810.GetItem", "{not json");
-        assert_eq!((malformed.status, body(&malformed)["__type"].as_str()), (400, Some("com.amazon.coral.service#SerializationException")));
+        assert_eq!(
+            (malformed.status, body(&malformed)["__type"].as_str()),
+            (400, Some("com.amazon.coral.service#SerializationException"))
+        );
         let unknown = exchange(&mut engine, "DynamoDB_20120810.CreateBackup", "{}");
         assert_eq!(body(&unknown)["__type"], "com.amazon.coral.service#UnknownOperationException");
         let wrong_api = exchange(&mut engine, "DynamoDB_20120810.GetRecords", "{}");
         assert_eq!(body(&wrong_api)["__type"], "com.amazon.coral.service#UnknownOperationException");
-        let missing = exchange(&mut engine, "DynamoDB_20120810.GetItem", r#"{"TableName":"nope","Key":{"pk":{"S":"a"}}}"#);
+        let missing =
+            exchange(&mut engine, "DynamoDB_20120810.GetItem", r#"{"TableName":"nope","Key":{"pk":{"S":"a"}}}"#);
         assert_eq!(body(&missing)["__type"], "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException");
         let streams = exchange(&mut engine, "DynamoDBStreams_20120810.ListStreams", "{}");
         assert_eq!((streams.status, body(&streams)["Streams"].as_array().map(Vec::len)), (200, Some(0)));

@@ -150,8 +150,7 @@ pub fn check(text: &str, start_millis: Option<f64>) -> Result<String, JsValue> {
 pub fn compare(a: &str, b: &str, start_millis: Option<f64>) -> Result<String, JsValue> {
     let (a, b) = (checked(a, start_millis)?, checked(b, start_millis)?);
     let (a, b) = (&a.checked.result, &b.checked.result);
-    let report: Value = serde_json::from_str(&comparison::json(a, b)).unwrap_or(Value::Null);
-    Ok(json!({"report": report, "markdown": comparison::markdown(a, b)}).to_string())
+    Ok(json!({"report": comparison::value(a, b), "markdown": comparison::markdown(a, b)}).to_string())
 }
 
 fn checked(text: &str, start_millis: Option<f64>) -> Result<CheckedDesign, JsValue> {

@@ -2,9 +2,9 @@
 //! problem, or what runs), run, analyse.
 
 use super::analysis::{analyse, DesignResult};
+use super::import::{import, Source};
 use super::plan::{Plan, Problems};
 use super::runner::{run, EngineTarget, PatternRun};
-use super::import::{import, Source};
 use super::Workbook;
 use dynalab_engine::Clock;
 use std::sync::Arc;

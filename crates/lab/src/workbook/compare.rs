@@ -102,7 +102,18 @@ pub fn markdown(a: &DesignResult, b: &DesignResult) -> String {
 
 /// The comparison as JSON: both reports and the per-pattern rows.
 pub fn json(a: &DesignResult, b: &DesignResult) -> String {
-    let rows: Vec<serde_json::Value> = pattern_ids(a, b)
+    serde_json::to_string_pretty(&value(a, b)).unwrap_or_default() + "\n"
+}
+
+/// The comparison as a JSON value: `{"a", "b", "patterns", "monthly_at_peak_difference"}`.
+pub fn value(a: &DesignResult, b: &DesignResult) -> serde_json::Value {
+    json!({"a": a, "b": b, "patterns": rows(a, b),
+        "monthly_at_peak_difference": b.cost.at_peak.total() - a.cost.at_peak.total()})
+}
+
+/// One row per pattern id of either design: each side's call, units, cost and verdict.
+pub fn rows(a: &DesignResult, b: &DesignResult) -> Vec<serde_json::Value> {
+    pattern_ids(a, b)
         .into_iter()
         .map(|id| {
             let (pa, pb) = (find(a, id), find(b, id));
@@ -115,8 +126,5 @@ pub fn json(a: &DesignResult, b: &DesignResult) -> String {
                 "monthly_difference": match (pa, pb) { (Some(x), Some(y)) => json!(y.monthly_at_peak - x.monthly_at_peak), _ => json!(null) },
             })
         })
-        .collect();
-    let value = json!({"a": a, "b": b, "patterns": rows,
-        "monthly_at_peak_difference": b.cost.at_peak.total() - a.cost.at_peak.total()});
-    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        .collect()
 }
