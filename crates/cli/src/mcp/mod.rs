@@ -166,13 +166,13 @@ mod tests {
         let mut session = tools::Session::new();
         let init = ask(
             &mut session,
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
         );
         assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
         let newer = ask(
             &mut session,
-            json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2099-01-01"}}),
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2099-01-01"}}),
         );
         assert_eq!(newer["result"]["protocolVersion"], PROTOCOL_VERSION);
         assert!(answer(&mut session, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).is_none());
@@ -198,12 +198,12 @@ mod tests {
         );
         let unknown = ask(
             &mut session,
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "drop_everything"}}),
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "drop_everything"}}),
         );
         assert_eq!(unknown["error"]["code"], INVALID_PARAMS);
         let bad = ask(
             &mut session,
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "run_operation", "arguments": 3}}),
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "run_operation", "arguments": 3}}),
         );
         assert_eq!(bad["error"]["code"], INVALID_PARAMS);
     }
