@@ -97,6 +97,7 @@ try {
   context.on('request', (request) => { if (!request.url().startsWith(url)) elsewhere.push(request.url()); });
   const page = await watchedPage(context, errors);
   await page.goto(url);
+  await page.waitForFunction(() => window.mainThread !== undefined, null, { timeout: 20000 });
   for (const [name, ok, detail] of await page.evaluate(() => window.mainThread)) check(name, ok, detail);
   for (const [name, ok, detail] of await page.evaluate(() => window.inWorker)) check(name, ok, detail);
   check(`no request left the site: ${elsewhere.join(', ')}`, elsewhere.length === 0);
