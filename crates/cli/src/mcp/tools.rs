@@ -383,6 +383,10 @@ fn compare_designs(arguments: &Value) -> Result<Answer, Answer> {
 /// The tools, as `tools/list` gives them.
 pub fn list() -> Value {
     let operation_names: Vec<&str> = Operation::ALL.iter().map(|op| op.name()).collect();
+    let operation_input = json!({"type": "object", "required": ["operation"], "properties": {
+        "operation": {"description": "The operation's name.", "type": "string", "enum": operation_names},
+        "request": {"description": "The request, as the DynamoDB API takes it (DynamoDB JSON).", "type": "object"}
+    }});
     let design_input = |text: &str, path: &str| {
         json!({
             text: {"description": "The design: a Dynalab workbook (format dynalab-workbook/1, with tables, fixture items and access patterns), the DynamoDB MCP server's dynamodb_data_model.json, a design skill cost model, a NoSQL Workbench model or a CloudFormation template — as text or as a JSON object.", "type": ["string", "object"]},
@@ -413,20 +417,14 @@ pub fn list() -> Value {
             "name": "run_operation",
             "title": "Run a DynamoDB operation",
             "description": "Runs one DynamoDB (or DynamoDB Streams) operation on this session's in-memory engine, exactly as the service would answer it — same items, paging (1 MB pages, Limit, LastEvaluatedKey), errors (name and message) — and returns the response with the capacity it consumed and the arithmetic (bytes → 4 KB read units, halved for eventual consistency; 1 KB write units; which indexes a write touched). The request is the API's JSON with attribute values in DynamoDB JSON ({\"S\": \"USER#1\"}). Use it to create tables, write items and try each access pattern's request before writing it into a design.",
-            "inputSchema": {"type": "object", "required": ["operation"], "properties": {
-                "operation": {"description": "The operation's name.", "type": "string", "enum": operation_names},
-                "request": {"description": "The request, as the DynamoDB API takes it (DynamoDB JSON).", "type": "object"}
-            }},
+            "inputSchema": operation_input,
             "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}
         },
         {
             "name": "explain_capacity",
             "title": "Explain what a request would cost",
             "description": "Says what one request would consume on this session's engine, step by step (which table or index, which partition key, how many bytes, how many units and why), without changing anything: it runs on a copy. Use it to see why a Query costs what it does (item sizes, filters reading items they then drop, eventually consistent halving) or which indexes a write would touch.",
-            "inputSchema": {"type": "object", "required": ["operation"], "properties": {
-                "operation": {"description": "The operation's name.", "type": "string", "enum": operation_names},
-                "request": {"description": "The request (DynamoDB JSON).", "type": "object"}
-            }},
+            "inputSchema": operation_input,
             "annotations": {"readOnlyHint": true, "openWorldHint": false}
         },
         {
