@@ -5,6 +5,7 @@
 mod check;
 mod endpoint;
 mod mcp;
+mod pack;
 mod serve;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -96,6 +97,25 @@ enum Command {
         /// id) and in total: units, cost and verdicts.
         #[arg(long, value_name = "FILE")]
         compare: Option<PathBuf>,
+        /// FILE is a learner's challenge solution (dynalab-solution/1): grade it against this
+        /// challenge pack, as the playground does (exit 1 unless it passes).
+        #[arg(long, value_name = "PACK")]
+        pack: Option<PathBuf>,
+    },
+    /// Workshop and challenge packs (docs/pack.md).
+    Pack {
+        #[command(subcommand)]
+        command: PackCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum PackCommand {
+    /// Check packs for their author: the format, every reference solution passing, every naive
+    /// solution failing as the pack says. Exit 2 if a file does not read, 1 if a solution misbehaves.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -151,7 +171,17 @@ fn main() -> std::process::ExitCode {
                 std::process::ExitCode::FAILURE
             }
         },
-        Command::Check { file, format, out, endpoint, compare } => {
+        Command::Pack { command: PackCommand::Check { files } } => pack::check(&files),
+        Command::Check { file, format, out, endpoint, compare, pack: pack_file } => {
+            if let Some(text) = std::fs::read_to_string(&file).ok().filter(|t| pack::is_solution(t)) {
+                return pack::grade_solution(
+                    &file,
+                    &text,
+                    pack_file.as_deref(),
+                    matches!(format, Format::Json),
+                    out.as_deref(),
+                );
+            }
             let output = match format {
                 Format::Md => check::Output::Markdown,
                 Format::Json => check::Output::Json,

@@ -8,6 +8,7 @@ pub mod examples;
 pub mod fixtures;
 pub mod generate;
 pub mod numbers;
+pub mod pack;
 pub mod plain_json;
 pub mod workbook;
 pub mod workspace;

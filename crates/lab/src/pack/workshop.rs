@@ -1,0 +1,390 @@
+//! A workshop step judged: the engine a step starts from, the learner's requests run on it, and
+//! each check read from the last request's typed outcome (operation, items, counts, charges) and
+//! from the tables after it.
+
+use super::{ItemRule, ItemsRule, Pack, Rule, Setup, Step, TableRule};
+use crate::plain_json;
+use crate::workbook::Call;
+use dynalab_engine::{Clock, Engine, Operation, Outcome, Tally};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// What the learner's last request did, as the checks read it.
+#[derive(Debug, Clone)]
+pub struct Ran {
+    pub operation: Option<Operation>,
+    pub request: Value,
+    /// The response, or the error's name and message.
+    pub response: Result<Value, (String, String)>,
+    pub tally: Tally,
+    /// Capacity units consumed, read and write together.
+    pub units: f64,
+}
+
+impl Ran {
+    pub fn new(request: Value, outcome: Outcome) -> Self {
+        let units = outcome.steps.iter().map(|s| s.units).sum();
+        let response = match outcome.response {
+            Ok(body) if body.is_empty() => Ok(json!({})),
+            Ok(body) => Ok(serde_json::from_str(&body).unwrap_or(Value::Null)),
+            Err(e) => Err((e.kind.name().to_string(), e.message)),
+        };
+        Self { operation: outcome.operation, request, response, tally: outcome.tally, units }
+    }
+
+    /// The items it returned, in order: `Item`, `Items`, a batch's or a transaction's `Responses`.
+    pub fn items(&self) -> Vec<&Map<String, Value>> {
+        let Ok(response) = &self.response else { return Vec::new() };
+        let mut items: Vec<&Map<String, Value>> = Vec::new();
+        if let Some(item) = response.get("Item").and_then(Value::as_object) {
+            items.push(item);
+        }
+        items
+            .extend(response.get("Items").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object));
+        match response.get("Responses") {
+            Some(Value::Object(tables)) => {
+                items.extend(tables.values().filter_map(Value::as_array).flatten().filter_map(Value::as_object));
+            }
+            Some(Value::Array(answers)) => {
+                items.extend(answers.iter().filter_map(|a| a.get("Item").and_then(Value::as_object)));
+            }
+            _ => {}
+        }
+        items
+    }
+}
+
+/// One check's verdict.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CheckResult {
+    pub id: String,
+    pub passed: bool,
+    /// What was found, in words.
+    pub found: String,
+    /// The lesson, shown when it fails.
+    pub why: String,
+}
+
+/// A fresh engine holding `setup`'s tables, items and writes.
+pub fn load(setup: &Setup, clock: Arc<dyn Clock>) -> Result<Engine, String> {
+    let mut engine = Engine::new(clock);
+    for (i, table) in setup.tables.iter().enumerate() {
+        engine
+            .execute_value("CreateTable", table)
+            .map_err(|e| format!("tables[{i}]: {}: {}", e.kind.name(), e.message))?;
+    }
+    for (table, items) in &setup.fixtures {
+        for (i, item) in items.as_array().into_iter().flatten().enumerate() {
+            let item =
+                plain_json::item_from_text(&item.to_string()).map_err(|e| format!("fixtures.{table}[{i}]: {e}"))?;
+            engine
+                .execute_value("PutItem", &json!({"TableName": table, "Item": item}))
+                .map_err(|e| format!("fixtures.{table}[{i}]: {}: {}", e.kind.name(), e.message))?;
+        }
+    }
+    run(&mut engine, &setup.setup).map_err(|e| format!("setup: {e}"))?;
+    Ok(engine)
+}
+
+/// The engine step `index` starts from: the nearest step at or before it that says where it
+/// starts, then every solution after that one up to this step.
+pub fn start(pack: &Pack, index: usize, clock: Arc<dyn Clock>) -> Result<Engine, String> {
+    let Some(from) =
+        pack.steps[..=index.min(pack.steps.len().saturating_sub(1))].iter().rposition(|s| s.start.is_some())
+    else {
+        return Err("no step before this one says where it starts".into());
+    };
+    let setup = pack.steps[from].start.as_ref().ok_or("no start")?;
+    let mut engine = load(setup, clock).map_err(|e| format!("steps[{from}].start.{e}"))?;
+    for (i, step) in pack.steps.iter().enumerate().take(index).skip(from) {
+        run(&mut engine, &step.solution).map_err(|e| format!("steps[{i}].solution: {e}"))?;
+    }
+    Ok(engine)
+}
+
+/// Runs `requests` in order; the last one's outcome. An earlier one that fails stops the run.
+pub fn run(engine: &mut Engine, requests: &[Call]) -> Result<Option<Ran>, String> {
+    let mut last = None;
+    for (i, call) in requests.iter().enumerate() {
+        let (operation, request) = call.resolve(&Map::new()).map_err(|e| format!("[{i}]: {e}"))?;
+        let ran = Ran::new(request.clone(), engine.run(&operation, &request.to_string()));
+        if i + 1 < requests.len() {
+            if let Err((name, message)) = &ran.response {
+                return Err(format!("[{i}] {operation}: {name}: {message}"));
+            }
+        }
+        last = Some(ran);
+    }
+    Ok(last)
+}
+
+/// Every check of `step` on the learner's last request and the tables after it.
+pub fn judge(step: &Step, last: Option<&Ran>, engine: &mut Engine) -> Vec<CheckResult> {
+    step.checks
+        .iter()
+        .map(|check| {
+            let (passed, found) = match (&check.rule, last) {
+                (Rule::Table(rule), _) => table(engine, rule),
+                (Rule::Item(rule), _) => item(engine, rule),
+                (_, None) => (false, "nothing has run yet".to_string()),
+                (rule, Some(ran)) => on_request(rule, ran),
+            };
+            CheckResult { id: check.id.clone(), passed, found, why: check.why.clone() }
+        })
+        .collect()
+}
+
+fn operation_name(ran: &Ran) -> &str {
+    ran.operation.map_or("an unknown operation", Operation::name)
+}
+
+fn on_request(rule: &Rule, ran: &Ran) -> (bool, String) {
+    let reads_the_answer = matches!(rule, Rule::Items(_) | Rule::Count(_) | Rule::MaxUnits(_) | Rule::NoFilterWaste(_));
+    if let (true, Err((name, message))) = (reads_the_answer, &ran.response) {
+        return (false, format!("it failed: {name}: {message}"));
+    }
+    match rule {
+        Rule::Call(operations) => {
+            let name = operation_name(ran);
+            (operations.iter().any(|o| o == name), format!("the request was a {name}"))
+        }
+        Rule::Succeeds(_) => match &ran.response {
+            Ok(_) => (true, format!("the {} succeeded", operation_name(ran))),
+            Err((name, message)) => (false, format!("it failed: {name}: {message}")),
+        },
+        Rule::Error(expected) => match &ran.response {
+            Err((name, message)) => (name == expected, format!("it failed with {name}: {message}")),
+            Ok(_) => (false, "it succeeded".to_string()),
+        },
+        Rule::Items(rule) => items(ran, rule),
+        Rule::Count(n) => (ran.tally.items == *n, format!("it returned {} items", ran.tally.items)),
+        Rule::MaxUnits(max) => (ran.units <= *max, format!("it consumed {} capacity units", ran.units)),
+        Rule::Index(name) => {
+            let used = ran.request.get("IndexName").and_then(Value::as_str);
+            (
+                used == Some(name.as_str()),
+                used.map_or("it read the table, not an index".into(), |i| format!("it read the index {i}")),
+            )
+        }
+        Rule::NoFilterWaste(_) => match ran.tally.scanned {
+            Some(scanned) if scanned > ran.tally.items => (
+                false,
+                format!(
+                    "it read {scanned} items and returned {} (the rest were paid for and dropped)",
+                    ran.tally.items
+                ),
+            ),
+            _ => (true, "every item it read was returned".into()),
+        },
+        Rule::Table(_) | Rule::Item(_) => (false, String::new()),
+    }
+}
+
+/// The expected keys in DynamoDB JSON, and the returned items' same attributes.
+fn items(ran: &Ran, rule: &ItemsRule) -> (bool, String) {
+    let expected: Vec<Value> = rule
+        .keys
+        .iter()
+        .filter_map(|k| plain_json::item_from_text(&Value::Object(k.clone()).to_string()).ok())
+        .collect();
+    let names: Vec<&String> = rule.keys.first().map(|k| k.keys().collect()).unwrap_or_default();
+    let returned: Vec<Value> = ran
+        .items()
+        .iter()
+        .map(|item| {
+            Value::Object(names.iter().filter_map(|n| item.get(*n).map(|v| ((*n).clone(), v.clone()))).collect())
+        })
+        .collect();
+    let same = if rule.ordered {
+        returned == expected
+    } else {
+        let mut a: Vec<String> = returned.iter().map(Value::to_string).collect();
+        let mut b: Vec<String> = expected.iter().map(Value::to_string).collect();
+        a.sort();
+        b.sort();
+        a == b
+    };
+    let shown: Vec<String> = returned.iter().map(compact).collect();
+    (
+        same,
+        format!(
+            "it returned {} item(s){}{}",
+            returned.len(),
+            if shown.is_empty() { "" } else { ": " },
+            shown.join(", ")
+        ),
+    )
+}
+
+fn table(engine: &mut Engine, rule: &TableRule) -> (bool, String) {
+    let described = match engine.execute_value("DescribeTable", &json!({"TableName": rule.name})) {
+        Ok(d) => d["Table"].clone(),
+        Err(_) => return (false, format!("there is no table {}", rule.name)),
+    };
+    if let Some(index) = &rule.index {
+        let indexes: Vec<&Value> = ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"]
+            .iter()
+            .filter_map(|k| described[*k].as_array())
+            .flatten()
+            .collect();
+        let Some(found) = indexes.iter().find(|i| i["IndexName"] == index.as_str()) else {
+            return (false, format!("{} has no index {index}", rule.name));
+        };
+        if let Some(keys) = &rule.index_keys {
+            let actual: Vec<&str> = found["KeySchema"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|k| k["AttributeName"].as_str())
+                .collect();
+            if actual != keys.iter().map(String::as_str).collect::<Vec<_>>() {
+                return (false, format!("{index} is keyed on {}", actual.join(", ")));
+            }
+        }
+        if let Some(projection) = &rule.projection {
+            let actual = found["Projection"]["ProjectionType"].as_str().unwrap_or("?");
+            if actual != projection {
+                return (false, format!("{index} projects {actual}"));
+            }
+        }
+    }
+    if let Some(attribute) = &rule.ttl_attribute {
+        let ttl = engine.execute_value("DescribeTimeToLive", &json!({"TableName": rule.name})).unwrap_or(Value::Null);
+        let description = &ttl["TimeToLiveDescription"];
+        if description["TimeToLiveStatus"] != "ENABLED" || description["AttributeName"] != attribute.as_str() {
+            return (false, format!("time to live on {} is not enabled on {attribute}", rule.name));
+        }
+    }
+    if let Some(stream) = rule.stream {
+        let enabled = described["StreamSpecification"]["StreamEnabled"].as_bool().unwrap_or(false);
+        if enabled != stream {
+            return (false, format!("{} has {}", rule.name, if enabled { "a stream" } else { "no stream" }));
+        }
+    }
+    (true, format!("{} has that shape", rule.name))
+}
+
+fn item(engine: &mut Engine, rule: &ItemRule) -> (bool, String) {
+    let Ok(key) = plain_json::item_from_text(&Value::Object(rule.key.clone()).to_string()) else {
+        return (false, "the check's key is not an item key".into());
+    };
+    let got = engine.execute_value("GetItem", &json!({"TableName": rule.table, "Key": key, "ConsistentRead": true}));
+    let item = match got {
+        Ok(answer) => answer.get("Item").cloned(),
+        Err(e) => return (false, format!("{}: {}", e.kind.name(), e.message)),
+    };
+    let key_text = compact(&key);
+    match (item, rule.absent) {
+        (None, true) => (true, format!("there is no item {key_text}")),
+        (Some(_), true) => (false, format!("the item {key_text} exists")),
+        (None, false) => (false, format!("there is no item {key_text}")),
+        (Some(item), false) => {
+            let wanted = plain_json::item_from_text(&Value::Object(rule.has.clone()).to_string()).unwrap_or(json!({}));
+            let mismatch =
+                wanted.as_object().into_iter().flatten().find(|(name, value)| item.get(name.as_str()) != Some(value));
+            match mismatch {
+                None => (true, format!("the item {key_text} is as expected")),
+                Some((name, _)) => {
+                    let actual = item.get(name.as_str()).map_or("absent".into(), Value::to_string);
+                    (false, format!("{name} of {key_text} is {actual}"))
+                }
+            }
+        }
+    }
+}
+
+/// An item (or key) in DynamoDB JSON as one line of plain JSON, for messages.
+fn compact(item: &Value) -> String {
+    plain_json::to_plain(item)
+        .ok()
+        .and_then(|plain| serde_json::from_str::<Value>(&plain).ok())
+        .map_or_else(|| item.to_string(), |plain| plain.to_string())
+}
+
+/// A step tried with `requests` from where it starts: every check's verdict.
+pub fn attempt(
+    pack: &Pack,
+    index: usize,
+    requests: &[Call],
+    clock: Arc<dyn Clock>,
+) -> Result<Vec<CheckResult>, String> {
+    let step = pack.steps.get(index).ok_or("no such step")?;
+    let mut engine = start(pack, index, clock)?;
+    let last = run(&mut engine, requests)?;
+    Ok(judge(step, last.as_ref(), &mut engine))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::validate::validate;
+    use dynalab_engine::FixedClock;
+
+    fn clock() -> Arc<dyn Clock> {
+        Arc::new(FixedClock::at(1_796_000_000_000))
+    }
+
+    const INTRO: &str = include_str!("../../../../packs/intro.json");
+
+    fn call(operation: &str, request: Value) -> Call {
+        Call { operation: Some(operation.into()), request: Some(request), cli: None }
+    }
+
+    #[test]
+    fn every_shipped_workshop_validates() {
+        for text in [INTRO, include_str!("../../../../packs/writes.json"), include_str!("../../../../packs/scale.json")]
+        {
+            let validated = validate(text, &clock());
+            assert!(validated.problems.is_empty(), "{:?}", validated.problems);
+            assert!(validated.facts.len() >= 3);
+        }
+    }
+
+    #[test]
+    fn a_step_judges_the_last_request_and_says_what_it_found() {
+        let pack = Pack::parse(INTRO).unwrap();
+        let scan = call("Scan", json!({"TableName": "shop"}));
+        let results = attempt(&pack, 0, &[scan], clock()).unwrap();
+        let call_check = results.iter().find(|r| r.id == "call").unwrap();
+        assert!(!call_check.passed);
+        assert_eq!(call_check.found, "the request was a Scan");
+        assert!(call_check.why.contains("GetItem"));
+        let wrong_key =
+            call("GetItem", json!({"TableName": "shop", "Key": {"pk": {"S": "USER#grace"}, "sk": {"S": "PROFILE"}}}));
+        let results = attempt(&pack, 0, &[wrong_key], clock()).unwrap();
+        let item = results.iter().find(|r| r.id == "item").unwrap();
+        assert!(!item.passed && item.found.contains("USER#grace"), "{item:?}");
+        assert!(results.iter().find(|r| r.id == "call").unwrap().passed);
+        let failing = call("GetItem", json!({"TableName": "shop", "Key": {"pk": {"S": "USER#ada"}}}));
+        let results = attempt(&pack, 0, &[failing], clock()).unwrap();
+        assert!(results.iter().find(|r| r.id == "item").unwrap().found.starts_with("it failed: ValidationException"));
+        let mut engine = start(&pack, 0, clock()).unwrap();
+        let nothing = judge(&pack.steps[0], None, &mut engine);
+        assert!(nothing.iter().all(|r| !r.passed && r.found == "nothing has run yet"));
+    }
+
+    #[test]
+    fn a_later_step_starts_where_the_solutions_before_it_left_off() {
+        let pack = Pack::parse(include_str!("../../../../packs/writes.json")).unwrap();
+        let mut engine = start(&pack, 2, clock()).unwrap();
+        let grace = engine.execute_value(
+            "GetItem",
+            &json!({"TableName": "accounts", "Key": {"pk": {"S": "USER#grace"}, "sk": {"S": "PROFILE"}}}),
+        );
+        assert!(grace.unwrap().get("Item").is_some(), "step 1's solution created Grace");
+    }
+
+    #[test]
+    fn a_pack_that_does_not_hold_together_is_refused_with_paths() {
+        let mut value: Value = serde_json::from_str(INTRO).unwrap();
+        value["steps"][1]["naive"][0]["fails"] = json!("nope");
+        value["steps"][2]["id"] = json!("profile");
+        let problems = Pack::parse(&value.to_string()).unwrap_err();
+        assert!(problems.contains(&"steps[1].naive[0].fails: no check `nope`".to_string()), "{problems:?}");
+        assert!(problems.contains(&"steps[2].id: `profile` is used twice".to_string()), "{problems:?}");
+        value["steps"][0]["colour"] = json!("blue");
+        let unknown = Pack::parse(&value.to_string()).unwrap_err();
+        assert!(unknown[0].starts_with("steps[0]: unknown field `colour`"), "{unknown:?}");
+    }
+}
