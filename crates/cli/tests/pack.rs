@@ -92,3 +92,25 @@ fn a_solution_gets_the_same_grade_from_the_command_line() {
     assert_eq!(code, 2);
     assert!(stderr.contains("a solution to `leaderboard`, not to `cart`"), "{stderr}");
 }
+
+#[test]
+fn every_pack_and_solution_is_valid_against_the_published_schema() {
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/pack.schema.json");
+    let script = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\njsonschema.Draft202012Validator.check_schema(schema)\nfor path in sys.argv[2:]:\n    jsonschema.validate(json.load(open(path)), schema, cls=jsonschema.Draft202012Validator)\n    print('valid', path)\n";
+    let mut files: Vec<String> = std::fs::read_dir(packs())
+        .expect("packs/")
+        .flatten()
+        .map(|e| e.path().to_string_lossy().into_owned())
+        .filter(|p| Path::new(p).extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let cart = pack("cart.json");
+    files.push(temp("solution.json", &cart["challenge"]["reference"]).to_string_lossy().into_owned());
+    let output = Command::new("python3").args(["-c", script]).arg(&schema).args(&files).output().expect("python3");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), files.len());
+    let mut broken = pack("intro.json");
+    broken["steps"][0]["checks"][0]["rule"] = serde_json::json!({"call": ["GetItem"], "count": 1});
+    let output = Command::new("python3").args(["-c", script]).arg(&schema).arg(temp("broken.json", &broken)).output().expect("python3");
+    assert!(!output.status.success(), "a rule holds exactly one requirement");
+}
