@@ -3,7 +3,9 @@
 // and capacity breakdown, next page, a pasted AWS CLI command, a conditional-check failure and a
 // cancelled transaction with their reasons, a fixture file, reload, export/import, a corrupt
 // import, a share link opened in a fresh browser and in the same tab, the keyboard, screens from
-// 360 px (nothing wider than the screen), axe-core on every tab, the generator, long share links.
+// 360 px (nothing wider than the screen), axe-core on every tab, the generator, long share links,
+// the start panel, a workshop step failed then passed (progress kept across a reload), a challenge
+// graded (a naive solution, then the reference), a pack opened by URL.
 // Any console error fails the run. Usage: node tests/browser/playground.mjs [dist] [screenshot.png]
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -382,7 +384,7 @@ try {
         const inView = box.top >= -2 && box.top < window.innerHeight;
         return window.innerWidth < 700 ? inView && (box.top <= 2 || atBottom) : inView;
       }, null, { timeout: 3000 });
-      for (const name of ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns']) {
+      for (const name of ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns', 'Learn']) {
         await tab(p, name);
         if (name === 'Patterns') {
           await t(p, 'run-all').click();
@@ -400,7 +402,7 @@ try {
     const p = await watchedPage(fresh, errors);
     await p.goto(url);
     await p.addScriptTag({ path: path.join(root, 'tests/node_modules/axe-core/axe.min.js') });
-    const tabs = ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns'];
+    const tabs = ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns', 'Learn'];
     const audit = async (when) => {
       for (const name of tabs) {
         await tab(p, name);
@@ -408,10 +410,16 @@ try {
           await t(p, 'run-all').click();
           await t(p, 'design-verdict').waitFor();
         }
-        const found = await p.evaluate(async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+        const violations = () => p.evaluate(async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
-        assert.deepEqual(found, [], `${when} results, ${name}`);
+        assert.deepEqual(await violations(), [], `${when} results, ${name}`);
+        if (name === 'Learn') {
+          for (const pack of ['intro', 'cart']) {
+            await t(p, `pack-${pack}`).click();
+            assert.deepEqual(await violations(), [], `${when} results, Learn, ${pack}`);
+          }
+        }
       }
     };
     await audit('before');
@@ -539,6 +547,62 @@ try {
     await tab(p, 'Items');
     await p.waitForFunction(() => !/^315000 items/.test(document.querySelector('[data-test="items-summary"]')?.textContent ?? '-'));
     await big.close();
+  });
+
+  await step('a first visit opens on a start panel; a learner fails a workshop step, then passes it, and keeps the progress across a reload', async () => {
+    const learner = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(learner, errors);
+    await p.goto(url);
+    await t(p, 'start-panel').waitFor();
+    assert.equal(await t(p, 'operation').inputValue(), 'CreateTable', 'an empty workspace offers CreateTable, not a Query on a table that is not there');
+    await t(p, 'start-workshop').click();
+    await t(p, 'step').getByRole('heading', { name: 'One item by its key' }).waitFor();
+    await t(p, 'start-step').click();
+    await t(p, 'step-operation').selectOption('Scan');
+    await t(p, 'step-request').fill('{"TableName": "shop"}');
+    await t(p, 'run-and-check').click();
+    await p.locator('[data-test="check-call"][data-passed="false"]').getByText('the request was a Scan').waitFor();
+    await t(p, 'checks').getByText('never a Scan').waitFor();
+    await t(p, 'show-solution').click();
+    await t(p, 'run-and-check').click();
+    await t(p, 'checks').getByText('Every check passes: step done.').waitFor();
+    await t(p, 'steps').getByText('1. One item by its key ✓').waitFor();
+    await p.waitForTimeout(600); // the auto-save runs 400 ms after the last change
+    await p.reload();
+    await tab(p, 'Learn');
+    await t(p, 'pack-intro').click();
+    await t(p, 'steps').getByText('1. One item by its key ✓').waitFor();
+    await t(p, 'step').getByRole('heading', { name: 'A collection in sort-key order' }).waitFor();
+    await learner.close();
+  });
+
+  await step('a challenge: a naive solution fails with the reason, the reference passes with the same grade as the command line', async () => {
+    const learner = await browser.newContext({ viewport: { width: 390, height: 800 } });
+    const p = await watchedPage(learner, errors);
+    await p.goto(url);
+    await tab(p, 'Learn');
+    await t(p, 'pack-leaderboard').click();
+    await t(p, 'naive').click();
+    await t(p, 'grade').click();
+    await t(p, 'score').getByText('Not yet — 75/100').waitFor();
+    await p.locator('[data-test="grade-AP1"][data-verdict="fail"]').getByText('expected [Score:g5, Score:g2, Score:g4] in that order').waitFor();
+    const pack = JSON.parse(readFileSync(path.join(root, 'packs/leaderboard.json'), 'utf8'));
+    await t(p, 'solution').fill(JSON.stringify(pack.challenge.reference, null, 2));
+    await t(p, 'grade').click();
+    await t(p, 'score').getByText('Passed — 100/100').waitFor();
+    const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `the grade fits a phone: ${wide} px`);
+    await learner.close();
+  });
+
+  await step('a pack opens from a URL relative to a site under a sub-path', async () => {
+    const learner = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(learner, errors);
+    await p.goto(`${url}?pack=packs/writes.json`);
+    await t(p, 'step').getByRole('heading', { name: 'Create only if absent' }).waitFor();
+    const docs = await p.request.get(`${url}docs/pack.md`);
+    assert.equal(docs.status(), 200, 'the formats the playground links to are on the site');
+    await learner.close();
   });
 
   await context.close();

@@ -1,7 +1,8 @@
 //! The page: header with workspace actions, a tab per view, the notice line.
 
 use crate::pages::{
-    console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, patterns::PatternsPage, tables::TablesPage,
+    console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, learn::LearnPage, patterns::PatternsPage,
+    tables::TablesPage,
 };
 use crate::state::{Tab, Ui};
 use crate::storage;
@@ -14,6 +15,7 @@ pub fn App() -> impl IntoView {
     provide_context(ui);
     provide_context(crate::pages::fixtures::Progress::new());
     storage::restore_on_start(ui);
+    crate::pages::learn::open_from_url(ui);
     if let Some(first) = crate::state::table_names().first() {
         ui.selected_table.set(Some(first.clone()));
     }
@@ -43,6 +45,7 @@ pub fn App() -> impl IntoView {
             {tab_button(Tab::Items, "Items")}
             {tab_button(Tab::Fixtures, "Examples & fixtures")}
             {tab_button(Tab::Patterns, "Patterns")}
+            {tab_button(Tab::Learn, "Learn")}
         </nav>
         <main>
             {move || match ui.tab.get() {
@@ -51,6 +54,7 @@ pub fn App() -> impl IntoView {
                 Tab::Items => view! { <ItemsPage/> }.into_any(),
                 Tab::Fixtures => view! { <FixturesPage/> }.into_any(),
                 Tab::Patterns => view! { <PatternsPage/> }.into_any(),
+                Tab::Learn => view! { <LearnPage/> }.into_any(),
             }}
         </main>
     }

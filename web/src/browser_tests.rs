@@ -40,7 +40,7 @@ fn a_workspace_captured_and_replaced_is_the_same_workspace() {
     create_orders();
     let captured = state::capture();
     let engine = captured.restore(state::clock()).expect("restores");
-    state::replace(engine, captured.history.clone());
+    state::replace(engine, captured.history.clone(), captured.progress.clone());
     assert_eq!(state::capture().to_json(), captured.to_json());
 }
 

@@ -4,7 +4,8 @@
 
 use dynalab_engine::explain::Step;
 use dynalab_engine::{Clock, Engine};
-use dynalab_lab::workspace::{HistoryEntry, Workspace, MAX_HISTORY};
+use dynalab_lab::pack::workshop::Ran;
+use dynalab_lab::workspace::{HistoryEntry, Progress, Workspace, MAX_HISTORY};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -72,6 +73,10 @@ pub fn clock() -> Arc<dyn Clock> {
 pub struct Lab {
     pub engine: Engine,
     pub history: Vec<HistoryEntry>,
+    /// Workshop and challenge progress, saved and shared with the workspace.
+    pub progress: Progress,
+    /// What the last request the console or a workshop ran did, for a workshop's checks.
+    pub last_ran: Option<Ran>,
 }
 
 impl Lab {
@@ -101,7 +106,7 @@ impl Lab {
 }
 
 thread_local! {
-    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new() });
+    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new(), progress: Progress::new(), last_ran: None });
 }
 
 /// Reads or changes the lab. Never call it from inside itself.
@@ -140,6 +145,8 @@ pub struct Ui {
     pub notice: RwSignal<Option<(bool, String)>>,
     /// What the console should load next (from history, a gallery pattern, a template).
     pub console_request: RwSignal<Option<(String, String)>>,
+    /// The pack open on the Learn tab.
+    pub learn_pack: RwSignal<Option<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +156,7 @@ pub enum Tab {
     Console,
     Fixtures,
     Patterns,
+    Learn,
 }
 
 impl Ui {
@@ -159,6 +167,7 @@ impl Ui {
             tab: RwSignal::new(Tab::Console),
             notice: RwSignal::new(None),
             console_request: RwSignal::new(None),
+            learn_pack: RwSignal::new(None),
         }
     }
 
@@ -229,8 +238,11 @@ pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
     let start = now_ms();
     let (result, steps, stream_records) = with_lab(|lab| {
         let marks = lab.engine.stream_marks();
-        let (outcome, steps) = lab.engine.execute_explained(operation, request);
+        let outcome = lab.engine.run(operation, request);
         let records = lab.engine.stream_records_since(&marks);
+        let ran = Ran::new(serde_json::from_str(request).unwrap_or(serde_json::Value::Null), &outcome);
+        lab.last_ran = Some(ran);
+        let (outcome, steps) = (outcome.response, outcome.steps);
         if record {
             lab.history.push(HistoryEntry { operation: operation.to_string(), request: request.to_string() });
             let excess = lab.history.len().saturating_sub(MAX_HISTORY);
@@ -251,17 +263,23 @@ pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
 }
 
 /// Replaces the whole lab with a restored workspace (already checked by `Workspace::restore`).
-pub fn replace(engine: Engine, history: Vec<HistoryEntry>) {
+pub fn replace(engine: Engine, history: Vec<HistoryEntry>, progress: Progress) {
     WORKSPACE_EPOCH.with(|e| e.set(e.get() + 1));
     with_lab(|lab| {
         lab.engine = engine;
         lab.history = history;
+        lab.progress = progress;
+        lab.last_ran = None;
     });
 }
 
 /// The current workspace.
 pub fn capture() -> Workspace {
-    with_lab(|lab| Workspace::capture(&lab.engine, &lab.history))
+    with_lab(|lab| {
+        let mut workspace = Workspace::capture(&lab.engine, &lab.history);
+        workspace.progress = lab.progress.clone();
+        workspace
+    })
 }
 
 pub fn table_names() -> Vec<String> {

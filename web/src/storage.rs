@@ -126,9 +126,9 @@ pub fn restore_on_start(ui: Ui) {
 fn open_link(ui: Ui) -> bool {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let Some(link) = hash.strip_prefix(LINK_PREFIX) else { return false };
-    match Workspace::from_compact(link).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
-        Ok((engine, history)) => {
-            state::replace(engine, history);
+    match Workspace::from_compact(link).and_then(|w| Ok((w.restore(state::clock())?, w.history, w.progress))) {
+        Ok((engine, history, progress)) => {
+            state::replace(engine, history, progress);
             select_first_table(ui);
             ui.version.update(|v| *v += 1);
             ui.tell(
@@ -195,7 +195,8 @@ async fn read_part(part: &Part) -> Result<Vec<Box<serde_json::value::RawValue>>,
 /// Restores a save in parts into a fresh engine, a part at a time, the page drawing between.
 async fn restore_parts(
     manifest: &str,
-) -> Result<(dynalab_engine::Engine, Vec<dynalab_lab::workspace::HistoryEntry>), String> {
+) -> Result<(dynalab_engine::Engine, Vec<dynalab_lab::workspace::HistoryEntry>, dynalab_lab::workspace::Progress), String>
+{
     let manifest: PartsManifest =
         serde_json::from_str(manifest).map_err(|e| format!("its list of parts is damaged: {e}"))?;
     let workspace = &manifest.workspace;
@@ -208,7 +209,7 @@ async fn restore_parts(
         before[part.table] += items.len();
         state::yield_to_browser().await;
     }
-    Ok((engine, manifest.workspace.history))
+    Ok((engine, manifest.workspace.history, manifest.workspace.progress))
 }
 
 /// The saved workspace's text, and how to read it: IndexedDB's JSON, else a compressed save.
@@ -236,7 +237,7 @@ async fn restore_saved(ui: Ui) {
         (restored, manifest, SAVED_PARTS, what)
     } else {
         let Some((saved, json)) = read_saved().await else { return };
-        let restored = parse_saved(&saved, json).and_then(|w| Ok((w.restore(state::clock())?, w.history)));
+        let restored = parse_saved(&saved, json).and_then(|w| Ok((w.restore(state::clock())?, w.history, w.progress)));
         let what = format!("it is kept under `{DAMAGED}` in the browser's storage");
         (restored, saved, if json { SAVED_JSON } else { SAVED }, what)
     };
@@ -245,8 +246,8 @@ async fn restore_saved(ui: Ui) {
         return;
     }
     match restored {
-        Ok((engine, history)) => {
-            state::replace(engine, history);
+        Ok((engine, history, progress)) => {
+            state::replace(engine, history, progress);
             select_first_table(ui);
             ui.version.update(|v| *v += 1);
         }
@@ -345,8 +346,10 @@ async fn save_in_slices() -> Result<(), String> {
             }
         }
         if !moved {
-            let history = state::with_lab(|lab| lab.history.clone());
-            break capture.parts_manifest(&history, parts);
+            let (history, progress) = state::with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
+            let mut manifest = capture.parts_manifest(&history, parts);
+            manifest.workspace.progress = progress;
+            break manifest;
         }
         // Changed under the capture (a load in chunks, a request): drop what was written, let it
         // settle, then start again.
@@ -404,9 +407,9 @@ pub fn restore_previous(ui: Ui) {
             ui.tell(false, "There is no previous workspace to restore.");
             return;
         };
-        match Workspace::from_compact(&previous).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
-            Ok((engine, history)) => {
-                state::replace(engine, history);
+        match Workspace::from_compact(&previous).and_then(|w| Ok((w.restore(state::clock())?, w.history, w.progress))) {
+            Ok((engine, history, progress)) => {
+                state::replace(engine, history, progress);
                 remove(BEFORE_LINK).await;
                 select_first_table(ui);
                 ui.changed();
@@ -444,9 +447,9 @@ pub fn download(name: &str, kind: &str, content: &str) -> bool {
 
 /// Replaces the workspace with an exported file's, or leaves it untouched and says why.
 pub fn import(ui: Ui, text: &str) {
-    match Workspace::from_json(text).and_then(|w| Ok((w.restore(state::clock())?, w.history))) {
-        Ok((engine, history)) => {
-            state::replace(engine, history);
+    match Workspace::from_json(text).and_then(|w| Ok((w.restore(state::clock())?, w.history, w.progress))) {
+        Ok((engine, history, progress)) => {
+            state::replace(engine, history, progress);
             ui.changed();
             ui.tell(true, "Workspace imported.");
         }

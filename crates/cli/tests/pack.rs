@@ -111,6 +111,11 @@ fn every_pack_and_solution_is_valid_against_the_published_schema() {
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), files.len());
     let mut broken = pack("intro.json");
     broken["steps"][0]["checks"][0]["rule"] = serde_json::json!({"call": ["GetItem"], "count": 1});
-    let output = Command::new("python3").args(["-c", script]).arg(&schema).arg(temp("broken.json", &broken)).output().expect("python3");
+    let output = Command::new("python3")
+        .args(["-c", script])
+        .arg(&schema)
+        .arg(temp("broken.json", &broken))
+        .output()
+        .expect("python3");
     assert!(!output.status.success(), "a rule holds exactly one requirement");
 }

@@ -9,6 +9,7 @@ use dynalab_engine::{Clock, Engine};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The format written today; older ones would be migrated here.
@@ -24,6 +25,26 @@ pub struct Workspace {
     pub tables: Vec<TableDump>,
     #[serde(default)]
     pub history: Vec<HistoryEntry>,
+    /// What the learner has done in each pack (by pack id), so a reload or a link keeps it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub progress: Progress,
+}
+
+/// Each pack's progress, by pack id.
+pub type Progress = BTreeMap<String, PackProgress>;
+
+/// What a learner has done in one pack.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackProgress {
+    /// The workshop steps passed, by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<String>,
+    /// A challenge's solution as the learner last wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
+    /// A challenge's best score so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_score: Option<u32>,
 }
 
 /// A table as its CreateTable request and its items (DynamoDB JSON text, kept as written).
@@ -122,7 +143,12 @@ impl Capture {
     /// The workspace, with `history`.
     pub fn finish(self, history: &[HistoryEntry]) -> Workspace {
         let skip = history.len().saturating_sub(MAX_HISTORY);
-        Workspace { format: FORMAT.to_string(), tables: self.tables, history: history[skip..].to_vec() }
+        Workspace {
+            format: FORMAT.to_string(),
+            tables: self.tables,
+            history: history[skip..].to_vec(),
+            progress: Progress::new(),
+        }
     }
 }
 

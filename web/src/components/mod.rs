@@ -1,4 +1,5 @@
 //! Pieces several pages use.
 
 pub mod item_grid;
+pub mod markdown;
 pub mod result_view;

@@ -17,7 +17,9 @@ enum Input {
 #[component]
 pub fn ConsolePage() -> impl IntoView {
     let ui = expect_context::<Ui>();
-    let operation = RwSignal::new("Query".to_string());
+    // An empty workspace starts with what it needs first: a table.
+    let first = if state::table_names().is_empty() { "CreateTable" } else { "Query" };
+    let operation = RwSignal::new(first.to_string());
     let request = RwSignal::new(String::new());
     let cli = RwSignal::new(String::new());
     let input = RwSignal::new(Input::Json);
@@ -101,6 +103,10 @@ pub fn ConsolePage() -> impl IntoView {
         .map(|op| view! { <option value=op.name()>{op.name()}</option> })
         .collect_view();
     view! {
+        {move || {
+            ui.version.get();
+            state::table_names().is_empty().then(|| view! { <StartPanel/> })
+        }}
         <div class="console">
             <section class="editor" aria-label="Request">
                 <div class="view-switch" role="group" aria-label="Request as">
@@ -333,4 +339,26 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         _ => json!({"TableName": table}),
     };
     serde_json::to_string_pretty(&body).unwrap_or_default()
+}
+
+/// What an empty workspace opens on: what Dynalab is, and three ways in.
+#[component]
+fn StartPanel() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    view! {
+        <section class="start-panel card" data-test="start-panel" aria-label="Start here">
+            <h2>"Start here"</h2>
+            <p>"Dynalab is DynamoDB with its exact behaviour — items, keys, indexes, paging, transactions, capacity units and its error messages — running in this page, with nothing to install and nothing sent anywhere. Design a table from its access patterns, run every pattern, and see what each one costs and why."</p>
+            <div class="row">
+                <button class="primary" data-test="start-workshop" on:click=move |_| {
+                    ui.learn_pack.set(Some("intro".into()));
+                    ui.tab.set(crate::state::Tab::Learn);
+                }>"Start the introductory workshop"</button>
+                <button data-test="start-example" on:click=move |_| crate::pages::fixtures::load_example(ui, "orders")>"Load the orders example"</button>
+                <button data-test="start-empty" on:click=move |_| ui.tab.set(crate::state::Tab::Tables)>"Start empty: create a table"</button>
+                <button data-test="start-import" on:click=move |_| ui.tab.set(crate::state::Tab::Patterns)>"Import a design"</button>
+            </div>
+            <p class="muted">"Import a design: a Dynalab workbook, the DynamoDB MCP server's data model, a design-skill cost model, a NoSQL Workbench model or a CloudFormation template — the formats "<code>"dynalab check"</code>" reads ("<a href="docs/workbook.md">"workbook format"</a>")."</p>
+        </section>
+    }
 }

@@ -75,31 +75,7 @@ fn Gallery() -> impl IntoView {
         .into_iter()
         .map(|example| {
             let id = example.id;
-            let load = move |_| {
-                let Some(example) = examples::example(id) else { return };
-                let tables = state::table_names();
-                for (op, request) in &example.setup {
-                    if *op == "CreateTable" {
-                        let name = request["TableName"].as_str().unwrap_or_default();
-                        if tables.iter().any(|t| t == name) {
-                            ui.tell(false, format!("A table named `{name}` already exists: delete it first (Tables) to load this example."));
-                            return;
-                        }
-                    }
-                }
-                for (op, request) in &example.setup {
-                    let outcome = state::run(op, &request.to_string(), false);
-                    if let Err(e) = outcome.response {
-                        ui.tell(false, format!("The example failed to load at {op}: {}: {}", e.name, e.message));
-                        ui.changed();
-                        return;
-                    }
-                }
-                ui.selected_table.set(example.setup.first().and_then(|(_, r)| r["TableName"].as_str().map(String::from)));
-                ui.changed();
-                ui.tell(true, format!("Loaded the {} example: its access patterns are in the Console.", example.title));
-                ui.tab.set(crate::state::Tab::Console);
-            };
+            let load = move |_| load_example(ui, id);
             view! {
                 <article class="card example">
                     <h3>{example.title}</h3>
@@ -304,4 +280,35 @@ async fn load(
     }
     progress.busy.set(false);
     ui.changed();
+}
+
+/// Loads the gallery example `id` into the workspace (refused when one of its tables exists), then
+/// shows the Console with its access patterns.
+pub fn load_example(ui: Ui, id: &str) {
+    let Some(example) = examples::example(id) else { return };
+    let tables = state::table_names();
+    for (op, request) in &example.setup {
+        if *op == "CreateTable" {
+            let name = request["TableName"].as_str().unwrap_or_default();
+            if tables.iter().any(|t| t == name) {
+                ui.tell(
+                    false,
+                    format!("A table named `{name}` already exists: delete it first (Tables) to load this example."),
+                );
+                return;
+            }
+        }
+    }
+    for (op, request) in &example.setup {
+        let outcome = state::run(op, &request.to_string(), false);
+        if let Err(e) = outcome.response {
+            ui.tell(false, format!("The example failed to load at {op}: {}: {}", e.name, e.message));
+            ui.changed();
+            return;
+        }
+    }
+    ui.selected_table.set(example.setup.first().and_then(|(_, r)| r["TableName"].as_str().map(String::from)));
+    ui.changed();
+    ui.tell(true, format!("Loaded the {} example: its access patterns are in the Console.", example.title));
+    ui.tab.set(crate::state::Tab::Console);
 }

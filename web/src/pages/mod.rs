@@ -3,5 +3,6 @@
 pub mod console;
 pub mod fixtures;
 pub mod items;
+pub mod learn;
 pub mod patterns;
 pub mod tables;

@@ -23,14 +23,14 @@ pub struct Ran {
 }
 
 impl Ran {
-    pub fn new(request: Value, outcome: Outcome) -> Self {
+    pub fn new(request: Value, outcome: &Outcome) -> Self {
         let units = outcome.steps.iter().map(|s| s.units).sum();
-        let response = match outcome.response {
+        let response = match &outcome.response {
             Ok(body) if body.is_empty() => Ok(json!({})),
-            Ok(body) => Ok(serde_json::from_str(&body).unwrap_or(Value::Null)),
-            Err(e) => Err((e.kind.name().to_string(), e.message)),
+            Ok(body) => Ok(serde_json::from_str(body).unwrap_or(Value::Null)),
+            Err(e) => Err((e.kind.name().to_string(), e.message.clone())),
         };
-        Self { operation: outcome.operation, request, response, tally: outcome.tally, units }
+        Self { operation: outcome.operation, request, response, tally: outcome.tally.clone(), units }
     }
 
     /// The items it returned, in order: `Item`, `Items`, a batch's or a transaction's `Responses`.
@@ -108,7 +108,7 @@ pub fn run(engine: &mut Engine, requests: &[Call]) -> Result<Option<Ran>, String
     let mut last = None;
     for (i, call) in requests.iter().enumerate() {
         let (operation, request) = call.resolve(&Map::new()).map_err(|e| format!("[{i}]: {e}"))?;
-        let ran = Ran::new(request.clone(), engine.run(&operation, &request.to_string()));
+        let ran = Ran::new(request.clone(), &engine.run(&operation, &request.to_string()));
         if i + 1 < requests.len() {
             if let Err((name, message)) = &ran.response {
                 return Err(format!("[{i}] {operation}: {name}: {message}"));

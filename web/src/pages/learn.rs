@@ -1,0 +1,419 @@
+//! Learn: guided workshops and design challenges (packs, docs/pack.md), judged in the page by the
+//! same lab functions `dynalab pack check` and `dynalab check SOLUTION --pack` use — so a grade here
+//! is the grade on the command line.
+
+use crate::components::markdown::Markdown;
+use crate::state::{self, Tab, Ui};
+use dynalab_engine::Operation;
+use dynalab_lab::pack::challenge::{grade, parse_solution, Grade};
+use dynalab_lab::pack::workshop::{judge, start, CheckResult};
+use dynalab_lab::pack::{Pack, PackKind};
+use dynalab_lab::workbook::analysis::Verdict;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+
+/// The packs shipped with the playground (also in `packs/` beside it, for `?pack=`).
+const SHIPPED: [&str; 6] = [
+    include_str!("../../../packs/intro.json"),
+    include_str!("../../../packs/writes.json"),
+    include_str!("../../../packs/scale.json"),
+    include_str!("../../../packs/cart.json"),
+    include_str!("../../../packs/payments.json"),
+    include_str!("../../../packs/leaderboard.json"),
+];
+
+thread_local! {
+    static PACKS: RefCell<Vec<Pack>> = RefCell::new(SHIPPED.iter().filter_map(|t| Pack::parse(t).ok()).collect());
+}
+
+pub fn packs() -> Vec<Pack> {
+    PACKS.with(|p| p.borrow().clone())
+}
+
+fn pack(id: &str) -> Option<Pack> {
+    PACKS.with(|p| p.borrow().iter().find(|p| p.id == id).cloned())
+}
+
+/// Adds (or replaces, by id) a pack opened from a URL.
+pub fn add(pack: Pack) {
+    PACKS.with(|packs| {
+        let mut packs = packs.borrow_mut();
+        packs.retain(|p| p.id != pack.id);
+        packs.push(pack);
+    });
+}
+
+/// Opens `?pack=URL` (relative to the page, so a site under any path works): fetched, checked,
+/// then shown on the Learn tab.
+pub fn open_from_url(ui: Ui) {
+    let Some(url) = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
+        .and_then(|params| params.get("pack"))
+    else {
+        return;
+    };
+    leptos::task::spawn_local(async move {
+        match fetch_text(&url).await.and_then(|text| Pack::parse(&text).map_err(|p| p.join("; "))) {
+            Ok(pack) => {
+                let id = pack.id.clone();
+                add(pack);
+                ui.learn_pack.set(Some(id));
+                ui.tab.set(Tab::Learn);
+            }
+            Err(e) => ui.tell(false, format!("The pack at {url} was not opened: {e}")),
+        }
+    });
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| "it could not be fetched")?;
+    let response: web_sys::Response = wasm_bindgen::JsCast::dyn_into(response).map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| "no body")?)
+        .await
+        .map_err(|_| "unreadable body")?;
+    text.as_string().ok_or_else(|| "not text".into())
+}
+
+fn progress_of(id: &str) -> dynalab_lab::workspace::PackProgress {
+    state::with_lab(|lab| lab.progress.get(id).cloned().unwrap_or_default())
+}
+
+fn update_progress(ui: Ui, id: &str, f: impl FnOnce(&mut dynalab_lab::workspace::PackProgress)) {
+    state::with_lab(|lab| f(lab.progress.entry(id.to_string()).or_default()));
+    ui.changed();
+}
+
+#[component]
+pub fn LearnPage() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let list = move || {
+        ui.version.get();
+        let all = packs();
+        let entry = move |p: &Pack| {
+            let id = p.id.clone();
+            let progress = progress_of(&id);
+            let status = match p.kind {
+                PackKind::Workshop => format!("{} of {} steps", progress.passed.len(), p.steps.len()),
+                PackKind::Challenge => progress.best_score.map_or("not graded yet".into(), |s| format!("best {s}/100")),
+            };
+            let selected = id.clone();
+            view! {
+                <li>
+                    <button class="link" aria-current=move || (ui.learn_pack.get().as_deref() == Some(selected.as_str())).to_string()
+                        on:click=move |_| ui.learn_pack.set(Some(id.clone())) data-test=format!("pack-{}", p.id)>{p.title.clone()}</button>
+                    <span class="muted">" — "{status}</span>
+                </li>
+            }
+        };
+        let workshops = all.iter().filter(|p| p.kind == PackKind::Workshop).map(entry).collect_view();
+        let challenges = all.iter().filter(|p| p.kind == PackKind::Challenge).map(entry).collect_view();
+        view! {
+            <nav class="pack-list" aria-label="Workshops and challenges">
+                <h2>"Workshops"</h2><ul>{workshops}</ul>
+                <h2>"Design challenges"</h2><ul>{challenges}</ul>
+                <p class="muted">"Formats: "<a href="docs/pack.md">"packs"</a>", "<a href="docs/workbook.md">"workbooks"</a>"."</p>
+            </nav>
+        }
+    };
+    let shown = move || {
+        let Some(pack) = ui.learn_pack.get().and_then(|id| pack(&id)) else {
+            return view! { <p class="muted">"Choose a workshop to be guided step by step, or a challenge to design a table and have it graded."</p> }.into_any();
+        };
+        match pack.kind {
+            PackKind::Workshop => view! { <WorkshopView pack=pack/> }.into_any(),
+            PackKind::Challenge => view! { <ChallengeView pack=pack/> }.into_any(),
+        }
+    };
+    view! { <div class="learn">{list}<section class="pack" aria-live="polite">{shown}</section></div> }
+}
+
+#[component]
+fn WorkshopView(pack: Pack) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let first_open = {
+        let passed = progress_of(&pack.id).passed;
+        pack.steps.iter().position(|s| !passed.contains(&s.id)).unwrap_or(0)
+    };
+    let index = RwSignal::new(first_open);
+    let results = RwSignal::new(None::<Vec<CheckResult>>);
+    let hints = RwSignal::new(0usize);
+    let operation = RwSignal::new(String::new());
+    let request = RwSignal::new(String::new());
+    let pack = StoredValue::new(pack);
+    let step = move || pack.with_value(|p| p.steps[index.get().min(p.steps.len() - 1)].clone());
+    let prefill = move || {
+        let step = step();
+        let op = step.solution.last().and_then(|c| c.operation.clone()).unwrap_or_else(|| "Query".into());
+        let table = state::table_names().into_iter().next();
+        operation.set(op.clone());
+        request.set(crate::pages::console::template(&op, table));
+        results.set(None);
+        hints.set(0);
+    };
+    let begin = move |_| {
+        let at = index.get_untracked();
+        match pack.with_value(|p| start(p, at, state::clock())) {
+            Ok(engine) => {
+                let (history, progress) = state::with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
+                state::replace(engine, history, progress);
+                ui.selected_table.set(state::table_names().into_iter().next());
+                ui.changed();
+                prefill();
+                ui.tell(
+                    true,
+                    "The step's tables are loaded: the workspace you had is kept, Restore previous brings it back.",
+                );
+            }
+            Err(e) => ui.tell(false, format!("This step could not start: {e}")),
+        }
+    };
+    let check_last = move || {
+        let step = step();
+        let verdicts = state::with_lab(|lab| {
+            let last = lab.last_ran.clone();
+            judge(&step, last.as_ref(), &mut lab.engine)
+        });
+        if verdicts.iter().all(|r| r.passed) {
+            let (id, step_id) = (pack.with_value(|p| p.id.clone()), step.id.clone());
+            update_progress(ui, &id, |p| {
+                if !p.passed.contains(&step_id) {
+                    p.passed.push(step_id);
+                }
+            });
+        }
+        results.set(Some(verdicts));
+    };
+    let run_and_check = move |_| {
+        let outcome = state::run(&operation.get_untracked(), &request.get_untracked(), true);
+        ui.changed();
+        if let Err(e) = &outcome.response {
+            ui.tell(false, format!("{}: {}", e.name, e.message));
+        }
+        check_last();
+    };
+    let show_solution = move |_| {
+        let step = step();
+        if let Some(Ok((op, body))) = step.solution.last().map(|c| c.resolve(&serde_json::Map::new())) {
+            operation.set(op);
+            request.set(serde_json::to_string_pretty(&body).unwrap_or_default());
+        }
+    };
+    let options = Operation::ALL.iter().map(|op| view! { <option value=op.name()>{op.name()}</option> }).collect_view();
+    let steps_nav = move || {
+        ui.version.get();
+        let passed = progress_of(&pack.with_value(|p| p.id.clone())).passed;
+        pack.with_value(|p| {
+            p.steps
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let done = passed.contains(&s.id);
+                    view! {
+                        <li>
+                            <button class="link" aria-current=move || (index.get() == i).to_string()
+                                on:click=move |_| { index.set(i); results.set(None); hints.set(0); }>
+                                {format!("{}. {}{}", i + 1, s.title, if done { " ✓" } else { "" })}
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <h2>{pack.with_value(|p| p.title.clone())}</h2>
+        <ol class="steps" data-test="steps">{steps_nav}</ol>
+        {move || {
+            let s = step();
+            let total_hints = s.hints.len();
+            let hints_shown: Vec<String> = s.hints.iter().take(hints.get()).cloned().collect();
+            view! {
+                <article class="step" data-test="step">
+                    <h3>{s.title.clone()}</h3>
+                    <Markdown text=s.text.clone()/>
+                    <p><button on:click=begin data-test="start-step">"Load this step's tables"</button></p>
+                    <h4>"Your task"</h4>
+                    <Markdown text=s.task.clone()/>
+                    <div class="row">
+                        <label>"Operation "
+                            <select prop:value=move || operation.get() on:change=move |ev| operation.set(event_target_value(&ev)) data-test="step-operation">
+                                {options.clone()}
+                            </select>
+                        </label>
+                    </div>
+                    <label class="block">"Request (DynamoDB JSON)"
+                        <textarea rows="10" spellcheck="false" prop:value=move || request.get()
+                            on:input=move |ev| request.set(event_target_value(&ev)) data-test="step-request"></textarea>
+                    </label>
+                    <div class="row">
+                        <button class="primary" on:click=run_and_check data-test="run-and-check">"Run and check"</button>
+                        <button on:click=move |_| check_last() data-test="check-last">"Check my last console request"</button>
+                        <button on:click=move |_| hints.update(|h| *h = (*h + 1).min(total_hints)) disabled=move || hints.get() >= total_hints>
+                            {move || format!("Hint ({} of {total_hints})", hints.get())}</button>
+                        <button on:click=show_solution data-test="show-solution">"Show the solution"</button>
+                    </div>
+                    <ul class="hints">{hints_shown.into_iter().map(|h| view! { <li><Markdown text=h/></li> }).collect_view()}</ul>
+                </article>
+            }
+        }}
+        {move || results.get().map(|results| {
+            let all = results.iter().all(|r| r.passed);
+            view! {
+                <section class=if all { "checks ok" } else { "checks bad" } data-test="checks">
+                    <h4>{if all { "Every check passes: step done." } else { "Not yet:" }}</h4>
+                    <ul>{results.into_iter().map(|r| view! {
+                        <li data-test=format!("check-{}", r.id) data-passed=r.passed.to_string()>
+                            {if r.passed { "✓ " } else { "✗ " }}<strong>{r.id.clone()}</strong>": "{r.found.clone()}
+                            {(!r.passed && !r.why.is_empty()).then(|| view! { <div class="muted">{r.why.clone()}</div> })}
+                        </li>
+                    }).collect_view()}</ul>
+                </section>
+            }
+        })}
+    }
+}
+
+#[component]
+fn ChallengeView(pack: Pack) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let id = pack.id.clone();
+    let Some(challenge) = pack.challenge.clone() else {
+        return view! { <p>"No challenge in this pack."</p> }.into_any();
+    };
+    let starter = {
+        let mapping: serde_json::Map<String, Value> =
+            challenge.entities.keys().map(|e| (e.clone(), json!([{"table": "", "item": {}}]))).collect();
+        let patterns: serde_json::Map<String, Value> =
+            challenge.patterns.iter().map(|p| (p.id.clone(), json!([{"operation": "Query", "request": {}}]))).collect();
+        serde_json::to_string_pretty(&json!({"format": "dynalab-solution/1", "challenge": id, "tables": [], "mapping": mapping, "patterns": patterns}))
+            .unwrap_or_default()
+    };
+    let text = RwSignal::new(progress_of(&id).solution.unwrap_or(starter));
+    let graded = RwSignal::new(None::<Result<Grade, Vec<String>>>);
+    let challenge = StoredValue::new(challenge);
+    let pack_id = StoredValue::new(id);
+    let run_grade = move |_| {
+        let solution_text = text.get_untracked();
+        let result =
+            parse_solution(&solution_text).and_then(|s| challenge.with_value(|c| grade(c, &s, state::clock())));
+        let score = result.as_ref().ok().map(|g| g.score);
+        update_progress(ui, &pack_id.get_value(), |p| {
+            p.solution = Some(solution_text);
+            if let Some(score) = score {
+                p.best_score = Some(p.best_score.map_or(score, |b| b.max(score)));
+            }
+        });
+        graded.set(Some(result));
+    };
+    let export = move |_| {
+        let name = format!("{}-solution.json", pack_id.get_value());
+        if !crate::storage::download(&name, "application/json", &text.get_untracked()) {
+            ui.tell(false, "The browser refused the download.");
+        }
+    };
+    let naive = move |_| {
+        if let Some(first) = challenge.with_value(|c| c.naive.first().map(|n| n.solution.clone())) {
+            text.set(serde_json::to_string_pretty(&first).unwrap_or_default());
+        }
+    };
+    let entities = challenge.with_value(|c| {
+        c.entities
+            .iter()
+            .map(|(name, entity)| {
+                let records = serde_json::to_string_pretty(&entity.records).unwrap_or_default();
+                view! { <details><summary>{format!("{name} ({} records, named by {})", entity.records.len(), entity.id)}</summary><pre>{records}</pre></details> }
+            })
+            .collect_view()
+    });
+    let patterns = challenge.with_value(|c| {
+        c.patterns
+            .iter()
+            .map(|p| {
+                let tests: Vec<String> = p
+                    .tests
+                    .iter()
+                    .map(|t| {
+                        let answer = t.error.clone().map_or_else(
+                            || {
+                                format!(
+                                    "[{}]{}",
+                                    t.expect.clone().unwrap_or_default().join(", "),
+                                    if t.ordered { " in order" } else { "" }
+                                )
+                            },
+                            |e| format!("fails with {e}"),
+                        );
+                        format!("{} → {answer}", Value::Object(t.parameters.clone()))
+                    })
+                    .collect();
+                view! {
+                    <tr>
+                        <td>{p.id.clone()}</td><td>{p.description.clone()}</td>
+                        <td>{format!("{:?}, {} req/s, {:?}", p.kind, p.peak_rps, p.consistency).to_lowercase()}</td>
+                        <td>{p.max_units.map_or("—".into(), |m| m.to_string())}</td>
+                        <td>{tests.join("; ")}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    });
+    view! {
+        <h2>{pack.title.clone()}</h2>
+        <Markdown text=challenge.with_value(|c| c.brief.clone())/>
+        <h3>"Sample records"</h3>
+        {entities}
+        <h3>"Access patterns"</h3>
+        <div class="table-scroll"><table>
+            <thead><tr><th>"id"</th><th>"pattern"</th><th>"kind, peak rate, consistency"</th><th>"unit budget"</th><th>"inputs → expected answer"</th></tr></thead>
+            <tbody>{patterns}</tbody>
+        </table></div>
+        <h3>"Your solution"</h3>
+        <p class="muted">"Tables (CreateTable requests), a mapping from each entity's records to items (templates like "<code>"USER#{userId}"</code>"), and one request per pattern ("<code>"{{name}}"</code>" is each input). See "<a href="docs/pack.md">"the format"</a>"."</p>
+        <label class="block">"Solution (dynalab-solution/1)"
+            <textarea rows="18" spellcheck="false" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) data-test="solution"></textarea>
+        </label>
+        <div class="row">
+            <button class="primary" on:click=run_grade data-test="grade">"Grade"</button>
+            <button on:click=export data-test="export-solution">"Export solution"</button>
+            <button on:click=naive data-test="naive">"Start from a naive attempt"</button>
+        </div>
+        <p class="muted">{format!("The same grade on the command line: dynalab check {}-solution.json --pack packs/{}.json", pack.id, pack.id)}</p>
+        {move || graded.get().map(|result| match result {
+            Err(problems) => view! {
+                <section class="checks bad" data-test="grade-result"><h4>"The solution does not run:"</h4>
+                    <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul></section>
+            }.into_any(),
+            Ok(grade) => {
+                let pass = grade.verdict == Verdict::Pass;
+                let rows = grade.patterns.iter().map(|p| {
+                    let right = p.answers.iter().filter(|a| a.correct).count();
+                    view! {
+                        <tr data-test=format!("grade-{}", p.id) data-verdict=p.verdict.label()>
+                            <td>{p.id.clone()}</td><td>{p.verdict.label()}</td><td>{p.operation.clone()}</td>
+                            <td>{p.units.to_string()}</td><td>{format!("{right}/{}", p.answers.len())}</td>
+                            <td>{format!("{}/{}", p.points, p.of)}</td><td>{p.reasons.join("; ")}</td>
+                        </tr>
+                    }
+                }).collect_view();
+                view! {
+                    <section class=if pass { "checks ok" } else { "checks bad" } data-test="grade-result">
+                        <h4 data-test="score">{format!("{} — {}/100", if pass { "Passed" } else { "Not yet" }, grade.score)}</h4>
+                        <div class="table-scroll"><table>
+                            <thead><tr><th>"pattern"</th><th>"verdict"</th><th>"call"</th><th>"units"</th><th>"answers"</th><th>"points"</th><th>"why"</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table></div>
+                    </section>
+                }.into_any()
+            }
+        })}
+    }
+    .into_any()
+}
