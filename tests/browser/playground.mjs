@@ -605,16 +605,49 @@ try {
     await learner.close();
   });
 
+  await step('embedded in a page of another origin: one workshop step and one pattern, with a link to the full playground, saving nothing', async () => {
+    const host = (await import('node:http')).createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><meta charset="utf-8"><title>A blog post</title><link rel="icon" href="data:,">
+        <h1>Reading a collection</h1>
+        <iframe id="step" title="Try it" width="800" height="700" src="${url}?embed=1&pack=packs/intro.json&step=orders"></iframe>
+        <iframe id="pattern" title="A pattern" width="800" height="500" src="${url}?embed=1&workbook=examples/orders-service.workbook.json&pattern=AP2"></iframe>`);
+    });
+    await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await watchedPage(visitor, errors);
+    try {
+      await p.goto(`http://127.0.0.1:${host.address().port}/`);
+      const frame = p.frameLocator('#step');
+      await frame.getByRole('heading', { name: 'A collection in sort-key order' }).waitFor();
+      assert.equal(await frame.locator('[data-test="steps"]').count(), 0, 'one step, without the list of steps');
+      assert.equal(await frame.getByRole('tab').count(), 0, 'no tabs: compact');
+      await frame.locator('[data-test="start-step"]').click();
+      await frame.locator('[data-test="show-solution"]').click();
+      await frame.locator('[data-test="run-and-check"]').click();
+      await frame.getByText('Every check passes: step done.').waitFor();
+      const full = await frame.locator('[data-test="open-full"]').getAttribute('href');
+      assert.ok(full.startsWith(url) && !full.includes('embed=') && full.includes('pack=packs/intro.json'), full);
+      const pattern = p.frameLocator('#pattern');
+      await pattern.getByRole('heading', { name: /^AP2 — / }).waitFor();
+      await pattern.locator('[data-test="run-pattern"]').click();
+      await pattern.locator('[data-test="pattern-verdict"]').getByText(/^pass: Query — 0\.5 RCU/).waitFor();
+      const own = await visitor.newPage();
+      await own.goto(url);
+      await own.locator('[data-test="start-panel"]').waitFor();
+      await own.close();
+    } finally {
+      await visitor.close();
+      host.close();
+    }
+  });
+
   await context.close();
   if (screenshot) {
     const clean = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const shot = await watchedPage(clean, errors);
     await shot.goto(url);
-    await tab(shot, 'Examples & fixtures');
-    await t(shot, 'load-example-orders').click();
-    await shot.locator('.notice button').click();
-    await runPattern(shot, "A user's orders, newest first (2 per page)");
-    await t(shot, 'capacity').waitFor();
+    await t(shot, 'start-panel').waitFor();
     await shot.screenshot({ path: screenshot });
     await clean.close();
   }

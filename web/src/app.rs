@@ -14,6 +14,10 @@ pub fn App() -> impl IntoView {
     let ui = Ui::new();
     provide_context(ui);
     provide_context(crate::pages::fixtures::Progress::new());
+    if crate::pages::learn::embedded() {
+        crate::pages::learn::open_from_url(ui);
+        return view! { <main><crate::pages::learn::Embed/></main> }.into_any();
+    }
     storage::restore_on_start(ui);
     crate::pages::learn::open_from_url(ui);
     if let Some(first) = crate::state::table_names().first() {
@@ -58,6 +62,7 @@ pub fn App() -> impl IntoView {
             }}
         </main>
     }
+    .into_any()
 }
 
 /// The lab's time, and the control that moves it forward so TTL expiry shows without waiting.

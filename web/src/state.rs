@@ -147,6 +147,8 @@ pub struct Ui {
     pub console_request: RwSignal<Option<(String, String)>>,
     /// The pack open on the Learn tab.
     pub learn_pack: RwSignal<Option<String>>,
+    /// The URL of a workbook opened with `?workbook=`, once it is in the editor.
+    pub workbook_opened: RwSignal<Option<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +170,7 @@ impl Ui {
             notice: RwSignal::new(None),
             console_request: RwSignal::new(None),
             learn_pack: RwSignal::new(None),
+            workbook_opened: RwSignal::new(None),
         }
     }
 

@@ -274,6 +274,10 @@ fn clear_fragment() {
 
 /// Saves soon, once, however many changes come in between.
 pub fn schedule_save() {
+    // An embedded step works on its own copy: it must never overwrite the visitor's workspace.
+    if crate::pages::learn::embedded() {
+        return;
+    }
     if SAVE_PENDING.with(|p| p.replace(true)) {
         return;
     }

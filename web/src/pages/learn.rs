@@ -44,14 +44,38 @@ pub fn add(pack: Pack) {
     });
 }
 
-/// Opens `?pack=URL` (relative to the page, so a site under any path works): fetched, checked,
-/// then shown on the Learn tab.
-pub fn open_from_url(ui: Ui) {
-    let Some(url) = web_sys::window()
+/// A parameter of the page's URL (`?pack=...`).
+pub fn url_param(name: &str) -> Option<String> {
+    web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|search| web_sys::UrlSearchParams::new_with_str(&search).ok())
-        .and_then(|params| params.get("pack"))
-    else {
+        .and_then(|params| params.get(name))
+}
+
+/// Whether the page is embedded (`?embed=1`): one step or one pattern, no workspace of its own.
+pub fn embedded() -> bool {
+    thread_local! {
+        static EMBEDDED: bool = url_param("embed").is_some();
+    }
+    EMBEDDED.with(|e| *e)
+}
+
+/// Opens `?pack=URL` on the Learn tab, or `?workbook=URL` on the Patterns tab (relative to the
+/// page, so a site under any path works), fetched and checked first.
+pub fn open_from_url(ui: Ui) {
+    if let Some(url) = url_param("workbook") {
+        leptos::task::spawn_local(async move {
+            match fetch_text(&url).await {
+                Ok(text) => {
+                    crate::pages::patterns::set_draft(text);
+                    ui.workbook_opened.set(Some(url));
+                    ui.tab.set(Tab::Patterns);
+                }
+                Err(e) => ui.tell(false, format!("The workbook at {url} was not opened: {e}")),
+            }
+        });
+    }
+    let Some(url) = url_param("pack") else {
         return;
     };
     leptos::task::spawn_local(async move {
@@ -136,12 +160,16 @@ pub fn LearnPage() -> impl IntoView {
 }
 
 #[component]
-fn WorkshopView(pack: Pack) -> impl IntoView {
+fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl IntoView {
     let ui = expect_context::<Ui>();
-    let first_open = {
-        let passed = progress_of(&pack.id).passed;
-        pack.steps.iter().position(|s| !passed.contains(&s.id)).unwrap_or(0)
+    let first_open = match only_step.as_ref().and_then(|id| pack.steps.iter().position(|s| &s.id == id)) {
+        Some(chosen) => chosen,
+        None => {
+            let passed = progress_of(&pack.id).passed;
+            pack.steps.iter().position(|s| !passed.contains(&s.id)).unwrap_or(0)
+        }
     };
+    let embedded_step = only_step.is_some();
     let index = RwSignal::new(first_open);
     let results = RwSignal::new(None::<Vec<CheckResult>>);
     let hints = RwSignal::new(0usize);
@@ -230,11 +258,12 @@ fn WorkshopView(pack: Pack) -> impl IntoView {
     };
     view! {
         <h2>{pack.with_value(|p| p.title.clone())}</h2>
-        <ol class="steps" data-test="steps">{steps_nav}</ol>
+        {(!embedded_step).then(|| view! { <ol class="steps" data-test="steps">{steps_nav}</ol> })}
         {move || {
             let s = step();
             let total_hints = s.hints.len();
             let hints_shown: Vec<String> = s.hints.iter().take(hints.get()).cloned().collect();
+            let all_hints_shown = move || hints.get() >= total_hints;
             view! {
                 <article class="step" data-test="step">
                     <h3>{s.title.clone()}</h3>
@@ -256,7 +285,7 @@ fn WorkshopView(pack: Pack) -> impl IntoView {
                     <div class="row">
                         <button class="primary" on:click=run_and_check data-test="run-and-check">"Run and check"</button>
                         <button on:click=move |_| check_last() data-test="check-last">"Check my last console request"</button>
-                        <button on:click=move |_| hints.update(|h| *h = (*h + 1).min(total_hints)) disabled=move || hints.get() >= total_hints>
+                        <button on:click=move |_| hints.update(|h| *h = (*h + 1).min(total_hints)) disabled=all_hints_shown>
                             {move || format!("Hint ({} of {total_hints})", hints.get())}</button>
                         <button on:click=show_solution data-test="show-solution">"Show the solution"</button>
                     </div>
@@ -416,4 +445,85 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
         })}
     }
     .into_any()
+}
+
+/// The page when embedded (`?embed=1&pack=URL&step=ID`, or `?embed=1&workbook=URL&pattern=ID`):
+/// one step or one pattern, compact, with a link to open it in the full playground.
+#[component]
+pub fn Embed() -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let full = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|href| href.replace("embed=1&", "").replace("&embed=1", "").replace("?embed=1", "?"))
+        .unwrap_or_default();
+    let step = url_param("step");
+    let pattern = url_param("pattern");
+    // Not on `ui.version`: a run inside the step must not rebuild the step (and lose its checks).
+    let body = move || {
+        if let Some(id) = pattern.clone() {
+            return view! { <EmbeddedPattern id=id/> }.into_any();
+        }
+        match ui.learn_pack.get().and_then(|id| pack(&id)) {
+            Some(pack) if pack.kind == PackKind::Workshop => {
+                view! { <WorkshopView pack=pack only_step=step.clone().unwrap_or_default()/> }.into_any()
+            }
+            Some(pack) => view! { <ChallengeView pack=pack/> }.into_any(),
+            None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+        }
+    };
+    view! {
+        <div class="embed" data-test="embed">
+            <p class="embed-bar"><strong>"Dynalab"</strong>" · "<a href=full target="_blank" rel="noopener" data-test="open-full">"Open in Dynalab"</a></p>
+            <section class="pack">{body}</section>
+        </div>
+    }
+}
+
+/// One pattern of the workbook `?workbook=URL`: its request, and its verdict, units and cost when run.
+#[component]
+fn EmbeddedPattern(id: String) -> impl IntoView {
+    let ui = expect_context::<Ui>();
+    let result = RwSignal::new(None::<Result<dynalab_lab::workbook::analysis::PatternResult, String>>);
+    let id = StoredValue::new(id);
+    let run = move |_| {
+        let text = crate::pages::patterns::draft();
+        let outcome = dynalab_lab::workbook::check::check_text(&text, state::clock())
+            .map_err(|not| not.problems.join("; "))
+            .and_then(|design| {
+                design
+                    .checked
+                    .result
+                    .patterns
+                    .into_iter()
+                    .find(|p| p.id == id.get_value())
+                    .ok_or_else(|| "no such pattern".to_string())
+            });
+        result.set(Some(outcome));
+    };
+    view! {
+        {move || {
+            ui.workbook_opened.get();
+            let text = crate::pages::patterns::draft();
+            let workbook = dynalab_lab::workbook::Workbook::read(&text).ok();
+            let found = workbook.as_ref().and_then(|w| w.patterns.iter().find(|p| p.id == id.get_value()).cloned());
+            match found {
+                None => view! { <p class="muted">"Loading the pattern…"</p> }.into_any(),
+                Some(p) => {
+                    let requests = serde_json::to_string_pretty(&p.requests).unwrap_or_default();
+                    view! {
+                        <h2>{format!("{} — {}", p.id, p.description)}</h2>
+                        <pre>{requests}</pre>
+                    }.into_any()
+                }
+            }
+        }}
+        <button class="primary" on:click=run data-test="run-pattern">"Run it"</button>
+        {move || result.get().map(|r| match r {
+            Err(e) => view! { <p class="status bad">{e}</p> }.into_any(),
+            Ok(p) => view! {
+                <p data-test="pattern-verdict">{format!("{}: {} — {} RCU, {} WCU per request; ${:.2} a month at {} requests/s", p.verdict.label(), p.operation, p.read_units, p.write_units, p.monthly_at_peak, p.peak_rps)}</p>
+                <ul>{p.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
+            }.into_any(),
+        })}
+    }
 }

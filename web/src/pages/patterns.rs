@@ -14,6 +14,16 @@ thread_local! {
     static DRAFT: std::cell::RefCell<String> = std::cell::RefCell::new(gallery::WORKBOOKS[0].1.to_string());
 }
 
+/// The workbook in the editor.
+pub fn draft() -> String {
+    DRAFT.with(|d| d.borrow().clone())
+}
+
+/// Puts `text` in the editor (a workbook opened by `?workbook=URL`).
+pub fn set_draft(text: String) {
+    DRAFT.with(|d| *d.borrow_mut() = text);
+}
+
 #[component]
 pub fn PatternsPage() -> impl IntoView {
     let ui = expect_context::<Ui>();
