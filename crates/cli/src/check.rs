@@ -7,7 +7,8 @@ use dynalab_lab::workbook::analysis::{analyse, DesignResult, Verdict};
 use dynalab_lab::workbook::import::{import, Imported, Source};
 use dynalab_lab::workbook::plan::Plan;
 use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget, PatternRun};
-use dynalab_lab::workbook::{compare as comparison, report};
+use dynalab_lab::workbook::{compare as comparison, pictures, report};
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -84,6 +85,7 @@ pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&st
     };
     let result = analyse(&plan, &runs);
     let rendered = match output {
+        Output::Markdown if out.is_some() => with_pictures(&result, out),
         Output::Markdown => report::markdown(&result),
         Output::Json => report::json(&result),
         Output::Validation => report::validation(&plan, &runs),
@@ -145,4 +147,29 @@ fn invalid(file: &Path, problems: &str) -> ExitCode {
     }
     eprintln!("dynalab: {}: invalid design, nothing was checked", file.display());
     ExitCode::from(2)
+}
+
+/// The design note with its pictures: each SVG written beside `out` (`note.keys.svg`, ...) and
+/// linked at the end of the note.
+fn with_pictures(result: &DesignResult, out: Option<&Path>) -> String {
+    let mut note = report::markdown(result);
+    let Some(out) = out else { return note };
+    let stem = out.file_stem().map_or_else(|| "design".into(), |s| s.to_string_lossy().into_owned());
+    let pictures = [
+        ("keys", "Busiest partition keys at peak", Some(pictures::key_load(result))),
+        ("cost", "Cost per pattern", Some(pictures::cost_per_pattern(result))),
+        ("collections", "Item-collection sizes", pictures::collection_sizes(result)),
+    ];
+    note.push_str("\n## Pictures\n\n");
+    for (name, title, svg) in pictures {
+        let Some(svg) = svg else { continue };
+        let file = format!("{stem}.{name}.svg");
+        match std::fs::write(out.with_file_name(&file), svg) {
+            Ok(()) => {
+                let _ = write!(note, "![{title}]({file})\n\n");
+            }
+            Err(e) => eprintln!("dynalab: cannot write {file}: {e}"),
+        }
+    }
+    note
 }

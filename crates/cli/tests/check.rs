@@ -76,7 +76,14 @@ fn an_invalid_workbook_exits_2_naming_the_field() {
     let (code, stdout, _) =
         check(&[&examples().join("orders-service.workbook.json").to_string_lossy(), "--out", &out.to_string_lossy()]);
     assert_eq!((code, stdout.as_str()), (0, ""));
-    assert!(std::fs::read_to_string(&out).expect("report").starts_with("# Design check: Orders service"));
+    let note = std::fs::read_to_string(&out).expect("report");
+    assert!(note.starts_with("# Design check: Orders service"));
+    for picture in ["report.keys.svg", "report.cost.svg"] {
+        assert!(note.contains(&format!("]({picture})")), "the note links {picture}");
+        let svg = std::fs::read_to_string(dir.join(picture)).expect("the picture is written beside the note");
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    }
+    assert!(!dir.join("report.collections.svg").exists(), "no LSI, no collection picture");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -126,6 +126,10 @@ pub struct TableShape {
     /// bytes: measured by [`Engine::shape`] (it reads every item), `None` from [`Engine::outline`].
     pub largest_item: Option<usize>,
     pub largest_collection: Option<usize>,
+    /// Every item collection's size in bytes, largest first: measured by [`Engine::shape`] (for
+    /// the picture of sizes against the 10 GB LSI limit; not reported).
+    #[serde(skip)]
+    pub collection_sizes: Vec<usize>,
 }
 
 /// One secondary index's shape and size.
@@ -153,7 +157,9 @@ impl Engine {
             largest_item = largest_item.max(collection.values().map(|s| s.size).max().unwrap_or(0));
             let bytes = usize::try_from(stored.collection_bytes(&slot.key)).unwrap_or(usize::MAX);
             largest_collection = largest_collection.max(bytes);
+            shape.collection_sizes.push(bytes);
         }
+        shape.collection_sizes.sort_unstable_by(|a, b| b.cmp(a));
         shape.largest_item = Some(largest_item);
         shape.largest_collection = Some(largest_collection);
         Ok(shape)
@@ -192,6 +198,7 @@ impl Engine {
             totals: Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() },
             largest_item: None,
             largest_collection: None,
+            collection_sizes: Vec::new(),
         })
     }
 }

@@ -2,4 +2,5 @@
 
 pub mod item_grid;
 pub mod markdown;
+pub mod pictures;
 pub mod result_view;

@@ -439,6 +439,7 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
                             <thead><tr><th>"pattern"</th><th>"verdict"</th><th>"call"</th><th>"units"</th><th>"answers"</th><th>"points"</th><th>"why"</th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table></div>
+                        <crate::components::pictures::Pictures design=grade.design.clone()/>
                     </section>
                 }.into_any()
             }

@@ -273,6 +273,7 @@ fn Verdicts(checked: Checked) -> impl IntoView {
             {(!design.capacity.is_empty()).then(|| view! {
                 <ul data-test="capacity">{design.capacity.iter().map(|f| view! { <li>{format!("{}: {}", f.verdict.label(), f.text)}</li> }).collect_view()}</ul>
             })}
+            <crate::components::pictures::Pictures design=design.clone()/>
             <div class="bars" data-test="cost-chart" aria-label="On-demand cost per pattern">{bars}</div>
             <p class="muted">{format!("Prices {} as of {} ({}). {}.", cost.prices.region, cost.prices.as_of, cost.prices.source, cost.excluded)}</p>
             <p>{open_buttons}</p>

@@ -109,6 +109,9 @@ pub struct DesignResult {
     pub capacity: Vec<Finding>,
     pub cost: Cost,
     pub deviations: Vec<String>,
+    /// How many times larger production's item collections are than the fixture's (for pictures).
+    #[serde(skip)]
+    pub collection_scale: f64,
 }
 
 /// A design-level finding.
@@ -196,6 +199,7 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
         capacity,
         cost,
         deviations,
+        collection_scale,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod cost;
 pub mod gallery;
 pub mod import;
+pub mod pictures;
 pub mod plan;
 pub mod prices;
 pub mod report;

@@ -1,0 +1,230 @@
+//! Pictures of a checked design, as SVG text (the playground shows them; `dynalab check --out`
+//! writes them beside the design note): the load on the busiest partition keys against the
+//! per-key ceilings, cost and units per pattern, and item-collection sizes against the 10 GB limit
+//! of tables with a local secondary index. Every text in them is escaped.
+
+use super::analysis::{DesignResult, Verdict};
+use super::report::money;
+use super::PatternKind;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+const WIDTH: usize = 760;
+const FONT: &str = "font-family=\"system-ui, sans-serif\" font-size=\"12\"";
+const TEN_GB: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    text.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
+}
+
+fn frame(height: usize, title: &str, body: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {height}\" width=\"100%\" role=\"img\" aria-label=\"{t}\" {FONT}><title>{t}</title><text x=\"0\" y=\"14\" font-weight=\"600\">{t}</text>{body}</svg>",
+        t = escape(title)
+    )
+}
+
+/// Units per second and the ceiling, per partition key, per (target, unit).
+type Loads = BTreeMap<(String, &'static str), BTreeMap<String, (f64, f64)>>;
+
+/// Units per second on each busiest partition key at peak, per table or index, against its
+/// ceiling (3,000 RCU / 1,000 WCU per key): green well under, amber near, red and marked over.
+pub fn key_load(result: &DesignResult) -> String {
+    let mut loads: Loads = BTreeMap::new();
+    for pattern in &result.patterns {
+        for load in &pattern.busiest_key {
+            let kind = if load.kind == PatternKind::Read { "RCU" } else { "WCU" };
+            let entry = loads
+                .entry((load.target.clone(), kind))
+                .or_default()
+                .entry(load.partition.clone())
+                .or_insert((0.0, load.ceiling));
+            entry.0 += load.units_per_second;
+        }
+    }
+    let mut body = String::new();
+    let mut y = 30;
+    for ((target, kind), keys) in &loads {
+        let _ = write!(body, "<text x=\"0\" y=\"{}\">{} ({kind}/s)</text>", y + 14, escape(&cut(target, 22)));
+        let mut keys: Vec<(&String, &(f64, f64))> = keys.iter().collect();
+        keys.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0));
+        for (i, (partition, (load, ceiling))) in keys.iter().take(8).enumerate() {
+            let share = load / ceiling;
+            let fill = if share > 1.0 {
+                "#b3261e"
+            } else if share > 0.5 {
+                "#e0a100"
+            } else {
+                "#1e7b34"
+            };
+            let x = 170 + i * 74;
+            let hot = if share > 1.0 { " HOT" } else { "" };
+            let ink = if share > 1.0 { "#fff" } else { "#000" };
+            let _ = write!(
+                body,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"70\" height=\"34\" rx=\"3\" fill=\"{fill}\" fill-opacity=\"{:.2}\"><title>{} on {}: {:.0} {kind}/s of {:.0}</title></rect><text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text><text x=\"{}\" y=\"{}\" fill=\"{ink}\">{:.0}%{hot}</text>",
+                0.25 + 0.75 * share.min(1.0),
+                escape(partition),
+                escape(target),
+                load,
+                ceiling,
+                x + 3,
+                y + 14,
+                escape(&cut(partition, 10)),
+                x + 3,
+                y + 29,
+                100.0 * share
+            );
+        }
+        y += 42;
+    }
+    if loads.is_empty() {
+        body.push_str("<text x=\"0\" y=\"44\">No pattern reads or writes a single partition key.</text>");
+        y += 30;
+    }
+    frame(y + 6, "Busiest partition keys at peak, against the per-key ceiling", &body)
+}
+
+/// Monthly on-demand cost at peak per pattern, with its units per request.
+pub fn cost_per_pattern(result: &DesignResult) -> String {
+    let most = result.patterns.iter().map(|p| p.monthly_at_peak).fold(0.0_f64, f64::max).max(0.01);
+    let mut body = String::new();
+    for (i, p) in result.patterns.iter().enumerate() {
+        let y = 28 + i * 24;
+        let width = (280.0 * p.monthly_at_peak / most).max(1.0);
+        let fill = match p.verdict {
+            Verdict::Pass => "#1f5fbf",
+            Verdict::Warn => "#e0a100",
+            Verdict::Fail => "#b3261e",
+        };
+        let _ = write!(
+            body,
+            "<text x=\"0\" y=\"{}\">{}</text><rect x=\"170\" y=\"{}\" width=\"{width:.1}\" height=\"16\" fill=\"{fill}\"/><text x=\"{:.1}\" y=\"{}\">{}/month · {} RCU + {} WCU · {}</text>",
+            y + 12,
+            escape(&cut(&format!("{} {}", p.id, p.operation), 26)),
+            y,
+            176.0 + width,
+            y + 12,
+            escape(&money(p.monthly_at_peak)),
+            p.read_units,
+            p.write_units,
+            p.verdict.label()
+        );
+    }
+    frame(34 + result.patterns.len() * 24, "Cost per pattern at peak (on demand), and units per request", &body)
+}
+
+/// Item-collection sizes at production scale for tables with a local secondary index, in buckets
+/// by size, with the 10 GB limit: `None` when no table has one.
+pub fn collection_sizes(result: &DesignResult) -> Option<String> {
+    let tables: Vec<_> = result.tables.iter().filter(|t| t.indexes.iter().any(|i| !i.global)).collect();
+    if tables.is_empty() {
+        return None;
+    }
+    let buckets: [(f64, &str); 6] = [
+        (1e6, "< 1 MB"),
+        (1e8, "< 100 MB"),
+        (1e9, "< 1 GB"),
+        (5.0 * 1e9, "< 5 GB"),
+        (TEN_GB, "< 10 GB"),
+        (f64::INFINITY, "≥ 10 GB"),
+    ];
+    let mut body = String::new();
+    let mut y = 28;
+    for table in tables {
+        let mut counts = [0usize; 6];
+        for size in &table.collection_sizes {
+            let scaled = *size as f64 * result.collection_scale;
+            let bucket = buckets.iter().position(|(limit, _)| scaled < *limit).unwrap_or(5);
+            counts[bucket] += 1;
+        }
+        let most = counts.iter().copied().max().unwrap_or(1).max(1);
+        let _ = write!(
+            body,
+            "<text x=\"0\" y=\"{}\">{} (×{} scale)</text>",
+            y + 12,
+            escape(&cut(&table.name, 24)),
+            result.collection_scale
+        );
+        for (i, ((_, label), count)) in buckets.iter().zip(counts).enumerate() {
+            let x = 200 + i * 90;
+            let height = 40.0 * count as f64 / most as f64;
+            let fill = if i == 5 { "#b3261e" } else { "#1f5fbf" };
+            let _ = write!(
+                body,
+                "<rect x=\"{x}\" y=\"{:.1}\" width=\"70\" height=\"{height:.1}\" fill=\"{fill}\"/><text x=\"{x}\" y=\"{}\">{} · {count}</text>",
+                y as f64 + 40.0 - height,
+                y + 54,
+                escape(label)
+            );
+        }
+        let _ = write!(
+            body,
+            "<line x1=\"{x}\" x2=\"{x}\" y1=\"{}\" y2=\"{}\" stroke=\"#b3261e\" stroke-dasharray=\"4 3\"/>",
+            y,
+            y + 44,
+            x = 200 + 5 * 90 - 10
+        );
+        y += 70;
+    }
+    Some(frame(y, "Item-collection sizes at production scale against the 10 GB limit (tables with an LSI)", &body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workbook::check::check_text;
+    use dynalab_engine::FixedClock;
+    use std::sync::Arc;
+
+    fn design(name: &str) -> DesignResult {
+        let text = std::fs::read_to_string(format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        check_text(&text, Arc::new(FixedClock::at(1_796_000_000_000))).unwrap().checked.result
+    }
+
+    #[test]
+    fn a_hot_key_is_red_and_marked() {
+        let hot = key_load(&design("hot-counter.workbook.json"));
+        assert!(hot.starts_with("<svg") && hot.ends_with("</svg>"));
+        assert!(hot.contains("#b3261e") && hot.contains("HOT"), "{hot}");
+        let sharded = key_load(&design("hot-counter-sharded.workbook.json"));
+        assert!(!sharded.contains("HOT"), "{sharded}");
+    }
+
+    #[test]
+    fn every_pattern_has_a_bar_and_text_is_escaped() {
+        let mut result = design("orders-service.workbook.json");
+        let bars = cost_per_pattern(&result);
+        assert_eq!(bars.matches("<rect").count(), result.patterns.len());
+        result.patterns[0].id = "<script>".into();
+        assert!(cost_per_pattern(&result).contains("&lt;script&gt;"));
+        assert!(!cost_per_pattern(&result).contains("<script>"));
+    }
+
+    #[test]
+    fn collection_sizes_only_for_tables_with_an_lsi() {
+        assert_eq!(collection_sizes(&design("orders-service.workbook.json")), None);
+        let workbook = serde_json::json!({"format": "dynalab-workbook/1", "name": "lsi", "scale": 1000,
+            "tables": [{"TableName": "threads", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "at", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                "LocalSecondaryIndexes": [{"IndexName": "by_time", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "at", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}],
+            "fixtures": {"threads": [{"pk": "T#1", "sk": "M#1", "at": "1", "body": "x".repeat(2000)}, {"pk": "T#2", "sk": "M#1", "at": "1"}]},
+            "patterns": [{"id": "AP1", "description": "a thread", "type": "read", "peak_rps": 1, "consistency": "eventual",
+                "requests": [{"operation": "Query", "request": {"TableName": "threads", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "T#1"}}}}]}]});
+        let result = check_text(&workbook.to_string(), Arc::new(FixedClock::at(0))).unwrap().checked.result;
+        let svg = collection_sizes(&result).expect("a table with an LSI");
+        assert!(svg.contains("threads (×1000 scale)") && svg.contains("≥ 10 GB"), "{svg}");
+        assert!(
+            svg.contains("&lt; 100 MB · 1") && svg.contains("&lt; 1 MB · 1"),
+            "each collection in its bucket at scale: {svg}"
+        );
+    }
+}
