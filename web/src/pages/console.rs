@@ -254,7 +254,8 @@ fn summary(request: &str) -> String {
 
 /// A starting request for `operation` on `table`, with its real key names where the table exists.
 pub fn template(operation: &str, table: Option<String>) -> String {
-    let table = table.unwrap_or_else(|| "my_table".into());
+    // With no table yet, every template names the table CreateTable's template makes.
+    let table = table.unwrap_or_else(|| "new_table".into());
     let shape = with_lab(|lab| lab.engine.outline(&table).ok());
     let key_names: Vec<(String, String)> = shape
         .as_ref()
