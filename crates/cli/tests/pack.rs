@@ -30,8 +30,8 @@ fn pack(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(packs().join(name)).expect("pack")).expect("JSON")
 }
 
-#[test]
-fn every_shipped_pack_checks() {
+/// Every shipped pack's path, sorted.
+fn pack_files() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(packs())
         .expect("packs/")
         .flatten()
@@ -39,6 +39,12 @@ fn every_shipped_pack_checks() {
         .filter(|p| Path::new(p).extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
+    files
+}
+
+#[test]
+fn every_shipped_pack_checks() {
+    let mut files = pack_files();
     assert!(files.len() >= 6, "three workshops and three challenges: {files:?}");
     let mut args = vec!["pack", "check"];
     args.extend(files.iter().map(String::as_str));
@@ -97,13 +103,7 @@ fn a_solution_gets_the_same_grade_from_the_command_line() {
 fn every_pack_and_solution_is_valid_against_the_published_schema() {
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/pack.schema.json");
     let script = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\njsonschema.Draft202012Validator.check_schema(schema)\nfor path in sys.argv[2:]:\n    jsonschema.validate(json.load(open(path)), schema, cls=jsonschema.Draft202012Validator)\n    print('valid', path)\n";
-    let mut files: Vec<String> = std::fs::read_dir(packs())
-        .expect("packs/")
-        .flatten()
-        .map(|e| e.path().to_string_lossy().into_owned())
-        .filter(|p| Path::new(p).extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let mut files = pack_files();
     let cart = pack("cart.json");
     files.push(temp("solution.json", &cart["challenge"]["reference"]).to_string_lossy().into_owned());
     let output = Command::new("python3").args(["-c", script]).arg(&schema).args(&files).output().expect("python3");
