@@ -44,7 +44,7 @@ fn pack_files() -> Vec<String> {
 
 #[test]
 fn every_shipped_pack_checks() {
-    let mut files = pack_files();
+    let files = pack_files();
     assert!(files.len() >= 6, "three workshops and three challenges: {files:?}");
     let mut args = vec!["pack", "check"];
     args.extend(files.iter().map(String::as_str));
