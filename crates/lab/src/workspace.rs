@@ -267,6 +267,24 @@ mod tests {
         Arc::new(FixedClock::at(0))
     }
 
+    #[test]
+    fn progress_travels_with_the_workspace_in_files_and_links() {
+        let mut workspace = Workspace::capture(&orders(), &[]);
+        assert!(!workspace.to_json().contains("progress"), "no progress, no field");
+        let intro = PackProgress { passed: vec!["profile".into(), "orders".into()], ..PackProgress::default() };
+        let cart = PackProgress {
+            solution: Some("{\"format\": \"dynalab-solution/1\"}".into()),
+            best_score: Some(83),
+            ..PackProgress::default()
+        };
+        workspace.progress.insert("intro".into(), intro);
+        workspace.progress.insert("cart".into(), cart);
+        let from_file = Workspace::from_json(&workspace.to_json()).unwrap();
+        let from_link = Workspace::from_compact(&workspace.to_compact()).unwrap();
+        assert_eq!(from_file.progress, workspace.progress);
+        assert_eq!(from_link.progress, workspace.progress);
+    }
+
     fn orders() -> Engine {
         let mut engine = Engine::new(clock());
         for (operation, request) in example("orders").expect("example").setup {

@@ -54,7 +54,9 @@ pub fn ItemsPage() -> impl IntoView {
     };
     let save = move |_| {
         let Some(table) = ui.selected_table.get_untracked() else {
-            return problem.set(Some("There is no table to write to yet: create one on the Tables tab (or load an example) first.".into()));
+            return problem.set(Some(
+                "There is no table to write to yet: create one on the Tables tab (or load an example) first.".into(),
+            ));
         };
         let item = match plain_json::item_from_text(&editor.get_untracked()) {
             Ok(item) => item,
@@ -72,7 +74,9 @@ pub fn ItemsPage() -> impl IntoView {
     };
     let delete = move |_| {
         let Some(table) = ui.selected_table.get_untracked() else {
-            return problem.set(Some("There is no table to write to yet: create one on the Tables tab (or load an example) first.".into()));
+            return problem.set(Some(
+                "There is no table to write to yet: create one on the Tables tab (or load an example) first.".into(),
+            ));
         };
         let item = match plain_json::item_from_text(&editor.get_untracked()) {
             Ok(item) => item,
