@@ -644,6 +644,27 @@ try {
     }
   });
 
+  await step('offline once loaded: a reload without network still opens the playground, a workshop and a pack fetched before', async () => {
+    const traveller = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(traveller, errors);
+    await p.goto(`${url}?pack=packs/scale.json`);
+    await t(p, 'step').getByRole('heading', { name: 'Pages and Limit' }).waitFor();
+    await p.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await p.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10000 });
+    await p.evaluate(async () => {
+      for (let i = 0; i < 100 && !(await caches.match('packs/scale.json')); i++) await new Promise((r) => setTimeout(r, 50));
+    });
+    await traveller.setOffline(true);
+    await p.reload();
+    await t(p, 'step').getByRole('heading', { name: 'Pages and Limit' }).waitFor();
+    await t(p, 'start-step').click();
+    await t(p, 'show-solution').click();
+    await t(p, 'run-and-check').click();
+    await t(p, 'checks').getByText('Every check passes: step done.').waitFor();
+    await traveller.setOffline(false);
+    await traveller.close();
+  });
+
   await context.close();
   if (screenshot) {
     const clean = await browser.newContext({ viewport: { width: 1280, height: 800 } });
