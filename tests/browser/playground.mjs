@@ -549,7 +549,7 @@ try {
     await big.close();
   });
 
-  await step('a first visit opens on a start panel; a learner fails a workshop step, then passes it, and keeps the progress across a reload', async () => {
+  await step('a first visit opens on a start panel; a learner fails a workshop step, then passes it, keeps the progress across a reload, completes the workshop and shares the progress in a link', async () => {
     const learner = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const p = await watchedPage(learner, errors);
     await p.goto(url);
@@ -567,12 +567,30 @@ try {
     await t(p, 'run-and-check').click();
     await t(p, 'checks').getByText('Every check passes: step done.').waitFor();
     await t(p, 'steps').getByText('1. One item by its key ✓').waitFor();
+    assert.match(await t(p, 'units-picture').locator('svg').getAttribute('aria-label'), /against the step's budget/);
     await p.waitForTimeout(600); // the auto-save runs 400 ms after the last change
     await p.reload();
     await tab(p, 'Learn');
     await t(p, 'pack-intro').click();
     await t(p, 'steps').getByText('1. One item by its key ✓').waitFor();
-    await t(p, 'step').getByRole('heading', { name: 'A collection in sort-key order' }).waitFor();
+    // The rest of the workshop, each step from where the last one left the tables.
+    for (const [n, title] of [[2, 'A collection in sort-key order'], [3, 'A sparse index for one question'], [4, 'Run the pattern, read its cost']]) {
+      await t(p, 'step').getByRole('heading', { name: title }).waitFor();
+      await t(p, 'show-solution').click();
+      await t(p, 'run-and-check').click();
+      await t(p, 'checks').getByText('Every check passes: step done.').waitFor();
+      await t(p, 'steps').getByText(`${n}. ${title} ✓`).waitFor();
+      if (n < 4) await t(p, 'steps').getByText(`${n + 1}. `).click();
+    }
+    await p.getByRole('button', { name: 'Keys, item collections and sparse indexes' }).locator('..').getByText('4 of 4 steps').waitFor();
+    await t(p, 'share').click();
+    const link = await t(p, 'share-url').inputValue();
+    const friend = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const f = await watchedPage(friend, errors);
+    await f.goto(link);
+    await tab(f, 'Learn');
+    await f.getByText('4 of 4 steps').waitFor();
+    await friend.close();
     await learner.close();
   });
 

@@ -172,6 +172,8 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
     let embedded_step = only_step.is_some();
     let index = RwSignal::new(first_open);
     let results = RwSignal::new(None::<Vec<CheckResult>>);
+    // The request's units against the step's budget, when the step has one.
+    let picture = RwSignal::new(None::<String>);
     let hints = RwSignal::new(0usize);
     let operation = RwSignal::new(String::new());
     let request = RwSignal::new(String::new());
@@ -209,6 +211,21 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
             let last = lab.last_ran.clone();
             judge(&step, last.as_ref(), &mut lab.engine)
         });
+        let budget = step.checks.iter().find_map(|c| {
+            if let dynalab_lab::pack::Rule::MaxUnits(max) = c.rule {
+                Some(max)
+            } else {
+                None
+            }
+        });
+        let drawn = budget.and_then(|budget| {
+            state::with_lab(|lab| {
+                lab.last_ran
+                    .as_ref()
+                    .map(|r| dynalab_lab::workbook::pictures::units_against_budget(r.read_units, r.write_units, budget))
+            })
+        });
+        picture.set(drawn);
         if verdicts.iter().all(|r| r.passed) {
             let (id, step_id) = (pack.with_value(|p| p.id.clone()), step.id.clone());
             update_progress(ui, &id, |p| {
@@ -298,6 +315,7 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
             view! {
                 <section class=if all { "checks ok" } else { "checks bad" } data-test="checks">
                     <h4>{if all { "Every check passes: step done." } else { "Not yet:" }}</h4>
+                    {move || picture.get().map(|svg| view! { <figure class="picture" data-test="units-picture" inner_html=svg></figure> })}
                     <ul>{results.into_iter().map(|r| view! {
                         <li data-test=format!("check-{}", r.id) data-passed=r.passed.to_string()>
                             {if r.passed { "✓ " } else { "✗ " }}<strong>{r.id.clone()}</strong>": "{r.found.clone()}

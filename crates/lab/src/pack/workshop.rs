@@ -20,17 +20,42 @@ pub struct Ran {
     pub tally: Tally,
     /// Capacity units consumed, read and write together.
     pub units: f64,
+    /// The read units and the write units of `units`.
+    pub read_units: f64,
+    pub write_units: f64,
 }
 
 impl Ran {
     pub fn new(request: Value, outcome: &Outcome) -> Self {
         let units = outcome.steps.iter().map(|s| s.units).sum();
+        let read_units = outcome
+            .steps
+            .iter()
+            .filter(|s| matches!(s.kind, dynalab_engine::explain::StepKind::Read { .. }))
+            .map(|s| s.units)
+            .sum::<f64>()
+            + 0.0;
+        let write_units = outcome
+            .steps
+            .iter()
+            .filter(|s| s.kind == dynalab_engine::explain::StepKind::Write)
+            .map(|s| s.units)
+            .sum::<f64>()
+            + 0.0;
         let response = match &outcome.response {
             Ok(body) if body.is_empty() => Ok(json!({})),
             Ok(body) => Ok(serde_json::from_str(body).unwrap_or(Value::Null)),
             Err(e) => Err((e.kind.name().to_string(), e.message.clone())),
         };
-        Self { operation: outcome.operation, request, response, tally: outcome.tally.clone(), units }
+        Self {
+            operation: outcome.operation,
+            request,
+            response,
+            tally: outcome.tally.clone(),
+            units,
+            read_units,
+            write_units,
+        }
     }
 
     /// The items it returned, in order: `Item`, `Items`, a batch's or a transaction's `Responses`.

@@ -177,6 +177,32 @@ pub fn collection_sizes(result: &DesignResult) -> Option<String> {
     Some(frame(y, "Item-collection sizes at production scale against the 10 GB limit (tables with an LSI)", &body))
 }
 
+/// What one request consumed against a budget: a bar per read and write, the budget marked.
+pub fn units_against_budget(read: f64, write: f64, budget: f64) -> String {
+    let most = read.max(write).max(budget).max(0.5);
+    let scale = 400.0 / most;
+    let mut body = String::new();
+    for (i, (label, units)) in [("read units", read), ("write units", write)].into_iter().enumerate() {
+        let y = 28 + i * 26;
+        let fill = if units > budget { "#b3261e" } else { "#1f5fbf" };
+        let _ = write!(
+            body,
+            "<text x=\"0\" y=\"{}\">{label}</text><rect x=\"110\" y=\"{y}\" width=\"{:.1}\" height=\"18\" fill=\"{fill}\"/><text x=\"{:.1}\" y=\"{}\">{units}</text>",
+            y + 13,
+            (units * scale).max(1.0),
+            116.0 + units * scale,
+            y + 13
+        );
+    }
+    let x = 110.0 + budget * scale;
+    let _ = write!(
+        body,
+        "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"22\" y2=\"80\" stroke=\"#000\" stroke-dasharray=\"4 3\"/><text x=\"{:.1}\" y=\"92\">budget {budget}</text>",
+        x - 20.0
+    );
+    frame(100, "Capacity units this request consumed, against the step's budget", &body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +213,13 @@ mod tests {
     fn design(name: &str) -> DesignResult {
         let text = std::fs::read_to_string(format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         check_text(&text, Arc::new(FixedClock::at(1_796_000_000_000))).unwrap().checked.result
+    }
+
+    #[test]
+    fn units_over_the_budget_are_red() {
+        let within = units_against_budget(0.5, 0.0, 0.5);
+        assert!(!within.contains("#b3261e") && within.contains("budget 0.5"), "{within}");
+        assert!(units_against_budget(2.0, 0.0, 0.5).contains("#b3261e"));
     }
 
     #[test]
