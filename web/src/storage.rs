@@ -156,6 +156,17 @@ fn open_link(ui: Ui) -> bool {
     true
 }
 
+/// Keeps the current workspace where Restore previous finds it, before something replaces it (a
+/// workshop step loading its tables).
+pub fn keep_as_previous() {
+    let current = state::capture().to_compact_quick();
+    leptos::task::spawn_local(async move {
+        if let Err(e) = write(BEFORE_LINK, &current).await {
+            tell(false, format!("The workspace being replaced could not be kept: {e}"));
+        }
+    });
+}
+
 fn select_first_table(ui: Ui) {
     if let Some(first) = state::table_names().first() {
         ui.selected_table.set(Some(first.clone()));

@@ -192,6 +192,9 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
         let at = index.get_untracked();
         match pack.with_value(|p| start(p, at, state::clock())) {
             Ok(engine) => {
+                if !state::table_names().is_empty() {
+                    crate::storage::keep_as_previous();
+                }
                 let (history, progress) = state::with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
                 state::replace(engine, history, progress);
                 ui.selected_table.set(state::table_names().into_iter().next());
