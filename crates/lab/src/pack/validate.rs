@@ -117,3 +117,95 @@ fn challenge(pack: &Pack, clock: &Arc<dyn Clock>, out: &mut Validated) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynalab_engine::FixedClock;
+    use serde_json::{json, Value};
+
+    /// A small deterministic generator: the same mutations on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    fn hostile(rng: &mut Rng) -> Value {
+        match rng.below(10) {
+            0 => Value::Null,
+            1 => json!(""),
+            2 => json!("x".repeat(100_000)),
+            3 => json!(-1e308),
+            4 => json!({}),
+            5 => json!([]),
+            6 => json!("{{{{a}}}}{ }{"),
+            7 => json!("USER#{missing}#{also"),
+            8 => json!(["Scan", "GetItem"]),
+            _ => json!({"S": "ä\u{0}😀"}),
+        }
+    }
+
+    /// Replaces one node, chosen by walking from the root, with a hostile value.
+    fn mutate(value: &mut Value, rng: &mut Rng) {
+        let mut node = value;
+        loop {
+            let children = match node {
+                Value::Object(map) => map.len(),
+                Value::Array(list) => list.len(),
+                _ => 0,
+            };
+            if children == 0 || rng.below(4) == 0 {
+                *node = hostile(rng);
+                return;
+            }
+            let pick = rng.below(children);
+            node = match node {
+                Value::Object(map) => map.values_mut().nth(pick).expect("in range"),
+                Value::Array(list) => &mut list[pick],
+                _ => return,
+            };
+        }
+    }
+
+    #[test]
+    fn hostile_packs_and_solutions_are_refused_or_judged_never_a_panic() {
+        let clock: Arc<dyn Clock> = Arc::new(FixedClock::at(1_796_000_000_000));
+        let packs = [
+            include_str!("../../../../packs/intro.json"),
+            include_str!("../../../../packs/writes.json"),
+            include_str!("../../../../packs/scale.json"),
+            include_str!("../../../../packs/cart.json"),
+            include_str!("../../../../packs/payments.json"),
+            include_str!("../../../../packs/leaderboard.json"),
+        ];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut read, mut refused) = (0, 0);
+        for text in packs {
+            let original: Value = serde_json::from_str(text).unwrap();
+            for _ in 0..200 {
+                let mut changed = original.clone();
+                for _ in 0..=rng.below(3) {
+                    mutate(&mut changed, &mut rng);
+                }
+                let validated = validate(&changed.to_string(), &clock);
+                if Pack::parse(&changed.to_string()).is_ok() {
+                    read += 1;
+                } else {
+                    refused += 1;
+                    assert!(!validated.problems.is_empty(), "a refused pack says why");
+                }
+            }
+        }
+        assert!(read > 0 && refused > 0, "both kinds were tried: {read} read, {refused} refused");
+    }
+}
