@@ -5,7 +5,6 @@
 
 use crate::capacity::Units;
 use crate::engine::Engine;
-use crate::error::Result;
 use crate::value::KeyValue;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -37,6 +36,16 @@ pub enum StepKind {
 }
 
 impl Step {
+    /// The step as JSON with its arithmetic in words, for front ends that hand it on (the npm
+    /// package, the MCP server).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let Some(object) = value.as_object_mut() {
+            object.insert("arithmetic".into(), serde_json::Value::String(self.arithmetic()));
+        }
+        value
+    }
+
     /// The arithmetic in words, e.g. `5,000 B → 2 × 4 KB → ×½ eventually consistent = 1 RCU`.
     pub fn arithmetic(&self) -> String {
         match self.kind {
@@ -133,12 +142,6 @@ pub(crate) fn write(
 }
 
 impl Engine {
-    /// [`Engine::execute`], with the capacity steps the request was charged.
-    pub fn execute_explained(&mut self, operation: &str, request: &str) -> (Result<String>, Vec<Step>) {
-        let outcome = self.run(operation, request);
-        (outcome.response, outcome.steps)
-    }
-
     /// Runs `f` with the steps it charges collected.
     pub(crate) fn explained<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> (T, Vec<Step>) {
         let outer = STEPS.with(|steps| steps.borrow_mut().replace(Vec::new()));

@@ -115,6 +115,9 @@ pub struct TableShape {
     /// The ARN of its latest stream (DescribeTable's `LatestStreamArn`; for forms, not reported).
     #[serde(skip)]
     pub latest_stream_arn: Option<String>,
+    /// The attribute time to live reads, when it is enabled (not reported).
+    #[serde(skip)]
+    pub time_to_live: Option<String>,
     /// Provisioned read and write units; `None` on demand.
     pub provisioned: Option<(u64, u64)>,
     /// The class CreateTable or UpdateTable named; Standard when none was (for the bill).
@@ -143,6 +146,9 @@ pub struct IndexShape {
     /// A GSI's own provisioned read and write units; an LSI uses its table's.
     pub provisioned: Option<(u64, u64)>,
     pub totals: Totals,
+    /// `ALL`, `KEYS_ONLY` or `INCLUDE` (for checks and forms; not reported).
+    #[serde(skip)]
+    pub projection: &'static str,
 }
 
 impl Engine {
@@ -184,6 +190,7 @@ impl Engine {
                 sort_key: index.definition.range.iter().map(|a| a.name.clone()).collect(),
                 provisioned: index.definition.throughput,
                 totals: Totals { items: index.item_count(), bytes: index.total_bytes() },
+                projection: index.definition.projection.type_name(),
             })
             .collect();
         Ok(TableShape {
@@ -192,6 +199,7 @@ impl Engine {
             sort_key: schema.range.as_ref().map(|r| r.name.clone()),
             key_types: (schema.hash.kind.name(), schema.range.as_ref().map(|r| r.kind.name())),
             latest_stream_arn: table.streams.last().map(crate::stream::Stream::arn),
+            time_to_live: table.time_to_live.clone(),
             provisioned,
             table_class: table.definition.table_class.unwrap_or_default(),
             indexes,
