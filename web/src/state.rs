@@ -243,9 +243,11 @@ pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
         let marks = lab.engine.stream_marks();
         let outcome = lab.engine.run(operation, request);
         let records = lab.engine.stream_records_since(&marks);
-        let ran = Ran::new(serde_json::from_str(request).unwrap_or(serde_json::Value::Null), &outcome);
-        lab.last_ran = Some(ran);
-        let (outcome, steps) = (outcome.response, outcome.steps);
+        let (shown, steps) = (outcome.response.clone(), outcome.steps.clone());
+        // A workshop's checks read the same outcome, kept as text until a check asks: no
+        // second parse of every response.
+        lab.last_ran = Some(Ran::new(request.to_string(), outcome));
+        let outcome = shown;
         if record {
             lab.history.push(HistoryEntry { operation: operation.to_string(), request: request.to_string() });
             let excess = lab.history.len().saturating_sub(MAX_HISTORY);

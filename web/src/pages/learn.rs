@@ -178,7 +178,8 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
     let operation = RwSignal::new(String::new());
     let request = RwSignal::new(String::new());
     let pack = StoredValue::new(pack);
-    let step = move || pack.with_value(|p| p.steps[index.get().min(p.steps.len() - 1)].clone());
+    // A parsed workshop has at least one step (`Pack::parse` refuses one without).
+    let step = move || pack.with_value(|p| p.steps[index.get().min(p.steps.len().saturating_sub(1))].clone());
     let prefill = move || {
         let step = step();
         let op = step.solution.last().and_then(|c| c.operation.clone()).unwrap_or_else(|| "Query".into());

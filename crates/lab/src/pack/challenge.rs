@@ -4,6 +4,7 @@
 //! the answers it returned for every input (the records behind the items, found by their keys),
 //! the analysis's verdict (the call made, hot keys, consistency) and the unit budget.
 
+use super::workshop::returned_items;
 use super::{text_of, Challenge, ChallengePattern, Solution, SOLUTION_FORMAT};
 use crate::plain_json;
 use crate::workbook::analysis::{DesignResult, Verdict};
@@ -63,7 +64,36 @@ struct Provenance {
     records: BTreeMap<(String, String), String>,
 }
 
+/// An item a record was mapped to: its table, the item (plain JSON) and the record (`Entity:id`).
+struct Made {
+    table: String,
+    item: Map<String, Value>,
+    record: String,
+}
+
 impl Provenance {
+    /// The key names from the planned tables' shapes; each made item found by its key.
+    fn new(shapes: &[dynalab_engine::TableShape], made: Vec<Made>) -> Self {
+        let keys: BTreeMap<String, Vec<String>> = shapes
+            .iter()
+            .map(|shape| {
+                (
+                    shape.name.clone(),
+                    std::iter::once(shape.partition_key.clone()).chain(shape.sort_key.clone()).collect(),
+                )
+            })
+            .collect();
+        let mut provenance = Self { keys, records: BTreeMap::new() };
+        for made in made {
+            if let Ok(Value::Object(typed)) = plain_json::item_from_text(&Value::Object(made.item).to_string()) {
+                if let Some(key) = provenance.key_of(&made.table, &typed) {
+                    provenance.records.insert((made.table, key), made.record);
+                }
+            }
+        }
+        provenance
+    }
+
     fn key_of(&self, table: &str, item: &Map<String, Value>) -> Option<String> {
         let names = self.keys.get(table)?;
         let key: Vec<&Value> = names.iter().map(|n| item.get(n)).collect::<Option<_>>()?;
@@ -97,35 +127,24 @@ fn render(template: &Value, record: &Map<String, Value>) -> Option<Value> {
 }
 
 /// The workbook a solution makes of the challenge, and where each item came from.
-fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Provenance), Vec<String>> {
+fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Vec<Made>), Vec<String>> {
     let mut problems = Vec::new();
     if solution.format != SOLUTION_FORMAT {
         problems.push(format!("format: expected \"{SOLUTION_FORMAT}\""));
     }
-    let mut keys = BTreeMap::new();
-    for table in &solution.tables {
-        let name = table["TableName"].as_str().unwrap_or("").to_string();
-        let mut names: Vec<(String, String)> = table["KeySchema"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|k| Some((k["KeyType"].as_str()?.to_string(), k["AttributeName"].as_str()?.to_string())))
-            .collect();
-        names.sort_by_key(|(kind, _)| kind != "HASH");
-        keys.insert(name, names.into_iter().map(|(_, n)| n).collect::<Vec<_>>());
-    }
+    let tables: Vec<&str> = solution.tables.iter().filter_map(|t| t["TableName"].as_str()).collect();
     let mut fixtures: Map<String, Value> = Map::new();
-    let mut records = BTreeMap::new();
+    let mut made = Vec::new();
     for (entity_name, entity) in &challenge.entities {
         let Some(templates) = solution.mapping.get(entity_name) else {
             problems.push(format!("mapping.{entity_name}: the {entity_name} records are not mapped to items"));
             continue;
         };
         for (t, template) in templates.iter().enumerate() {
-            let Some(key_names) = keys.get(&template.table) else {
+            if !tables.contains(&template.table.as_str()) {
                 problems.push(format!("mapping.{entity_name}[{t}].table: no table `{}` in tables", template.table));
                 continue;
-            };
+            }
             for record in &entity.records {
                 let item: Map<String, Value> = template
                     .item
@@ -133,19 +152,11 @@ fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Prov
                     .filter_map(|(name, value)| render(value, record).map(|v| (name.clone(), v)))
                     .collect();
                 let reference = format!("{entity_name}:{}", record.get(&entity.id).map(text_of).unwrap_or_default());
-                if let Ok(Value::Object(typed)) = plain_json::item_from_text(&Value::Object(item.clone()).to_string()) {
-                    let key: Option<Vec<&Value>> = key_names.iter().map(|n| typed.get(n)).collect();
-                    if let Some(key) = key {
-                        records.insert(
-                            (template.table.clone(), serde_json::to_string(&key).unwrap_or_default()),
-                            reference,
-                        );
-                    }
-                }
                 let list = fixtures.entry(template.table.clone()).or_insert_with(|| json!([]));
                 if let Value::Array(list) = list {
-                    list.push(Value::Object(item));
+                    list.push(Value::Object(item.clone()));
                 }
+                made.push(Made { table: template.table.clone(), item, record: reference });
             }
         }
     }
@@ -194,7 +205,7 @@ fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Prov
         setup: Vec::new(),
         patterns,
     };
-    Ok((workbook, Provenance { keys, records }))
+    Ok((workbook, made))
 }
 
 fn test_id(pattern: &ChallengePattern, n: usize) -> String {
@@ -206,38 +217,9 @@ fn returned(run: &PatternRun, provenance: &Provenance) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for call in &run.calls {
         let Some(body) = call.body.as_deref().and_then(|b| serde_json::from_str::<Value>(b).ok()) else { continue };
-        let table = call.table.clone().unwrap_or_default();
-        let mut found: Vec<(String, &Map<String, Value>)> = Vec::new();
-        if let Some(item) = body.get("Item").and_then(Value::as_object) {
-            found.push((table.clone(), item));
-        }
-        for item in body.get("Items").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object) {
-            found.push((table.clone(), item));
-        }
-        match body.get("Responses") {
-            Some(Value::Object(tables)) => {
-                for (name, items) in tables {
-                    found.extend(
-                        items.as_array().into_iter().flatten().filter_map(Value::as_object).map(|i| (name.clone(), i)),
-                    );
-                }
-            }
-            Some(Value::Array(answers)) => {
-                let tables: Vec<String> = call.request["TransactItems"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|a| a["Get"]["TableName"].as_str().unwrap_or("").to_string())
-                    .collect();
-                for (i, answer) in answers.iter().enumerate() {
-                    if let Some(item) = answer.get("Item").and_then(Value::as_object) {
-                        found.push((tables.get(i).cloned().unwrap_or_default(), item));
-                    }
-                }
-            }
-            _ => {}
-        }
-        for (table, item) in found {
+        for (table, item) in returned_items(&call.request, &body) {
+            // A PartiQL statement names its table in the statement: the planned call knows it.
+            let table = if table.is_empty() { call.table.clone().unwrap_or_default() } else { table };
             let record = provenance.record_of(&table, item);
             if !out.contains(&record) {
                 out.push(record);
@@ -249,8 +231,9 @@ fn returned(run: &PatternRun, provenance: &Provenance) -> Vec<String> {
 
 /// Grades `solution`: `Err` lists why it could not run at all.
 pub fn grade(challenge: &Challenge, solution: &Solution, clock: Arc<dyn Clock>) -> Result<Grade, Vec<String>> {
-    let (workbook, provenance) = compile(challenge, solution)?;
+    let (workbook, made) = compile(challenge, solution)?;
     let checked = check(&workbook, clock).map_err(|p| p.0)?;
+    let provenance = Provenance::new(&checked.plan.shapes, made);
     let mut patterns = Vec::new();
     for pattern in &challenge.patterns {
         let mut reasons: Vec<String> = Vec::new();

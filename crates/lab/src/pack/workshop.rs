@@ -5,79 +5,89 @@
 use super::{ItemRule, ItemsRule, Pack, Rule, Setup, Step, TableRule};
 use crate::plain_json;
 use crate::workbook::Call;
+use dynalab_engine::explain::StepKind;
 use dynalab_engine::{Clock, Engine, Operation, Outcome, Tally};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
-/// What the learner's last request did, as the checks read it.
+/// What the learner's last request did, as the checks read it. The request and the response are
+/// kept as the text they were; a check that needs their contents reads them then.
 #[derive(Debug, Clone)]
 pub struct Ran {
     pub operation: Option<Operation>,
-    pub request: Value,
-    /// The response, or the error's name and message.
-    pub response: Result<Value, (String, String)>,
+    pub request: String,
+    /// The response body, or the error's name and message.
+    pub response: Result<String, (String, String)>,
     pub tally: Tally,
-    /// Capacity units consumed, read and write together.
+    /// Capacity units consumed, read and write together, and each apart.
     pub units: f64,
-    /// The read units and the write units of `units`.
     pub read_units: f64,
     pub write_units: f64,
 }
 
 impl Ran {
-    pub fn new(request: Value, outcome: &Outcome) -> Self {
-        let units = outcome.steps.iter().map(|s| s.units).sum();
-        let read_units = outcome
-            .steps
-            .iter()
-            .filter(|s| matches!(s.kind, dynalab_engine::explain::StepKind::Read { .. }))
-            .map(|s| s.units)
-            .sum::<f64>()
-            + 0.0;
-        let write_units = outcome
-            .steps
-            .iter()
-            .filter(|s| s.kind == dynalab_engine::explain::StepKind::Write)
-            .map(|s| s.units)
-            .sum::<f64>()
-            + 0.0;
-        let response = match &outcome.response {
-            Ok(body) if body.is_empty() => Ok(json!({})),
-            Ok(body) => Ok(serde_json::from_str(body).unwrap_or(Value::Null)),
-            Err(e) => Err((e.kind.name().to_string(), e.message.clone())),
+    pub fn new(request: String, outcome: Outcome) -> Self {
+        let sum = |read: bool| {
+            outcome
+                .steps
+                .iter()
+                .filter(|s| matches!(s.kind, StepKind::Read { .. }) == read)
+                .map(|s| s.units)
+                .sum::<f64>()
+                + 0.0
         };
+        let (read_units, write_units) = (sum(true), sum(false));
+        let response = outcome.response.map_err(|e| (e.kind.name().to_string(), e.message));
         Self {
             operation: outcome.operation,
             request,
             response,
-            tally: outcome.tally.clone(),
-            units,
+            tally: outcome.tally,
+            units: read_units + write_units,
             read_units,
             write_units,
         }
     }
 
-    /// The items it returned, in order: `Item`, `Items`, a batch's or a transaction's `Responses`.
-    pub fn items(&self) -> Vec<&Map<String, Value>> {
-        let Ok(response) = &self.response else { return Vec::new() };
-        let mut items: Vec<&Map<String, Value>> = Vec::new();
-        if let Some(item) = response.get("Item").and_then(Value::as_object) {
-            items.push(item);
-        }
-        items
-            .extend(response.get("Items").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object));
-        match response.get("Responses") {
-            Some(Value::Object(tables)) => {
-                items.extend(tables.values().filter_map(Value::as_array).flatten().filter_map(Value::as_object));
-            }
-            Some(Value::Array(answers)) => {
-                items.extend(answers.iter().filter_map(|a| a.get("Item").and_then(Value::as_object)));
-            }
-            _ => {}
-        }
-        items
+    /// The items it returned, in order (see [`returned_items`]).
+    pub fn items(&self) -> Vec<Map<String, Value>> {
+        let Ok(body) = &self.response else { return Vec::new() };
+        let response: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+        let request: Value = serde_json::from_str(&self.request).unwrap_or(Value::Null);
+        returned_items(&request, &response).into_iter().map(|(_, item)| item.clone()).collect()
     }
+}
+
+/// The items a response returned, in order, each with the table it came from: `Item` and `Items`
+/// (the request's table), a batch's `Responses` by table, a transaction's `Responses` by action.
+pub(crate) fn returned_items<'a>(request: &Value, response: &'a Value) -> Vec<(String, &'a Map<String, Value>)> {
+    let table = request["TableName"].as_str().unwrap_or("").to_string();
+    let mut items: Vec<(String, &Map<String, Value>)> = Vec::new();
+    if let Some(item) = response.get("Item").and_then(Value::as_object) {
+        items.push((table.clone(), item));
+    }
+    let listed = response.get("Items").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object);
+    items.extend(listed.map(|item| (table.clone(), item)));
+    match response.get("Responses") {
+        Some(Value::Object(tables)) => {
+            for (name, list) in tables {
+                items.extend(
+                    list.as_array().into_iter().flatten().filter_map(Value::as_object).map(|i| (name.clone(), i)),
+                );
+            }
+        }
+        Some(Value::Array(answers)) => {
+            for (i, answer) in answers.iter().enumerate() {
+                if let Some(item) = answer.get("Item").and_then(Value::as_object) {
+                    let table = request["TransactItems"][i]["Get"]["TableName"].as_str().unwrap_or("");
+                    items.push((table.to_string(), item));
+                }
+            }
+        }
+        _ => {}
+    }
+    items
 }
 
 /// One check's verdict.
@@ -115,10 +125,8 @@ pub fn load(setup: &Setup, clock: Arc<dyn Clock>) -> Result<Engine, String> {
 /// The engine step `index` starts from: the nearest step at or before it that says where it
 /// starts, then every solution after that one up to this step.
 pub fn start(pack: &Pack, index: usize, clock: Arc<dyn Clock>) -> Result<Engine, String> {
-    let Some(from) =
-        pack.steps[..=index.min(pack.steps.len().saturating_sub(1))].iter().rposition(|s| s.start.is_some())
-    else {
-        return Err("no step before this one says where it starts".into());
+    let Some(from) = pack.steps.get(..=index).and_then(|before| before.iter().rposition(|s| s.start.is_some())) else {
+        return Err("no step at or before this one says where it starts".into());
     };
     let setup = pack.steps[from].start.as_ref().ok_or("no start")?;
     let mut engine = load(setup, clock).map_err(|e| format!("steps[{from}].start.{e}"))?;
@@ -133,7 +141,8 @@ pub fn run(engine: &mut Engine, requests: &[Call]) -> Result<Option<Ran>, String
     let mut last = None;
     for (i, call) in requests.iter().enumerate() {
         let (operation, request) = call.resolve(&Map::new()).map_err(|e| format!("[{i}]: {e}"))?;
-        let ran = Ran::new(request.clone(), &engine.run(&operation, &request.to_string()));
+        let text = request.to_string();
+        let ran = Ran::new(text.clone(), engine.run(&operation, &text));
         if i + 1 < requests.len() {
             if let Err((name, message)) = &ran.response {
                 return Err(format!("[{i}] {operation}: {name}: {message}"));
@@ -186,7 +195,8 @@ fn on_request(rule: &Rule, ran: &Ran) -> (bool, String) {
         Rule::Count(n) => (ran.tally.items == *n, format!("it returned {} items", ran.tally.items)),
         Rule::MaxUnits(max) => (ran.units <= *max, format!("it consumed {} capacity units", ran.units)),
         Rule::Index(name) => {
-            let used = ran.request.get("IndexName").and_then(Value::as_str);
+            let request: Value = serde_json::from_str(&ran.request).unwrap_or(Value::Null);
+            let used = request.get("IndexName").and_then(Value::as_str);
             (
                 used == Some(name.as_str()),
                 used.map_or("it read the table, not an index".into(), |i| format!("it read the index {i}")),
@@ -242,50 +252,30 @@ fn items(ran: &Ran, rule: &ItemsRule) -> (bool, String) {
     )
 }
 
-fn table(engine: &mut Engine, rule: &TableRule) -> (bool, String) {
-    let described = match engine.execute_value("DescribeTable", &json!({"TableName": rule.name})) {
-        Ok(d) => d["Table"].clone(),
-        Err(_) => return (false, format!("there is no table {}", rule.name)),
+fn table(engine: &Engine, rule: &TableRule) -> (bool, String) {
+    let Ok(shape) = engine.outline(&rule.name) else {
+        return (false, format!("there is no table {}", rule.name));
     };
     if let Some(index) = &rule.index {
-        let indexes: Vec<&Value> = ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"]
-            .iter()
-            .filter_map(|k| described[*k].as_array())
-            .flatten()
-            .collect();
-        let Some(found) = indexes.iter().find(|i| i["IndexName"] == index.as_str()) else {
+        let Some(found) = shape.indexes.iter().find(|i| &i.name == index) else {
             return (false, format!("{} has no index {index}", rule.name));
         };
-        if let Some(keys) = &rule.index_keys {
-            let actual: Vec<&str> = found["KeySchema"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|k| k["AttributeName"].as_str())
-                .collect();
-            if actual != keys.iter().map(String::as_str).collect::<Vec<_>>() {
-                return (false, format!("{index} is keyed on {}", actual.join(", ")));
-            }
+        let keys: Vec<&String> = found.partition_key.iter().chain(&found.sort_key).collect();
+        if rule.index_keys.as_ref().is_some_and(|wanted| !wanted.iter().eq(keys.iter().copied())) {
+            let named: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
+            return (false, format!("{index} is keyed on {}", named.join(", ")));
         }
-        if let Some(projection) = &rule.projection {
-            let actual = found["Projection"]["ProjectionType"].as_str().unwrap_or("?");
-            if actual != projection {
-                return (false, format!("{index} projects {actual}"));
-            }
+        if rule.projection.as_ref().is_some_and(|wanted| wanted != found.projection) {
+            return (false, format!("{index} projects {}", found.projection));
         }
     }
     if let Some(attribute) = &rule.ttl_attribute {
-        let ttl = engine.execute_value("DescribeTimeToLive", &json!({"TableName": rule.name})).unwrap_or(Value::Null);
-        let description = &ttl["TimeToLiveDescription"];
-        if description["TimeToLiveStatus"] != "ENABLED" || description["AttributeName"] != attribute.as_str() {
+        if shape.time_to_live.as_ref() != Some(attribute) {
             return (false, format!("time to live on {} is not enabled on {attribute}", rule.name));
         }
     }
-    if let Some(stream) = rule.stream {
-        let enabled = described["StreamSpecification"]["StreamEnabled"].as_bool().unwrap_or(false);
-        if enabled != stream {
-            return (false, format!("{} has {}", rule.name, if enabled { "a stream" } else { "no stream" }));
-        }
+    if rule.stream.is_some_and(|wanted| wanted != shape.stream_enabled) {
+        return (false, format!("{} has {}", rule.name, if shape.stream_enabled { "a stream" } else { "no stream" }));
     }
     (true, format!("{} has that shape", rule.name))
 }
