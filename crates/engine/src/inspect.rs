@@ -118,6 +118,9 @@ pub struct TableShape {
     /// The attribute time to live reads, when it is enabled (not reported).
     #[serde(skip)]
     pub time_to_live: Option<String>,
+    /// Whether its stream is enabled now (not reported).
+    #[serde(skip)]
+    pub stream_enabled: bool,
     /// Provisioned read and write units; `None` on demand.
     pub provisioned: Option<(u64, u64)>,
     /// The class CreateTable or UpdateTable named; Standard when none was (for the bill).
@@ -200,6 +203,7 @@ impl Engine {
             key_types: (schema.hash.kind.name(), schema.range.as_ref().map(|r| r.kind.name())),
             latest_stream_arn: table.streams.last().map(crate::stream::Stream::arn),
             time_to_live: table.time_to_live.clone(),
+            stream_enabled: table.streams.last().is_some_and(|s| s.enabled),
             provisioned,
             table_class: table.definition.table_class.unwrap_or_default(),
             indexes,

@@ -60,12 +60,14 @@ impl JsEngine {
     /// conditional write is charged too, so the steps come with errors as well).
     pub fn explain(&mut self, operation: &str, request: &str) -> String {
         let outcome = self.engine.run(operation, request);
-        let (response, error) = match outcome.response {
-            Ok(body) => (serde_json::from_str::<Value>(&body).unwrap_or_else(|_| json!({})), Value::Null),
-            Err(e) => (Value::Null, error_json(&e)),
+        // The response body is JSON already: written in as it is, not parsed again.
+        let (response, error) = match &outcome.response {
+            Ok(body) if body.is_empty() => ("{}".to_string(), "null".to_string()),
+            Ok(body) => (body.clone(), "null".to_string()),
+            Err(e) => ("null".to_string(), error_json(e).to_string()),
         };
-        let capacity: Vec<Value> = outcome.steps.iter().map(step_json).collect();
-        json!({"response": response, "error": error, "capacity": capacity}).to_string()
+        let capacity = Value::Array(outcome.steps.iter().map(Step::to_json).collect());
+        format!(r#"{{"response":{response},"error":{error},"capacity":{capacity}}}"#)
     }
 
     /// One request as the JSON 1.0 protocol carries it: the `X-Amz-Target` value and the body.
@@ -164,14 +166,6 @@ fn millis(value: f64) -> u64 {
     } else {
         0
     }
-}
-
-fn step_json(step: &Step) -> Value {
-    let mut value = serde_json::to_value(step).unwrap_or(Value::Null);
-    if let Some(object) = value.as_object_mut() {
-        object.insert("arithmetic".into(), Value::String(step.arithmetic()));
-    }
-    value
 }
 
 /// The facts of a DynamoDB error, as the package's `DynamoDBError` takes them.

@@ -124,24 +124,19 @@ impl Session {
     }
 
     fn list_tables(&self) -> Answer {
-        let shapes: Vec<Value> = self
-            .engine
-            .table_names()
-            .iter()
-            .filter_map(|name| self.engine.outline(name).ok())
-            .map(|shape| serde_json::to_value(shape).unwrap_or(Value::Null))
-            .collect();
+        let shapes: Vec<_> =
+            self.engine.table_names().iter().filter_map(|name| self.engine.outline(name).ok()).collect();
         let mut text = if shapes.is_empty() { "No tables yet.\n".to_string() } else { String::new() };
         for shape in &shapes {
             let _ = writeln!(
                 text,
                 "- {} (partition key {}{}): {} items, {} bytes; indexes: {}",
-                shape["name"].as_str().unwrap_or("?"),
-                shape["partition_key"].as_str().unwrap_or("?"),
-                shape["sort_key"].as_str().map(|s| format!(", sort key {s}")).unwrap_or_default(),
-                shape["totals"]["items"],
-                shape["totals"]["bytes"],
-                shape["indexes"].as_array().map_or(0, Vec::len),
+                shape.name,
+                shape.partition_key,
+                shape.sort_key.as_ref().map(|s| format!(", sort key {s}")).unwrap_or_default(),
+                shape.totals.items,
+                shape.totals.bytes,
+                shape.indexes.len(),
             );
         }
         Answer::new(text, json!({"tables": shapes}))
@@ -155,12 +150,13 @@ impl Session {
             .engine
             .execute_value("DescribeTable", &json!({"TableName": name}))
             .map_err(|e| Answer::refusal(format!("{}: {}", e.kind.name(), e.message)))?;
-        let shape = self.engine.shape(name).map_or(Value::Null, |s| serde_json::to_value(s).unwrap_or(Value::Null));
+        let shape = self.engine.shape(name).ok();
+        let measured = |size: Option<Option<usize>>| size.flatten().map_or("?".into(), |b| b.to_string());
         let text = format!(
             "{}\n\nMeasured: largest item {} bytes, largest item collection {} bytes.",
             bounded_json(&described),
-            shape["largest_item"],
-            shape["largest_collection"]
+            measured(shape.as_ref().map(|s| s.largest_item)),
+            measured(shape.as_ref().map(|s| s.largest_collection)),
         );
         Ok(Answer::new(text, json!({"table": described["Table"], "shape": shape})))
     }
@@ -228,8 +224,9 @@ fn target(step: &Step) -> String {
 }
 
 fn step(step: &Step) -> Value {
-    json!({"target": target(step), "partition": step.partition, "bytes": step.bytes, "units": step.units,
-        "read": matches!(step.kind, dynalab_engine::explain::StepKind::Read { .. }), "arithmetic": step.arithmetic(), "why": step.why})
+    let mut value = step.to_json();
+    value["target"] = json!(target(step));
+    value
 }
 
 /// An operation's outcome: the response (long item lists shortened) and the capacity arithmetic;
