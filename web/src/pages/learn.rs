@@ -211,10 +211,7 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
     };
     let check_last = move || {
         let step = step();
-        let verdicts = state::with_lab(|lab| {
-            let last = lab.last_ran.clone();
-            judge(&step, last.as_ref(), &mut lab.engine)
-        });
+        let verdicts = state::with_lab(|lab| judge(&step, lab.last_ran.as_ref(), &mut lab.engine));
         let budget = step.checks.iter().find_map(|c| {
             if let dynalab_lab::pack::Rule::MaxUnits(max) = c.rule {
                 Some(max)
