@@ -4,24 +4,26 @@ use crate::pages::{
     console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, learn::LearnPage, patterns::PatternsPage,
     tables::TablesPage,
 };
-use crate::state::{Tab, Ui};
+use crate::state::{LoadProgress, Tab, Ui};
 use crate::storage;
+use crate::worker::protocol::{Answer, Ask, Task};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[component]
 pub fn App() -> impl IntoView {
     let ui = Ui::new();
+    let progress = LoadProgress::new();
     provide_context(ui);
-    provide_context(crate::pages::fixtures::Progress::new());
-    if crate::pages::learn::embedded() {
-        crate::pages::learn::open_from_url(ui);
-        return view! { <main><crate::pages::learn::Embed/></main> }.into_any();
+    provide_context(progress);
+    if let Err(e) = crate::client::start(ui, progress) {
+        ui.tell(false, format!("The engine could not start: {e}."));
     }
-    storage::restore_on_start(ui);
+    let embedded = crate::pages::learn::embedded();
+    storage::restore_on_start(ui, embedded);
     crate::pages::learn::open_from_url(ui);
-    if let Some(first) = crate::state::table_names().first() {
-        ui.selected_table.set(Some(first.clone()));
+    if embedded {
+        return view! { <main><crate::pages::learn::Embed/></main> }.into_any();
     }
     let tab_button = move |tab: Tab, label: &'static str| {
         view! {
@@ -43,6 +45,7 @@ pub fn App() -> impl IntoView {
             <WorkspaceMenu/>
         </header>
         <Notice/>
+        <Restoring/>
         <nav role="tablist">
             {tab_button(Tab::Console, "Console")}
             {tab_button(Tab::Tables, "Tables")}
@@ -72,25 +75,16 @@ fn LabClock() -> impl IntoView {
     let ui = expect_context::<Ui>();
     let ahead = RwSignal::new(0_u64);
     let advance = move |by: Option<u64>| {
-        let removed = crate::state::advance_clock(by);
-        ahead.set(crate::state::advanced_ms());
-        if removed > 0 {
-            ui.changed();
-        }
-        let hours = crate::state::advanced_ms() / 3_600_000;
-        ui.tell(
-            true,
-            format!("Lab time is {hours} h ahead of real time; the TTL sweep removed {removed} expired item(s)."),
-        );
+        leptos::task::spawn_local(async move {
+            let Answer::Count(removed) = crate::client::ask(Ask::AdvanceClock { by_ms: by }).await else { return };
+            let hours = crate::state::advanced_ms() / 3_600_000;
+            ahead.set(crate::state::advanced_ms());
+            ui.tell(
+                true,
+                format!("Lab time is {hours} h ahead of real time; the TTL sweep removed {removed} expired item(s)."),
+            );
+        });
     };
-    leptos::prelude::set_interval(
-        move || {
-            if crate::state::sweep() > 0 {
-                ui.changed();
-            }
-        },
-        std::time::Duration::from_secs(5),
-    );
     view! {
         <div class="lab-clock" role="group" aria-label="Lab time">
             <span class="muted" data-test="lab-time">{move || {
@@ -101,6 +95,24 @@ fn LabClock() -> impl IntoView {
             <button on:click=move |_| advance(Some(86_400_000)) data-test="advance-day">"+1 day"</button>
             <button on:click=move |_| advance(None)>"Now"</button>
         </div>
+    }
+}
+
+/// The saved workspace coming back, in the worker: the page works meanwhile, and says so.
+#[component]
+fn Restoring() -> impl IntoView {
+    let progress = expect_context::<LoadProgress>();
+    move || {
+        progress.now.get().filter(|p| p.task == Task::Restore).map(|p| {
+            view! {
+                <div class="notice ok" role="status" data-test="restoring">
+                    <label>"Restoring your saved workspace: "
+                        <progress max=p.total value=p.done></progress>
+                        {format!(" {} of {} items", p.done, p.total)}
+                    </label>
+                </div>
+            }
+        })
     }
 }
 
@@ -141,7 +153,7 @@ fn WorkspaceMenu() -> impl IntoView {
         input.set_value("");
         leptos::task::spawn_local(async move {
             match storage::read_file(file).await {
-                Ok(text) => storage::import(ui, &text),
+                Ok(text) => storage::import(ui, text).await,
                 Err(e) => ui.tell(false, format!("Import refused: {e}. Your workspace is unchanged.")),
             }
         });
@@ -153,7 +165,12 @@ fn WorkspaceMenu() -> impl IntoView {
                 "Import"
                 <input type="file" accept=".json,application/json" class="hidden-file" data-test="import" on:change=on_import/>
             </label>
-            <button on:click=move |_| link.set(Some(storage::share_link())) data-test="share">"Share link"</button>
+            <button on:click=move |_| leptos::task::spawn_local(async move {
+                match storage::share_link().await {
+                    Ok(url) => link.set(Some(url)),
+                    Err(e) => ui.tell(false, format!("No share link: {e}")),
+                }
+            }) data-test="share">"Share link"</button>
             <button on:click=move |_| storage::restore_previous(ui)>"Restore previous"</button>
         </div>
         {move || {

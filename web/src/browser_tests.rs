@@ -1,8 +1,9 @@
-//! In-browser unit tests (wasm-bindgen-test in headless Chromium): the lab state and components
-//! rendered into a real document.
+//! In-browser unit tests (wasm-bindgen-test in headless Chromium): the worker's lab, run here on
+//! the test page's thread, and components rendered into a real document.
 
 use crate::components::result_view::ResultView;
-use crate::state::{self, with_lab};
+use crate::state::Outcome;
+use crate::worker::lab::{self, with_lab};
 use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen::JsCast;
@@ -11,18 +12,23 @@ use wasm_bindgen_test::wasm_bindgen_test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 fn create_orders() {
-    if !state::table_names().iter().any(|t| t == "orders") {
+    if !with_lab(|lab| lab.engine.table_names()).iter().any(|t| t == "orders") {
         for (operation, request) in dynalab_lab::examples::example("orders").expect("example").setup {
-            state::run(operation, &request.to_string(), false);
+            lab::run(operation, &request.to_string(), false);
         }
     }
+}
+
+/// A request run on the lab, as the console receives it.
+fn run(operation: &str, request: &str, record: bool) -> Outcome {
+    lab::run(operation, request, record).0.into()
 }
 
 #[wasm_bindgen_test]
 fn running_a_request_records_history_and_explains_its_capacity() {
     create_orders();
     let before = with_lab(|lab| lab.history.len());
-    let outcome = state::run(
+    let outcome = run(
         "GetItem",
         r#"{"TableName":"orders","Key":{"pk":{"S":"SKU#pen"},"sk":{"S":"STOCK"}},"ConsistentRead":true}"#,
         true,
@@ -31,17 +37,17 @@ fn running_a_request_records_history_and_explains_its_capacity() {
     assert_eq!(outcome.steps.len(), 1);
     assert_eq!(outcome.steps[0].units, 1.0);
     assert_eq!(with_lab(|lab| lab.history.len()), before + 1);
-    let failed = state::run("GetItem", r#"{"TableName":"nope","Key":{}}"#, false);
+    let failed = run("GetItem", r#"{"TableName":"nope","Key":{}}"#, false);
     assert_eq!(failed.response.expect_err("no table").name, "ResourceNotFoundException");
 }
 
 #[wasm_bindgen_test]
 fn a_workspace_captured_and_replaced_is_the_same_workspace() {
     create_orders();
-    let captured = state::capture();
-    let engine = captured.restore(state::clock()).expect("restores");
-    state::replace(engine, captured.history.clone(), captured.progress.clone());
-    assert_eq!(state::capture().to_json(), captured.to_json());
+    let captured = lab::capture();
+    let engine = captured.restore(lab::clock()).expect("restores");
+    lab::replace(engine, captured.history.clone(), captured.progress.clone());
+    assert_eq!(lab::capture().to_json(), captured.to_json());
 }
 
 fn mount(view: impl FnOnce() -> AnyView + 'static) -> web_sys::HtmlElement {
@@ -56,7 +62,7 @@ fn mount(view: impl FnOnce() -> AnyView + 'static) -> web_sys::HtmlElement {
 fn a_cancelled_transaction_renders_its_reasons_in_order() {
     create_orders();
     let request = dynalab_lab::examples::sign_up("mallory", "ada@example.com").to_string();
-    let outcome = state::run("TransactWriteItems", &request, false);
+    let outcome = run("TransactWriteItems", &request, false);
     let host = mount(move || view! { <ResultView outcome on_next_page=|_| ()/> }.into_any());
     let text = host.text_content().unwrap_or_default();
     assert!(text.contains("TransactionCanceledException"), "{text}");
@@ -72,7 +78,7 @@ fn a_query_result_shows_counts_paging_and_the_arithmetic() {
         "ExpressionAttributeValues": {":u": {"S": "USER#ada"}}, "FilterExpression": "#s = :o",
         "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":u": {"S": "USER#ada"}, ":o": {"S": "OPEN"}},
         "Limit": 3});
-    let outcome = state::run("Query", &request.to_string(), false);
+    let outcome = run("Query", &request.to_string(), false);
     let host = mount(move || view! { <ResultView outcome on_next_page=|_| ()/> }.into_any());
     let text = host.text_content().unwrap_or_default();
     assert!(text.contains("ScannedCount 3"), "{text}");
@@ -86,12 +92,12 @@ fn a_page_cut_at_1_mb_says_so() {
     let create = json!({"TableName": "big_items", "BillingMode": "PAY_PER_REQUEST",
         "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
         "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]});
-    state::run("CreateTable", &create.to_string(), false);
+    run("CreateTable", &create.to_string(), false);
     for i in 0..11 {
         let item = json!({"TableName": "big_items", "Item": {"id": {"S": format!("i{i}")}, "pad": {"S": "x".repeat(100_000)}}});
-        state::run("PutItem", &item.to_string(), false);
+        run("PutItem", &item.to_string(), false);
     }
-    let outcome = state::run("Scan", r#"{"TableName":"big_items"}"#, false);
+    let outcome = run("Scan", r#"{"TableName":"big_items"}"#, false);
     let host = mount(move || view! { <ResultView outcome on_next_page=|_| ()/> }.into_any());
     let text = host.text_content().unwrap_or_default();
     assert!(text.contains("The page ended because it read 1 MB ("), "{text}");

@@ -58,11 +58,12 @@ fn committed(transaction: &IdbTransaction) -> js_sys::Promise {
 }
 
 async fn open() -> Result<IdbDatabase, String> {
-    let factory = web_sys::window()
-        .ok_or("no window")?
-        .indexed_db()
-        .map_err(|e| reason(&e))?
-        .ok_or("this browser gives no IndexedDB")?;
+    // The page's or the worker's: both scopes have one.
+    let factory: web_sys::IdbFactory = js_sys::Reflect::get(&js_sys::global(), &"indexedDB".into())
+        .ok()
+        .filter(|f| !f.is_undefined() && !f.is_null())
+        .ok_or("this browser gives no IndexedDB")?
+        .unchecked_into();
     let request: IdbOpenDbRequest = factory.open_with_u32(DATABASE, 1).map_err(|e| reason(&e))?;
     let upgrading = request.clone();
     let on_upgrade = Closure::once_into_js(move || {

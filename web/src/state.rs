@@ -1,120 +1,57 @@
-//! The playground's one state: the engine, the request history and which table is selected. It
-//! lives in the page's only thread; views read it when `version` changes, and every change goes
-//! through [`Lab::run`] or [`replace`], which bump the version and schedule an auto-save.
+//! The page's state: the signals views share, and what they read of the lab. The lab itself (the
+//! engine, the history, saving) lives in the engine's worker (`crate::worker`); the page holds the
+//! small facts it last told (`crate::client`) and asks for everything else.
 
+use crate::client;
+use crate::worker::protocol::{Answer, Ask, Progressing, TableFacts, Task};
 use dynalab_engine::explain::Step;
-use dynalab_engine::{Clock, Engine};
-use dynalab_lab::pack::workshop::Ran;
-use dynalab_lab::workspace::{HistoryEntry, Progress, Workspace, MAX_HISTORY};
+use dynalab_engine::Clock;
+use dynalab_lab::workspace::{HistoryEntry, PackProgress};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Time from the browser (`Date.now`), moved forward by the "advance time" control so expiry
-/// (TTL) can be watched without waiting.
-pub struct BrowserClock;
+pub use crate::worker::protocol::ErrorShown;
 
-static ADVANCED_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-impl Clock for BrowserClock {
-    fn now_millis(&self) -> u64 {
-        js_sys::Date::now() as u64 + ADVANCED_MS.load(std::sync::atomic::Ordering::Relaxed)
-    }
-}
-
-/// How far the lab's clock runs ahead of the browser's.
-pub fn advanced_ms() -> u64 {
-    ADVANCED_MS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Moves the lab's clock forward (or back to real time with `None`), then runs the TTL sweep:
-/// how many expired items it removed.
-pub fn advance_clock(by_ms: Option<u64>) -> usize {
-    match by_ms {
-        Some(ms) => ADVANCED_MS.fetch_add(ms, std::sync::atomic::Ordering::Relaxed),
-        None => ADVANCED_MS.swap(0, std::sync::atomic::Ordering::Relaxed),
-    };
-    sweep()
-}
-
-/// DynamoDB's TTL process, run now: removes expired items from tables with TTL enabled. It waits
-/// while a load runs (the load keeps the engine as it was, to put back if it is cancelled).
-pub fn sweep() -> usize {
-    if loading() {
-        return 0;
-    }
-    with_lab(|lab| lab.engine.expire_items().len())
-}
-
-thread_local! {
-    /// A fixture load or generation is writing: nothing else may change the engine meanwhile.
-    static LOADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Bumped when the whole workspace is replaced (an import, a link, a restore).
-    static WORKSPACE_EPOCH: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-pub fn loading() -> bool {
-    LOADING.with(std::cell::Cell::get)
-}
-
-pub fn set_loading(on: bool) {
-    LOADING.with(|l| l.set(on));
-}
-
-pub fn workspace_epoch() -> u64 {
-    WORKSPACE_EPOCH.with(std::cell::Cell::get)
-}
-
+/// A clock for what the page computes itself (a design check, a challenge's grade): real time.
 pub fn clock() -> Arc<dyn Clock> {
-    Arc::new(BrowserClock)
+    crate::worker::clock()
 }
 
-/// The state behind the views.
-pub struct Lab {
-    pub engine: Engine,
-    pub history: Vec<HistoryEntry>,
-    /// Workshop and challenge progress, saved and shared with the workspace.
-    pub progress: Progress,
-    /// What the last request the console or a workshop ran did, for a workshop's checks.
-    pub last_ran: Option<Ran>,
+pub fn table_names() -> Vec<String> {
+    client::with_facts(|f| f.tables.iter().map(|t| t.name.clone()).collect())
 }
 
-impl Lab {
-    /// The key attributes of `item`, by `table`'s key schema (none when there is no such table).
-    pub fn key_of(&mut self, table: &str, item: &serde_json::Value) -> serde_json::Value {
-        let names = self.key_names(table, None);
-        serde_json::Value::Object(
-            names.into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect(),
-        )
-    }
-
-    /// The key attributes of `table` (partition, then sort), or of its `index` followed by the
-    /// table's: the columns a grid shows first.
-    pub fn key_names(&self, table: &str, index: Option<&str>) -> Vec<String> {
-        let Ok(shape) = self.engine.outline(table) else { return Vec::new() };
-        let mut names = Vec::new();
-        if let Some(index) = index.and_then(|name| shape.indexes.iter().find(|i| i.name == name)) {
-            names.extend(index.partition_key.iter().chain(&index.sort_key).cloned());
-        }
-        for name in std::iter::once(&shape.partition_key).chain(shape.sort_key.as_ref()) {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-        names
-    }
+/// What the page knows of `name`: keys, indexes, counts, DescribeTable.
+pub fn table(name: &str) -> Option<TableFacts> {
+    client::with_facts(|f| f.tables.iter().find(|t| t.name == name).cloned())
 }
 
-thread_local! {
-    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new(), progress: Progress::new(), last_ran: None });
+/// The key attributes of `table` (partition, then sort), or of its `index` followed by the
+/// table's: the columns a grid shows first.
+pub fn key_names(table: &str, index: Option<&str>) -> Vec<String> {
+    self::table(table).map(|t| t.key_names(index)).unwrap_or_default()
 }
 
-/// Reads or changes the lab. Never call it from inside itself.
-pub fn with_lab<T>(f: impl FnOnce(&mut Lab) -> T) -> T {
-    LAB.with(|lab| f(&mut lab.borrow_mut()))
+/// The key attributes of `item`, by `table`'s key schema.
+pub fn key_of(table: &str, item: &serde_json::Value) -> serde_json::Value {
+    serde_json::Value::Object(
+        key_names(table, None).into_iter().filter_map(|n| item.get(&n).map(|v| (n.clone(), v.clone()))).collect(),
+    )
 }
 
-/// One request's outcome, as the console shows it.
+pub fn history() -> Vec<HistoryEntry> {
+    client::history()
+}
+
+pub fn progress_of(id: &str) -> PackProgress {
+    client::with_facts(|f| f.progress.get(id).cloned().unwrap_or_default())
+}
+
+pub fn advanced_ms() -> u64 {
+    client::with_facts(|f| f.advanced_ms)
+}
+
+/// One request's outcome, as the console shows it (the response parsed, once, here).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub operation: String,
@@ -122,22 +59,54 @@ pub struct Outcome {
     pub response: Result<serde_json::Value, ErrorShown>,
     pub steps: Vec<Step>,
     pub millis: f64,
-    /// Stream records the request produced, with their table.
     pub stream_records: Vec<(String, serde_json::Value)>,
 }
 
-/// An error as DynamoDB names it, with what it carries.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ErrorShown {
-    pub name: String,
-    pub message: String,
-    pub body: serde_json::Value,
+impl From<crate::worker::protocol::Outcome> for Outcome {
+    fn from(ran: crate::worker::protocol::Outcome) -> Self {
+        Outcome {
+            operation: ran.operation,
+            request: ran.request,
+            response: ran.response.map(|body| serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)),
+            steps: ran.steps,
+            millis: ran.millis,
+            stream_records: ran.stream_records,
+        }
+    }
+}
+
+/// Runs one request on the engine, explained; `record` adds it to the history.
+pub async fn run(operation: &str, request: &str, record: bool) -> Outcome {
+    let ask = Ask::Run { operation: operation.to_string(), request: request.to_string(), record };
+    match client::ask(ask).await {
+        Answer::Ran(ran) => ran.into(),
+        other => Outcome {
+            operation: operation.to_string(),
+            request: request.to_string(),
+            response: Err(ErrorShown {
+                name: "PlaygroundError".into(),
+                message: format!("The engine's worker answered {other:?}"),
+                body: serde_json::Value::Null,
+            }),
+            steps: Vec::new(),
+            millis: 0.0,
+            stream_records: Vec::new(),
+        },
+    }
+}
+
+/// Asks for something that is done or refused with a message: the message, or why.
+pub async fn done(ask: Ask) -> Result<String, String> {
+    match client::ask(ask).await {
+        Answer::Done(result) | Answer::Text(result) => result,
+        other => Err(format!("The engine's worker answered {other:?}")),
+    }
 }
 
 /// Signals every view shares.
 #[derive(Clone, Copy)]
 pub struct Ui {
-    /// Bumped on every change to the lab.
+    /// Bumped when what the views draw from changed (the worker said so).
     pub version: RwSignal<u64>,
     pub selected_table: RwSignal<Option<String>>,
     pub tab: RwSignal<Tab>,
@@ -149,6 +118,8 @@ pub struct Ui {
     pub learn_pack: RwSignal<Option<String>>,
     /// The URL of a workbook opened with `?workbook=`, once it is in the editor.
     pub workbook_opened: RwSignal<Option<String>>,
+    /// The saved workspace (or a link's) is back in the worker: progress and tables are known.
+    pub ready: RwSignal<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,13 +142,8 @@ impl Ui {
             console_request: RwSignal::new(None),
             learn_pack: RwSignal::new(None),
             workbook_opened: RwSignal::new(None),
+            ready: RwSignal::new(false),
         }
-    }
-
-    /// Something changed: views refresh, and the workspace is saved.
-    pub fn changed(self) {
-        self.version.update(|v| *v += 1);
-        crate::storage::schedule_save();
     }
 
     /// A notice for the whole page. Good news clears itself after a few seconds; a refusal or an
@@ -197,96 +163,48 @@ impl Ui {
             );
         }
     }
-}
 
-/// Gives the browser its thread back for a moment (paint, input), then continues.
-pub async fn yield_to_browser() {
-    sleep(0).await;
-}
-
-/// Continues after `ms` milliseconds, the page running meanwhile.
-pub async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    /// Says a result: good news, or the refusal.
+    pub fn say(self, result: &Result<String, String>) {
+        match result {
+            Ok(text) if !text.is_empty() => self.tell(true, text.clone()),
+            Ok(_) => {}
+            Err(e) => self.tell(false, e.clone()),
         }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
 }
 
 /// How long good news stays on screen.
 const NOTICE_SHOWN: std::time::Duration = std::time::Duration::from_secs(6);
 
-pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+/// A long task the worker runs (a load, a restore): how far it is, for the progress bar, which
+/// belongs to the app so it stays when another tab is shown.
+#[derive(Clone, Copy)]
+pub struct LoadProgress {
+    pub now: RwSignal<Option<Progressing>>,
+    /// Cancel was asked: the button waits for the load to stop.
+    pub cancelling: RwSignal<bool>,
 }
 
-/// Runs one request on the engine, explained; `record` adds it to the history.
-pub fn run(operation: &str, request: &str, record: bool) -> Outcome {
-    if loading() {
-        let message = "A load is writing to the workspace: wait for it to finish or cancel it, then run this again.";
-        return Outcome {
-            operation: operation.to_string(),
-            request: request.to_string(),
-            response: Err(ErrorShown {
-                name: "PlaygroundBusy".to_string(),
-                message: message.to_string(),
-                body: serde_json::json!({"__type": "PlaygroundBusy", "message": message}),
-            }),
-            steps: Vec::new(),
-            millis: 0.0,
-            stream_records: Vec::new(),
-        };
+impl LoadProgress {
+    pub fn new() -> Self {
+        Self { now: RwSignal::new(None), cancelling: RwSignal::new(false) }
     }
-    let start = now_ms();
-    let (result, steps, stream_records) = with_lab(|lab| {
-        let marks = lab.engine.stream_marks();
-        let outcome = lab.engine.run(operation, request);
-        let records = lab.engine.stream_records_since(&marks);
-        let (shown, steps) = (outcome.response.clone(), outcome.steps.clone());
-        // A workshop's checks read the same outcome, kept as text until a check asks: no
-        // second parse of every response.
-        lab.last_ran = Some(Ran::new(request.to_string(), outcome));
-        let outcome = shown;
-        if record {
-            lab.history.push(HistoryEntry { operation: operation.to_string(), request: request.to_string() });
-            let excess = lab.history.len().saturating_sub(MAX_HISTORY);
-            lab.history.drain(..excess);
+
+    pub fn show(self, state: Option<Progressing>) {
+        if state.is_none() {
+            self.cancelling.set(false);
         }
-        (outcome, steps, records)
-    });
-    let millis = now_ms() - start;
-    let response = match result {
-        Ok(body) => Ok(serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)),
-        Err(error) => Err(ErrorShown {
-            name: error.kind.name().to_string(),
-            message: error.message.clone(),
-            body: error.to_json(),
-        }),
-    };
-    Outcome { operation: operation.to_string(), request: request.to_string(), response, steps, millis, stream_records }
-}
+        self.now.set(state);
+    }
 
-/// Replaces the whole lab with a restored workspace (already checked by `Workspace::restore`).
-pub fn replace(engine: Engine, history: Vec<HistoryEntry>, progress: Progress) {
-    WORKSPACE_EPOCH.with(|e| e.set(e.get() + 1));
-    with_lab(|lab| {
-        lab.engine = engine;
-        lab.history = history;
-        lab.progress = progress;
-        lab.last_ran = None;
-    });
-}
+    /// A load (not a restore) is running.
+    pub fn loading(self) -> bool {
+        self.now.get().is_some_and(|p| p.task == Task::Load)
+    }
 
-/// The current workspace.
-pub fn capture() -> Workspace {
-    with_lab(|lab| {
-        let mut workspace = Workspace::capture(&lab.engine, &lab.history);
-        workspace.progress = lab.progress.clone();
-        workspace
-    })
-}
-
-pub fn table_names() -> Vec<String> {
-    with_lab(|lab| lab.engine.table_names())
+    pub fn cancel(self) {
+        self.cancelling.set(true);
+        client::cancel();
+    }
 }

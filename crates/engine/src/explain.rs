@@ -6,11 +6,11 @@
 use crate::capacity::Units;
 use crate::engine::Engine;
 use crate::value::KeyValue;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 /// One charge: where, how many bytes, how many units, and why.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Step {
     pub table: String,
     /// The index charged, when it is an index.
@@ -26,7 +26,7 @@ pub struct Step {
     pub why: String,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 pub enum StepKind {
     /// A read; `consistent` reads cost a full unit per 4 KB, eventually consistent ones half.
     Read {

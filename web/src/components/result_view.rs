@@ -73,7 +73,7 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
                 .and_then(|r| {
                     let table = r.get("TableName")?.as_str()?.to_string();
                     let index = r.get("IndexName").and_then(Value::as_str).map(String::from);
-                    Some(crate::state::with_lab(|lab| lab.key_names(&table, index.as_deref())))
+                    Some(crate::state::key_names(&table, index.as_deref()))
                 })
                 .unwrap_or_default();
             view! {

@@ -2,7 +2,7 @@
 //! command, its result, "next page", the example's saved patterns, and the request history.
 
 use crate::components::result_view::ResultView;
-use crate::state::{self, with_lab, Outcome, Ui};
+use crate::state::{self, Outcome, Ui};
 use dynalab_engine::Operation;
 use dynalab_lab::aws_cli;
 use leptos::prelude::*;
@@ -56,13 +56,16 @@ pub fn ConsolePage() -> impl IntoView {
         }
     });
 
+    let running = RwSignal::new(false);
     let execute = move |op: String, body: String| {
         problem.set(None);
-        let result = state::run(&op, &body, true);
-        // Even a read changes the history, which the workspace saves.
-        ui.changed();
-        outcome.set(Some(std::sync::Arc::new(result)));
-        bring_result_into_view();
+        running.set(true);
+        leptos::task::spawn_local(async move {
+            let result = state::run(&op, &body, true).await;
+            running.set(false);
+            outcome.set(Some(std::sync::Arc::new(result)));
+            bring_result_into_view();
+        });
     };
     let run_now = move || match input.get_untracked() {
         Input::Json => execute(operation.get_untracked(), request.get_untracked()),
@@ -140,7 +143,7 @@ pub fn ConsolePage() -> impl IntoView {
                     }.into_any(),
                 }}
                 <div class="row">
-                    <button class="primary" on:click=move |_| run_now() data-test="run">"Run"</button>
+                    <button class="primary" on:click=move |_| run_now() data-test="run" aria-busy=move || running.get().to_string()>"Run"</button>
                     <span class="muted">"Ctrl+Enter"</span>
                 </div>
                 {move || problem.get().map(|p| view! { <p class="status bad" data-test="cli-error">{p}</p> })}
@@ -219,7 +222,7 @@ fn History(operation: RwSignal<String>, request: RwSignal<String>, input: RwSign
     let ui = expect_context::<Ui>();
     move || {
         ui.version.track();
-        let history = with_lab(|lab| lab.history.clone());
+        let history = state::history();
         let entries = history
             .into_iter()
             .rev()
@@ -256,15 +259,12 @@ fn summary(request: &str) -> String {
 pub fn template(operation: &str, table: Option<String>) -> String {
     // With no table yet, every template names the table CreateTable's template makes.
     let table = table.unwrap_or_else(|| "new_table".into());
-    let shape = with_lab(|lab| lab.engine.outline(&table).ok());
+    let shape = state::table(&table);
     let key_names: Vec<(String, String)> = shape
         .as_ref()
         .map(|s| {
-            let sort = s.sort_key.clone().zip(s.key_types.1);
-            std::iter::once((s.partition_key.clone(), s.key_types.0))
-                .chain(sort)
-                .map(|(name, kind)| (name, kind.to_string()))
-                .collect()
+            let sort = s.sort_key.clone().zip(s.key_types.1.clone());
+            std::iter::once((s.partition_key.clone(), s.key_types.0.clone())).chain(sort).collect()
         })
         .unwrap_or_default();
     let (hash, hash_type) = key_names.first().cloned().unwrap_or(("pk".into(), "S".into()));

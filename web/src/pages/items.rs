@@ -2,14 +2,11 @@
 //! order with their sizes; one view per index showing exactly which items it holds and what it
 //! projects. Items are added, edited and deleted as DynamoDB JSON or plain JSON.
 
-use crate::components::item_grid::ItemGrid;
-use crate::state::{self, with_lab, Ui};
+use crate::components::item_list::ItemList;
+use crate::state::{self, Ui};
 use dynalab_lab::plain_json;
 use leptos::prelude::*;
 use serde_json::{json, Value};
-
-/// Items drawn per view; totals always count everything.
-const SHOWN: usize = 300;
 
 #[component]
 pub fn ItemsPage() -> impl IntoView {
@@ -35,7 +32,7 @@ pub fn ItemsPage() -> impl IntoView {
     let index_select = move || {
         ui.version.track();
         let table = ui.selected_table.get()?;
-        let shape = with_lab(|lab| lab.engine.outline(&table).ok())?;
+        let shape = state::table(&table)?;
         // Global indexes first, as DescribeTable lists them.
         let mut indexes: Vec<_> = shape.indexes.iter().collect();
         indexes.sort_by_key(|i| !i.global);
@@ -62,15 +59,16 @@ pub fn ItemsPage() -> impl IntoView {
             Ok(item) => item,
             Err(e) => return problem.set(Some(e)),
         };
-        let outcome = state::run("PutItem", &json!({"TableName": table, "Item": item}).to_string(), true);
-        match outcome.response {
-            Ok(_) => {
-                problem.set(None);
-                ui.changed();
-                ui.tell(true, "Item saved.");
+        leptos::task::spawn_local(async move {
+            let outcome = state::run("PutItem", &json!({"TableName": table, "Item": item}).to_string(), true).await;
+            match outcome.response {
+                Ok(_) => {
+                    problem.set(None);
+                    ui.tell(true, "Item saved.");
+                }
+                Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
             }
-            Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
-        }
+        });
     };
     let delete = move |_| {
         let Some(table) = ui.selected_table.get_untracked() else {
@@ -82,17 +80,18 @@ pub fn ItemsPage() -> impl IntoView {
             Ok(item) => item,
             Err(e) => return problem.set(Some(e)),
         };
-        let key = with_lab(|lab| lab.key_of(&table, &item));
-        let outcome = state::run("DeleteItem", &json!({"TableName": table, "Key": key}).to_string(), true);
-        match outcome.response {
-            Ok(_) => {
-                problem.set(None);
-                editor.set(String::new());
-                ui.changed();
-                ui.tell(true, "Item deleted.");
+        let key = state::key_of(&table, &item);
+        leptos::task::spawn_local(async move {
+            let outcome = state::run("DeleteItem", &json!({"TableName": table, "Key": key}).to_string(), true).await;
+            match outcome.response {
+                Ok(_) => {
+                    problem.set(None);
+                    editor.set(String::new());
+                    ui.tell(true, "Item deleted.");
+                }
+                Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
             }
-            Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
-        }
+        });
     };
     let edit = Callback::new(move |item: Value| {
         match plain_json::to_plain(&item) {
@@ -146,68 +145,28 @@ pub fn ItemsPage() -> impl IntoView {
 
 #[component]
 fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Callback<Value>) -> impl IntoView {
-    let (collections, totals, table_totals, keys) = with_lab(|lab| {
-        (
-            lab.engine.collections(&table, index.as_deref(), SHOWN).unwrap_or_default(),
-            lab.engine.totals(&table, index.as_deref()).ok(),
-            lab.engine.totals(&table, None).ok(),
-            lab.key_names(&table, index.as_deref()),
-        )
-    });
-    let table_keys = with_lab(|lab| lab.key_names(&table, None));
-    let summary = match (&index, totals, table_totals) {
-        (Some(name), Some(t), Some(all)) => format!(
-            "Index {name}: {} of the table's {} items ({} bytes){}",
-            t.items,
-            all.items,
-            t.bytes,
-            if t.items < all.items { " — sparse: items without its key attributes are not in it" } else { "" }
+    let Some(facts) = state::table(&table) else { return view! { <p data-test="items-summary">"No such table."</p> }.into_any() };
+    let keys = facts.key_names(index.as_deref());
+    let (summary, total) = match index.as_deref().and_then(|name| facts.indexes.iter().find(|i| i.name == name)) {
+        Some(i) => (
+            format!(
+                "Index {}: {} of the table's {} items ({} bytes){}",
+                i.name,
+                i.items,
+                facts.items,
+                i.bytes,
+                if i.items < facts.items { " — sparse: items without its key attributes are not in it" } else { "" }
+            ),
+            i.items,
         ),
-        (None, Some(t), _) => {
-            format!("{} items, {} bytes, in {} item collection(s) shown", t.items, t.bytes, collections.len())
-        }
-        _ => String::new(),
+        None => (format!("{} items, {} bytes, by item collection in storage order", facts.items, facts.bytes), facts.items),
     };
-    let shown: usize = collections.iter().map(|c| c.items.len()).sum();
     let editable = index.is_none();
-    let blocks = collections
-        .into_iter()
-        .map(|collection| {
-            let bytes: usize = collection.items.iter().map(|i| i.size).sum();
-            let heading = format!(
-                "{} — {} item(s), {bytes} B",
-                collection.partition.as_object().map(|m| m.iter().map(|(k, v)| format!("{k} = {}", crate::components::item_grid::cell(v).1)).collect::<Vec<_>>().join(", ")).unwrap_or_default(),
-                collection.items.len()
-            );
-            let sizes: Vec<usize> = collection.items.iter().map(|i| i.size).collect();
-            let items: Vec<Value> = collection.items.into_iter().map(|i| i.item).collect();
-            let edit_buttons = editable.then(|| {
-                items
-                    .iter()
-                    .cloned()
-                    .map(|item| {
-                        // Named by its key, the one thing that says which item it is.
-                        let label = table_keys
-                            .iter()
-                            .filter_map(|k| item.get(k).map(|v| format!("{k} = {}", crate::components::item_grid::cell(v).1)))
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                        view! { <button class="link" data-test="edit-item" on:click=move |_| on_edit.run(item.clone())>{format!("edit {label}")}</button>" " }
-                    })
-                    .collect_view()
-            });
-            view! {
-                <section class="collection" data-test="collection">
-                    <h3>{heading}</h3>
-                    <ItemGrid items sizes keys=keys.clone()/>
-                    <div class="edit-links">{edit_buttons}</div>
-                </section>
-            }
-        })
-        .collect_view();
     view! {
         <p data-test="items-summary">{summary}</p>
-        {(totals.is_some_and(|t| t.items > shown)).then(|| view! { <p class="muted">{format!("Showing the first {shown} in storage order.")}</p> })}
-        {blocks}
+        {(total > 0).then(|| view! {
+            <ItemList table index total keys on_edit=editable.then_some(on_edit)/>
+        })}
     }
+    .into_any()
 }

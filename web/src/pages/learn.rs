@@ -6,7 +6,8 @@ use crate::components::markdown::Markdown;
 use crate::state::{self, Tab, Ui};
 use dynalab_engine::Operation;
 use dynalab_lab::pack::challenge::{grade, parse_solution, Grade};
-use dynalab_lab::pack::workshop::{judge, start, CheckResult};
+use crate::worker::protocol::{Answer, Ask};
+use dynalab_lab::pack::workshop::CheckResult;
 use dynalab_lab::pack::{Pack, PackKind};
 use dynalab_lab::workbook::analysis::Verdict;
 use leptos::prelude::*;
@@ -107,12 +108,19 @@ async fn fetch_text(url: &str) -> Result<String, String> {
 }
 
 fn progress_of(id: &str) -> dynalab_lab::workspace::PackProgress {
-    state::with_lab(|lab| lab.progress.get(id).cloned().unwrap_or_default())
+    state::progress_of(id)
 }
 
+/// Changes a pack's progress; the worker keeps it with the workspace.
 fn update_progress(ui: Ui, id: &str, f: impl FnOnce(&mut dynalab_lab::workspace::PackProgress)) {
-    state::with_lab(|lab| f(lab.progress.entry(id.to_string()).or_default()));
-    ui.changed();
+    let mut progress = state::progress_of(id);
+    f(&mut progress);
+    let id = id.to_string();
+    leptos::task::spawn_local(async move {
+        if let Err(e) = state::done(Ask::SetProgress { id, progress }).await {
+            ui.tell(false, format!("Progress not kept: {e}"));
+        }
+    });
 }
 
 #[component]
@@ -171,6 +179,18 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
     };
     let embedded_step = only_step.is_some();
     let index = RwSignal::new(first_open);
+    // Opened before the saved progress was back: go to the first open step once it is, unless
+    // the learner chose a step meanwhile.
+    if !ui.ready.get_untracked() && !embedded_step {
+        let (pack_id, chosen) = (pack.id.clone(), first_open);
+        let steps: Vec<String> = pack.steps.iter().map(|s| s.id.clone()).collect();
+        Effect::new(move |_| {
+            if ui.ready.get() && index.get_untracked() == chosen {
+                let passed = progress_of(&pack_id).passed;
+                index.set(steps.iter().position(|s| !passed.contains(s)).unwrap_or(0));
+            }
+        });
+    }
     let results = RwSignal::new(None::<Vec<CheckResult>>);
     // The request's units against the step's budget, when the step has one.
     let picture = RwSignal::new(None::<String>);
@@ -191,59 +211,48 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
     };
     let begin = move |_| {
         let at = index.get_untracked();
-        match pack.with_value(|p| start(p, at, state::clock())) {
-            Ok(engine) => {
-                if !state::table_names().is_empty() {
-                    crate::storage::keep_as_previous();
-                }
-                let (history, progress) = state::with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
-                state::replace(engine, history, progress);
+        let text = pack.with_value(|p| serde_json::to_string(p).unwrap_or_default());
+        let before = request.get_untracked();
+        leptos::task::spawn_local(async move {
+            let said = state::done(Ask::StartStep { pack: text, step: at }).await;
+            if said.is_ok() {
                 ui.selected_table.set(state::table_names().into_iter().next());
-                ui.changed();
-                prefill();
-                ui.tell(
-                    true,
-                    "The step's tables are loaded: the workspace you had is kept, Restore previous brings it back.",
-                );
+                // A request written (or a solution shown) meanwhile is the learner's: kept.
+                if request.get_untracked() == before {
+                    prefill();
+                }
             }
-            Err(e) => ui.tell(false, format!("This step could not start: {e}")),
-        }
+            ui.say(&said);
+        });
     };
     let check_last = move || {
         let step = step();
-        let verdicts = state::with_lab(|lab| judge(&step, lab.last_ran.as_ref(), &mut lab.engine));
-        let budget = step.checks.iter().find_map(|c| {
-            if let dynalab_lab::pack::Rule::MaxUnits(max) = c.rule {
-                Some(max)
-            } else {
-                None
+        leptos::task::spawn_local(async move {
+            let Answer::Verdicts { results: verdicts, picture: drawn } = crate::client::ask(Ask::Judge { step: step.clone() }).await
+            else {
+                return ui.tell(false, "The step could not be judged.");
+            };
+            picture.set(drawn);
+            if verdicts.iter().all(|r| r.passed) {
+                let (id, step_id) = (pack.with_value(|p| p.id.clone()), step.id.clone());
+                update_progress(ui, &id, |p| {
+                    if !p.passed.contains(&step_id) {
+                        p.passed.push(step_id);
+                    }
+                });
             }
+            results.set(Some(verdicts));
         });
-        let drawn = budget.and_then(|budget| {
-            state::with_lab(|lab| {
-                lab.last_ran
-                    .as_ref()
-                    .map(|r| dynalab_lab::workbook::pictures::units_against_budget(r.read_units, r.write_units, budget))
-            })
-        });
-        picture.set(drawn);
-        if verdicts.iter().all(|r| r.passed) {
-            let (id, step_id) = (pack.with_value(|p| p.id.clone()), step.id.clone());
-            update_progress(ui, &id, |p| {
-                if !p.passed.contains(&step_id) {
-                    p.passed.push(step_id);
-                }
-            });
-        }
-        results.set(Some(verdicts));
     };
     let run_and_check = move |_| {
-        let outcome = state::run(&operation.get_untracked(), &request.get_untracked(), true);
-        ui.changed();
-        if let Err(e) = &outcome.response {
-            ui.tell(false, format!("{}: {}", e.name, e.message));
-        }
-        check_last();
+        let (op, body) = (operation.get_untracked(), request.get_untracked());
+        leptos::task::spawn_local(async move {
+            let outcome = state::run(&op, &body, true).await;
+            if let Err(e) = &outcome.response {
+                ui.tell(false, format!("{}: {}", e.name, e.message));
+            }
+            check_last();
+        });
     };
     let show_solution = move |_| {
         let step = step();

@@ -2,7 +2,7 @@
 //! pasted CreateTable JSON, see each described, delete them. DynamoDB's own error is shown next to
 //! the part of the form it is about.
 
-use crate::state::{self, with_lab, Ui};
+use crate::state::{self, Ui};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -183,17 +183,18 @@ fn CreateTableForm() -> impl IntoView {
     };
     let create = move |_| {
         let request = form.request();
-        let outcome = state::run("CreateTable", &request.to_string(), true);
-        match outcome.response {
-            Ok(_) => {
-                error.set(None);
-                let name = form.name.get_untracked();
-                ui.selected_table.set(Some(name.clone()));
-                ui.changed();
-                ui.tell(true, format!("Table `{name}` created."));
+        leptos::task::spawn_local(async move {
+            let outcome = state::run("CreateTable", &request.to_string(), true).await;
+            match outcome.response {
+                Ok(_) => {
+                    error.set(None);
+                    let name = form.name.get_untracked();
+                    ui.selected_table.set(Some(name.clone()));
+                    ui.tell(true, format!("Table `{name}` created."));
+                }
+                Err(e) => error.set(Some((field_of(&e.message), format!("{}: {}", e.name, e.message)))),
             }
-            Err(e) => error.set(Some((field_of(&e.message), format!("{}: {}", e.name, e.message)))),
-        }
+        });
     };
     let type_select = |signal: RwSignal<String>, label: &'static str| {
         view! {
@@ -287,17 +288,19 @@ fn PasteCreateTable() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let create = move |_| {
-        let outcome = state::run("CreateTable", &text.get_untracked(), true);
-        match outcome.response {
-            Ok(body) => {
-                error.set(None);
-                let name = body["TableDescription"]["TableName"].as_str().unwrap_or_default().to_string();
-                ui.selected_table.set(Some(name.clone()));
-                ui.changed();
-                ui.tell(true, format!("Table `{name}` created."));
+        let request = text.get_untracked();
+        leptos::task::spawn_local(async move {
+            let outcome = state::run("CreateTable", &request, true).await;
+            match outcome.response {
+                Ok(body) => {
+                    error.set(None);
+                    let name = body["TableDescription"]["TableName"].as_str().unwrap_or_default().to_string();
+                    ui.selected_table.set(Some(name.clone()));
+                    ui.tell(true, format!("Table `{name}` created."));
+                }
+                Err(e) => error.set(Some(format!("{}: {}", e.name, e.message))),
             }
-            Err(e) => error.set(Some(format!("{}: {}", e.name, e.message))),
-        }
+        });
     };
     view! {
         <section class="card">
@@ -323,9 +326,7 @@ fn TableList() -> impl IntoView {
         tables
             .into_iter()
             .map(|name| {
-                let description = with_lab(|lab| lab.engine.execute_value("DescribeTable", &json!({"TableName": name})).ok())
-                    .map(|d| serde_json::to_string_pretty(&d["Table"]).unwrap_or_default())
-                    .unwrap_or_default();
+                let description = state::table(&name).map(|t| t.description).unwrap_or_default();
                 let (n1, n2, n3) = (name.clone(), name.clone(), name.clone());
                 view! {
                     <section class="card" data-test="table-card">
@@ -339,12 +340,15 @@ fn TableList() -> impl IntoView {
                             view! {
                                 <span>"Delete it and all its items? "</span>
                                 <button class="danger" on:click=move |_| {
-                                    let outcome = state::run("DeleteTable", &json!({"TableName": a}).to_string(), true);
+                                    let a = a.clone();
                                     confirming.set(None);
-                                    match outcome.response {
-                                        Ok(_) => { ui.selected_table.set(state::table_names().first().cloned()); ui.changed(); ui.tell(true, format!("Table `{a}` deleted.")); }
-                                        Err(e) => ui.tell(false, format!("{}: {}", e.name, e.message)),
-                                    }
+                                    leptos::task::spawn_local(async move {
+                                        let outcome = state::run("DeleteTable", &json!({"TableName": a}).to_string(), true).await;
+                                        match outcome.response {
+                                            Ok(_) => ui.tell(true, format!("Table `{a}` deleted.")),
+                                            Err(e) => ui.tell(false, format!("{}: {}", e.name, e.message)),
+                                        }
+                                    });
                                 }>"Delete"</button>
                                 <button on:click=move |_| { let _ = &b; confirming.set(None) }>"Keep"</button>
                             }.into_any()

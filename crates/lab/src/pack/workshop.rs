@@ -91,7 +91,7 @@ pub(crate) fn returned_items<'a>(request: &Value, response: &'a Value) -> Vec<(S
 }
 
 /// One check's verdict.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct CheckResult {
     pub id: String,
     pub passed: bool,

@@ -1,0 +1,39 @@
+//! The engine's side of the playground: a dedicated Web Worker running the same WebAssembly
+//! module as the page (`main` sees no window and starts [`host::start`] instead of the UI). It owns
+//! the engine, the history and the workspace's saving, so a load, a big Scan or a save never
+//! holds the page's thread. The page talks to it in [`protocol`]'s typed messages
+//! (`crate::client` is the page's end).
+
+pub mod host;
+pub(crate) mod lab;
+mod load;
+pub mod protocol;
+mod save;
+
+pub use lab::clock;
+
+/// Milliseconds from the global scope's clock (`performance.now`), in the page or a worker.
+pub fn now_ms() -> f64 {
+    use wasm_bindgen::JsCast;
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+/// Continues after `ms` milliseconds, letting other messages and tasks run meanwhile (in the page
+/// or a worker).
+pub async fn sleep(ms: i32) {
+    use wasm_bindgen::JsCast;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        if let Some(set_timeout) = set_timeout {
+            let _ = set_timeout.call2(&wasm_bindgen::JsValue::NULL, &resolve, &ms.into());
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+pub use save::{BEFORE_LINK, SAVED};

@@ -1,0 +1,252 @@
+//! What the page and the engine's Web Worker say to each other: typed messages, sent as JSON text
+//! (`postMessage` of a string: one copy, no structured-clone walk of a tree). The page asks
+//! ([`Ask`], each with an id and exactly one [`Answer`]); the worker also tells ([`Event`]): what
+//! the views draw from ([`Facts`]), a load's progress, notices, and text for localStorage (which a
+//! worker cannot reach).
+
+use dynalab_engine::explain::Step;
+use dynalab_engine::TableShape;
+use dynalab_lab::pack::workshop::CheckResult;
+use dynalab_lab::workspace::{HistoryEntry, PackProgress, Progress};
+use serde::{Deserialize, Serialize};
+
+/// Page → worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum ToWorker {
+    Ask { id: u64, ask: Ask },
+    /// Stop the running load; what it wrote is undone. Handled at once, between two chunks.
+    Cancel,
+}
+
+/// Worker → page.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum FromWorker {
+    Answer { id: u64, answer: Answer },
+    Event(Event),
+}
+
+/// One question to the worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Ask {
+    /// First thing the page sends: restore the share link in the URL, else the saved workspace.
+    /// `local_saved` is localStorage's copy (only the page can read it). Embedded pages never save.
+    Start { embedded: bool, link: Option<String>, local_saved: Option<String> },
+    /// One request on the engine; `record` adds it to the history. → [`Answer::Ran`]
+    Run { operation: String, request: String, record: bool },
+    /// A window of the items of `table` (or its `index`), in storage order. → [`Answer::Items`]
+    Items { table: String, index: Option<String>, offset: usize, limit: usize },
+    /// Moves the lab's clock (or back to real time with `None`) and runs the TTL sweep. → Count
+    AdvanceClock { by_ms: Option<u64> },
+    /// The TTL sweep, as `dynalab serve` runs it every few seconds. → Count
+    Sweep,
+    /// A fixture file's writes, or generated orders, in chunks with progress. → Done
+    Load(Load),
+    /// A gallery example's tables and items. → Done
+    Example { id: String },
+    /// Replaces the workspace (an import, a share link, the previous workspace), keeping the
+    /// current one for Restore previous when `keep_current`. → Done
+    Replace { text: String, form: Form, keep_current: bool },
+    /// Puts back the workspace kept aside (`local` is localStorage's copy, if any). → Done
+    RestorePrevious { local: Option<String> },
+    /// The workspace as a file's JSON. → Text
+    Export,
+    /// The workspace in a share link's compact form. → Text
+    ShareLink,
+    /// Loads a workshop step's tables (the pack as JSON, the step's index). → Done
+    StartStep { pack: String, step: usize },
+    /// Judges a workshop step on the last request and the tables after it. → Verdicts
+    Judge { step: dynalab_lab::pack::Step },
+    /// Records a pack's progress in the workspace. → Done
+    SetProgress { id: String, progress: PackProgress },
+    /// Bytes of WebAssembly memory the worker holds. → Number
+    Memory,
+    /// Parts the last save wrote and parts it found already saved, as `written skipped`. → Text
+    LastSave,
+}
+
+/// A workspace's text form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Form {
+    /// An exported file (`Workspace::to_json`).
+    Json,
+    /// A share link (`Workspace::to_compact`).
+    Compact,
+}
+
+/// What a load writes.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Load {
+    /// A fixture file, into `table` when the file names none.
+    Fixture { text: String, table: Option<String> },
+    /// Generated orders (the orders table is created when missing).
+    Orders { users: usize, orders_per_user: usize, skew: f64, seed: u64 },
+}
+
+/// The one answer to an [`Ask`].
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Answer {
+    Ran(Outcome),
+    Items(ItemsPage),
+    Count(usize),
+    /// Done, with what to tell the user, or why it was refused (nothing changed then).
+    Done(Result<String, String>),
+    Text(Result<String, String>),
+    Verdicts { results: Vec<CheckResult>, picture: Option<String> },
+    Number(f64),
+}
+
+/// Told without being asked.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Event {
+    /// The worker is listening (messages sent before are held by the page until then).
+    Ready,
+    /// What the views draw from changed.
+    Facts(Facts),
+    /// The history: one more entry, or all of it (a workspace was replaced).
+    History(HistoryChange),
+    /// A load's or a restore's progress; `None` when it ended.
+    Progress(Option<Progressing>),
+    /// A notice for the page (a save that could not be kept, a sweep...).
+    Notice { ok: bool, text: String },
+    /// IndexedDB refused: keep this under `key` in localStorage (`None` removes it).
+    KeepLocal { key: String, text: Option<String> },
+}
+
+/// How far a long task is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progressing {
+    pub task: Task,
+    pub done: usize,
+    pub total: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Task {
+    /// Writes of a fixture, a generation: cancellable.
+    Load,
+    /// Items of the saved workspace coming back.
+    Restore,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub enum HistoryChange {
+    Added(HistoryEntry),
+    All(Vec<HistoryEntry>),
+}
+
+/// The small facts views read synchronously: tables (keys, indexes, DescribeTable), pack
+/// progress, the lab clock, whether a load runs.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Facts {
+    pub tables: Vec<TableFacts>,
+    pub progress: Progress,
+    pub advanced_ms: u64,
+    pub loading: bool,
+    /// Bumped when the whole workspace is replaced.
+    pub epoch: u64,
+}
+
+/// A table as the views need it, from the engine's `outline` (no item is read).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableFacts {
+    pub name: String,
+    pub partition_key: String,
+    pub sort_key: Option<String>,
+    /// `S`, `N` or `B`: partition, then sort.
+    pub key_types: (String, Option<String>),
+    pub indexes: Vec<IndexFacts>,
+    pub latest_stream_arn: Option<String>,
+    pub items: usize,
+    pub bytes: usize,
+    /// DescribeTable's `Table`, pretty-printed.
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IndexFacts {
+    pub name: String,
+    pub global: bool,
+    pub partition_key: Vec<String>,
+    pub sort_key: Vec<String>,
+    pub items: usize,
+    pub bytes: usize,
+}
+
+impl TableFacts {
+    pub fn new(shape: &TableShape, description: String) -> Self {
+        Self {
+            name: shape.name.clone(),
+            partition_key: shape.partition_key.clone(),
+            sort_key: shape.sort_key.clone(),
+            key_types: (shape.key_types.0.to_string(), shape.key_types.1.map(str::to_string)),
+            indexes: shape
+                .indexes
+                .iter()
+                .map(|i| IndexFacts {
+                    name: i.name.clone(),
+                    global: i.global,
+                    partition_key: i.partition_key.clone(),
+                    sort_key: i.sort_key.clone(),
+                    items: i.totals.items,
+                    bytes: i.totals.bytes,
+                })
+                .collect(),
+            latest_stream_arn: shape.latest_stream_arn.clone(),
+            items: shape.totals.items,
+            bytes: shape.totals.bytes,
+            description,
+        }
+    }
+
+    /// The key attributes (partition, then sort), or `index`'s followed by the table's: the
+    /// columns a grid shows first.
+    pub fn key_names(&self, index: Option<&str>) -> Vec<String> {
+        let mut names = Vec::new();
+        if let Some(index) = index.and_then(|name| self.indexes.iter().find(|i| i.name == name)) {
+            names.extend(index.partition_key.iter().chain(&index.sort_key).cloned());
+        }
+        for name in std::iter::once(&self.partition_key).chain(self.sort_key.as_ref()) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
+    }
+}
+
+/// One request's outcome, as the console shows it. The response stays text until the page
+/// draws it (it is parsed once, there).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub operation: String,
+    pub request: String,
+    pub response: Result<String, ErrorShown>,
+    pub steps: Vec<Step>,
+    /// Time in the engine.
+    pub millis: f64,
+    /// Stream records the request produced, with their table.
+    pub stream_records: Vec<(String, serde_json::Value)>,
+}
+
+/// An error as DynamoDB names it, with what it carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorShown {
+    pub name: String,
+    pub message: String,
+    pub body: serde_json::Value,
+}
+
+/// A window of a table's or an index's items, in storage order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemsPage {
+    /// Where the window starts, and how many items there are in all.
+    pub offset: usize,
+    pub total: usize,
+    /// The items (for an index: its entries) in DynamoDB JSON, with their sizes.
+    pub items: Vec<(serde_json::Value, usize)>,
+}
+
+/// The page's side of the protocol's JSON: never fails on a well-formed message.
+pub fn encode<T: Serialize>(message: &T) -> String {
+    serde_json::to_string(message).unwrap_or_default()
+}
