@@ -3,7 +3,7 @@
 // same-origin file fetched later (a pack, a workbook, a doc) is cached as it passes. Requests go to
 // the network first, so a new build is picked up at once; the cache answers only when the network
 // does not. Scope: the directory it is served from, so the site works at any path.
-const CACHE = 'dynalab-site-v1';
+const CACHE = 'dynalab-site-v2';
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -13,7 +13,8 @@ self.addEventListener('install', (event) => {
     await cache.put('./', page);
     const named = [...text.matchAll(/(?:href|src)=["'](\.\/[^"']+)["']|module_or_path:\s*["'](\.\/[^"']+)["']|from\s+["'](\.\/[^"']+)["']/g)]
       .map((m) => m[1] ?? m[2] ?? m[3]);
-    await cache.addAll([...new Set(named)]);
+    // The engine's worker, which the page starts by script.
+    await cache.addAll([...new Set([...named, './worker.js'])]);
     await self.skipWaiting();
   })());
 });

@@ -42,13 +42,10 @@ fn linked(selector: &str) -> Option<String> {
 pub fn start(ui: Ui, progress: LoadProgress) -> Result<(), String> {
     let glue = linked("link[rel=modulepreload]").ok_or("the page names no module to start the engine from")?;
     let wasm = linked("link[rel=preload][as=fetch]").ok_or("the page names no WebAssembly to start the engine from")?;
-    let params = web_sys::UrlSearchParams::new().map_err(|_| "no URLSearchParams")?;
-    params.append("glue", &glue);
-    params.append("wasm", &wasm);
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let url = format!("worker.js?{}", String::from(params.to_string()));
-    let worker = web_sys::Worker::new_with_options(&url, &options)
+    options.set_name(&format!("{glue}\n{wasm}"));
+    let worker = web_sys::Worker::new_with_options("worker.js", &options)
         .map_err(|e| format!("the browser would not start the engine's worker: {e:?}"))?;
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
         if let Some(text) = event.data().as_string() {
@@ -182,8 +179,8 @@ pub async fn engine_memory_bytes() -> f64 {
     }
 }
 
-/// Parts the last save wrote and parts it found already saved, as `written skipped` (for the
-/// browser tests: a small change must write few parts).
+/// Parts the saves wrote since this was last asked, and parts the last save found already
+/// saved, as `written skipped` (for the browser tests: a small change must write few parts).
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub async fn last_save_parts() -> String {
     match ask(Ask::LastSave).await {

@@ -21,3 +21,12 @@ fn main() {
         worker::host::start();
     }
 }
+
+/// Bytes of WebAssembly memory the page holds (it only grows: the peak so far); the engine's are
+/// in its worker (`client::engine_memory_bytes`). For `benches/playground.mjs`.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn wasm_memory_bytes() -> f64 {
+    use wasm_bindgen::JsCast;
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    f64::from(memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length())
+}

@@ -234,7 +234,7 @@ async fn answer(ask: Ask) -> Answer {
             after_change();
             Answer::Done(Ok(String::new()))
         }
-        Ask::Memory => Answer::Number(memory_bytes()),
+        Ask::Memory => Answer::Number(crate::wasm_memory_bytes()),
         Ask::LastSave => {
             let (written, skipped) = save::last_save();
             Answer::Text(Ok(format!("{written} {skipped}")))
@@ -247,10 +247,4 @@ fn items(table: &str, index: Option<&str>, offset: usize, limit: usize) -> super
         let (items, total) = lab.engine.items_window(table, index, offset, limit).unwrap_or_default();
         super::protocol::ItemsPage { offset, total, items: items.into_iter().map(|i| (i.item, i.size)).collect() }
     })
-}
-
-/// Bytes of WebAssembly memory this worker holds (it only grows: the peak so far).
-fn memory_bytes() -> f64 {
-    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-    f64::from(memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length())
 }

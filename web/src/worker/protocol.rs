@@ -60,7 +60,8 @@ pub enum Ask {
     SetProgress { id: String, progress: PackProgress },
     /// Bytes of WebAssembly memory the worker holds. → Number
     Memory,
-    /// Parts the last save wrote and parts it found already saved, as `written skipped`. → Text
+    /// Parts the saves wrote since this was last asked, and parts the last one found already
+    /// saved, as `written skipped`. → Text
     LastSave,
 }
 

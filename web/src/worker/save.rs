@@ -44,7 +44,8 @@ thread_local! {
     static SAVING: Cell<bool> = const { Cell::new(false) };
     static SAVE_AGAIN: Cell<bool> = const { Cell::new(false) };
     static FALLBACK_SAID: Cell<bool> = const { Cell::new(false) };
-    /// Parts written and parts skipped (already saved) by the last save, for tests and benches.
+    /// Parts written by the saves since [`last_save`] was last asked, and parts the last save
+    /// found already saved: for tests and benches.
     static LAST_SAVE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
 }
 
@@ -247,9 +248,13 @@ pub fn save_now() {
     });
 }
 
-/// Parts written and parts already saved, by the last save.
+/// Parts written since the last time this was asked, and parts the last save found saved.
 pub fn last_save() -> (usize, usize) {
-    LAST_SAVE.with(Cell::get)
+    LAST_SAVE.with(|s| {
+        let (written, skipped) = s.get();
+        s.set((0, skipped));
+        (written, skipped)
+    })
 }
 
 /// FNV-1a, 64 bits: a part's name from its content, and an item's say on where parts end.
@@ -347,7 +352,7 @@ async fn save_in_parts() -> Result<(), String> {
             let (history, progress) = with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
             let mut manifest = capture.parts_manifest(&history, writer.parts);
             manifest.workspace.progress = progress;
-            LAST_SAVE.with(|s| s.set((writer.written.len(), writer.skipped)));
+            LAST_SAVE.with(|s| s.set((s.get().0 + writer.written.len(), writer.skipped)));
             break manifest;
         }
         writer.undo().await;
