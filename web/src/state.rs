@@ -10,7 +10,7 @@ use dynalab_lab::workspace::{HistoryEntry, PackProgress};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-pub use crate::worker::protocol::ErrorShown;
+pub use crate::worker::protocol::{ErrorShown, RemoteRows};
 
 /// A clock for what the page computes itself (a design check, a challenge's grade): real time.
 pub fn clock() -> Arc<dyn Clock> {
@@ -60,17 +60,27 @@ pub struct Outcome {
     pub steps: Vec<Step>,
     pub millis: f64,
     pub stream_records: Vec<(String, serde_json::Value)>,
+    /// A large response's items, kept in the worker (the response above is without them).
+    pub rows: Option<RemoteRows>,
 }
 
 impl From<crate::worker::protocol::Outcome> for Outcome {
     fn from(ran: crate::worker::protocol::Outcome) -> Self {
+        use crate::worker::protocol::Shown;
+        let parse = |text: &str| serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+        let (response, rows) = match ran.response {
+            Ok(Shown::Whole(text)) => (Ok(parse(&text)), None),
+            Ok(Shown::Large { head, rows }) => (Ok(parse(&head)), Some(rows)),
+            Err(e) => (Err(e), None),
+        };
         Outcome {
             operation: ran.operation,
             request: ran.request,
-            response: ran.response.map(|body| serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)),
+            response,
             steps: ran.steps,
             millis: ran.millis,
             stream_records: ran.stream_records,
+            rows,
         }
     }
 }
@@ -91,6 +101,7 @@ pub async fn run(operation: &str, request: &str, record: bool) -> Outcome {
             steps: Vec::new(),
             millis: 0.0,
             stream_records: Vec::new(),
+            rows: None,
         },
     }
 }

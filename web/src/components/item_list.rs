@@ -1,7 +1,8 @@
-//! A table's items (or an index's entries) in storage order, however many: the rows in view are
-//! fetched from the engine's worker a window at a time and drawn; the rest is empty space of
-//! the right height, so a 1,000,000-item table scrolls like a short one. Key attributes lead, a
-//! new item collection starts with a line, and each row of a table can be opened for editing.
+//! Items however many, kept in the engine's worker — a table's items (or an index's entries) in
+//! storage order, or the items of a large response: the rows in view are fetched a window at a
+//! time and drawn; the rest is empty space of the right height, so a 1,000,000-item table or a
+//! 1 MB page scrolls like a short one. Key attributes lead, a new item collection starts with a
+//! line, and each row of a table can be opened for editing.
 
 use crate::client;
 use crate::components::item_grid::cell;
@@ -19,13 +20,22 @@ const MAX_COLUMN_CHARS: usize = 40;
 
 type Window = Vec<(Value, usize)>;
 
+/// Where the rows are.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// A table's items, or its index's entries, with their sizes.
+    Table { table: String, index: Option<String> },
+    /// The items of a large response (`RemoteRows`); its columns are known in advance.
+    Result(u64),
+}
+
 #[component]
 pub fn ItemList(
-    table: String,
-    index: Option<String>,
-    /// How many rows there are (the table's or the index's item count).
+    source: Source,
+    /// How many rows there are (the table's or the index's item count, the response's).
     total: usize,
-    /// The key attributes, shown first; the first of them (the partition key) marks collections.
+    /// The key attributes, shown first (the first, the partition key, marks collections); for a
+    /// response, every column.
     keys: Vec<String>,
     /// Opens a row for editing (a table's rows; an index's entries are not edited).
     on_edit: Option<Callback<Value>>,
@@ -33,8 +43,12 @@ pub fn ItemList(
     let windows = RwSignal::new(BTreeMap::<usize, Window>::new());
     let asked = StoredValue::new(BTreeSet::<usize>::new());
     let first = RwSignal::new(0_usize);
-    let table = StoredValue::new(table);
-    let index = StoredValue::new(index);
+    let fixed_columns = matches!(source, Source::Result(_));
+    let edit_keys = StoredValue::new(match &source {
+        Source::Table { table, .. } => crate::state::key_names(table, None),
+        Source::Result(_) => Vec::new(),
+    });
+    let source = StoredValue::new(source);
     // Fetch the windows the rows in view fall in.
     Effect::new(move |_| {
         let start = first.get();
@@ -43,9 +57,12 @@ pub fn ItemList(
             if window * WINDOW >= total || !asked.try_update_value(|a| a.insert(window)).unwrap_or(false) {
                 continue;
             }
-            let (table, index) = (table.get_value(), index.get_value());
+            let offset = window * WINDOW;
+            let ask = match source.get_value() {
+                Source::Table { table, index } => Ask::Items { table, index, offset, limit: WINDOW },
+                Source::Result(result) => Ask::ResultRows { result, offset, limit: WINDOW },
+            };
             leptos::task::spawn_local(async move {
-                let ask = Ask::Items { table, index, offset: window * WINDOW, limit: WINDOW };
                 if let Answer::Items(page) = client::ask(ask).await {
                     windows.update(|w| {
                         w.insert(window, page.items);
@@ -65,6 +82,9 @@ pub fn ItemList(
     let partition = keys.first().cloned();
     let columns = Memo::new(move |_| {
         let mut columns = keys.clone();
+        if fixed_columns {
+            return columns;
+        }
         windows.with(|w| {
             for (item, _) in w.values().flatten() {
                 if let Some(map) = item.as_object() {
@@ -99,13 +119,13 @@ pub fn ItemList(
         })
     });
     let editable = on_edit.is_some();
-    let edit_keys = StoredValue::new(crate::state::key_names(&table.get_value(), None));
+    let sized = !fixed_columns;
     let row_at = move |i: usize| windows.with(|w| w.get(&(i / WINDOW)).and_then(|rows| rows.get(i % WINDOW).cloned()));
     let body = move || {
         let columns = columns.get();
         let start = first.get().min(total);
         let end = (start + VISIBLE_ROWS + 2 * OVERSCAN).min(total);
-        let span = columns.len() + 1 + usize::from(editable);
+        let span = columns.len() + usize::from(sized) + usize::from(editable);
         let before = start as f64 * ROW_HEIGHT;
         let after = (total - end) as f64 * ROW_HEIGHT;
         let drawn = (start..end)
@@ -139,8 +159,9 @@ pub fn ItemList(
                             on:click=move |_| on_edit.run(item.clone())>{format!("edit {label}")}</button></td>
                     }
                 });
+                let size = sized.then(|| view! { <td class="num">{format!("{size} B")}</td> });
                 view! {
-                    <tr class:collection-start=starts data-test="item-row">{edit}<td class="num">{format!("{size} B")}</td>{cells}</tr>
+                    <tr class:collection-start=starts data-test=if sized { "item-row" } else { "row" }>{edit}{size}{cells}</tr>
                 }
                 .into_any()
             })
@@ -153,19 +174,20 @@ pub fn ItemList(
     };
     let height = (total.min(VISIBLE_ROWS) as f64 + 1.0) * ROW_HEIGHT + 2.0;
     view! {
-        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll data-test="item-list">
-            <table class="grid" data-rows=total style=move || {
-                let width = widths.get().iter().sum::<usize>() + 9 + if editable { 24 } else { 0 };
+        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll
+            data-test=if fixed_columns { "grid-box" } else { "item-list" }>
+            <table class="grid" data-rows=total data-test=fixed_columns.then_some("grid") style=move || {
+                let width = widths.get().iter().sum::<usize>() + if sized { 9 } else { 0 } + if editable { 24 } else { 0 };
                 format!("width: {width}ch")
             }>
                 <colgroup>
                     {editable.then(|| view! { <col style="width: 24ch"/> })}
-                    <col style="width: 9ch"/>
+                    {sized.then(|| view! { <col style="width: 9ch"/> })}
                     {move || widths.get().into_iter().map(|w| view! { <col style=format!("width: {w}ch")/> }).collect_view()}
                 </colgroup>
                 <thead><tr>
                     {editable.then(|| view! { <th><span class="visually-hidden">"Edit"</span></th> })}
-                    <th>"size"</th>
+                    {sized.then(|| view! { <th>"size"</th> })}
                     {move || columns.get().into_iter().map(|c| view! { <th title=c.clone()>{c.clone()}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>{body}</tbody>

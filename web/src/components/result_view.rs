@@ -3,6 +3,8 @@
 //! CancellationReasons or returned item.
 
 use crate::components::item_grid::ItemGrid;
+use crate::components::item_list::{ItemList, Source};
+use crate::worker::results::result_items;
 use crate::state::Outcome;
 use dynalab_engine::explain::{Step, StepKind};
 use leptos::prelude::*;
@@ -13,7 +15,7 @@ use std::sync::Arc;
 pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_page: Callback<Value>) -> impl IntoView {
     let raw = RwSignal::new(false);
     // Shared, not copied: a 1 MB page's JSON tree is cloned only into the grid's rows.
-    let Outcome { operation, request, response, steps, millis, stream_records } = &*outcome;
+    let Outcome { operation, request, response, steps, millis, stream_records, .. } = &*outcome;
     let (operation, request, steps, millis, stream_records) =
         (operation.clone(), request.clone(), steps.clone(), *millis, stream_records.clone());
     match response {
@@ -42,7 +44,9 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
             .into_any()
         }
         Ok(body) => {
-            let items = result_items(body);
+            // A large response's items stay in the worker: the grid fetches the rows in view.
+            let remote = outcome.rows.clone();
+            let items = if remote.is_some() { Vec::new() } else { result_items(body) };
             let count = body.get("Count").and_then(Value::as_u64);
             let scanned = body.get("ScannedCount").and_then(Value::as_u64);
             let last_key = body.get("LastEvaluatedKey").cloned();
@@ -55,18 +59,33 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
                 }
                 _ => format!("it read 1 MB ({} B, the last item included)", page_bytes.unwrap_or(0)),
             };
-            // The raw JSON of a 1 MB page is drawn only when asked for.
+            // The raw JSON of a 1 MB page is drawn only when asked for (a large one is fetched).
             let shared = outcome.clone();
-            let pretty = move || match &shared.response {
-                Ok(body) => serde_json::to_string_pretty(body).unwrap_or_default(),
-                Err(_) => String::new(),
+            let fetched = RwSignal::new(None::<String>);
+            let pretty = move || match (&shared.rows, &shared.response) {
+                (Some(rows), _) => {
+                    if fetched.get().is_none() {
+                        let result = rows.result;
+                        leptos::task::spawn_local(async move {
+                            let text = match crate::client::ask(crate::worker::protocol::Ask::ResultText { result }).await {
+                                crate::worker::protocol::Answer::Text(Ok(text)) => text,
+                                crate::worker::protocol::Answer::Text(Err(e)) => e,
+                                _ => String::new(),
+                            };
+                            fetched.set(Some(text));
+                        });
+                    }
+                    fetched.get().unwrap_or_else(|| "…".to_string())
+                }
+                (None, Ok(body)) => serde_json::to_string_pretty(body).unwrap_or_default(),
+                (None, Err(_)) => String::new(),
             };
             let reported = match body.get("ConsumedCapacity") {
                 Some(Value::Array(list)) => list.clone(),
                 Some(one) => vec![one.clone()],
                 None => Vec::new(),
             };
-            let has_items = !items.is_empty();
+            let has_items = remote.as_ref().map_or(!items.is_empty(), |r| r.count > 0);
             // The table's (or index's) key attributes lead the grid.
             let keys = serde_json::from_str::<Value>(&request)
                 .ok()
@@ -102,7 +121,10 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
                         <button aria-pressed=move || (raw.get() || !has_items).to_string() on:click=move |_| raw.set(true) data-test="show-raw">"Raw JSON"</button>
                     </div>
                     {move || if raw.get() || !has_items {
-                        view! { <pre data-test="raw">{pretty()}</pre> }.into_any()
+                        let pretty = pretty.clone();
+                        view! { <pre data-test="raw">{pretty}</pre> }.into_any()
+                    } else if let Some(rows) = remote.clone() {
+                        view! { <ItemList source=Source::Result(rows.result) total=rows.count keys=rows.columns on_edit=None/> }.into_any()
                     } else {
                         view! { <ItemGrid items=items.clone() keys=keys.clone()/> }.into_any()
                     }}
@@ -110,23 +132,6 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
             }
             .into_any()
         }
-    }
-}
-
-/// Items of any read response: Items, Item, Attributes, Responses of both batch and transaction reads.
-fn result_items(body: &Value) -> Vec<Value> {
-    if let Some(items) = body.get("Items").and_then(Value::as_array) {
-        return items.clone();
-    }
-    for single in ["Item", "Attributes"] {
-        if let Some(item) = body.get(single) {
-            return vec![item.clone()];
-        }
-    }
-    match body.get("Responses") {
-        Some(Value::Object(tables)) => tables.values().filter_map(Value::as_array).flatten().cloned().collect(),
-        Some(Value::Array(list)) => list.iter().filter_map(|r| r.get("Item").cloned()).collect(),
-        _ => Vec::new(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! order with their sizes; one view per index showing exactly which items it holds and what it
 //! projects. Items are added, edited and deleted as DynamoDB JSON or plain JSON.
 
-use crate::components::item_list::ItemList;
+use crate::components::item_list::{ItemList, Source};
 use crate::state::{self, Ui};
 use dynalab_lab::plain_json;
 use leptos::prelude::*;
@@ -165,7 +165,7 @@ fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Call
     view! {
         <p data-test="items-summary">{summary}</p>
         {(total > 0).then(|| view! {
-            <ItemList table index total keys on_edit=editable.then_some(on_edit)/>
+            <ItemList source=Source::Table { table, index } total keys on_edit=editable.then_some(on_edit)/>
         })}
     }
     .into_any()

@@ -163,7 +163,14 @@ pub fn run(operation: &str, request: &str, record: bool) -> (Outcome, Option<His
         (shown, steps, records, added)
     });
     let millis = super::now_ms() - start;
-    let response = result.map_err(|error| ErrorShown {
+    let keys = || -> Vec<String> {
+        let parsed: serde_json::Value = serde_json::from_str(request).unwrap_or_default();
+        let Some(table) = parsed.get("TableName").and_then(serde_json::Value::as_str) else { return Vec::new() };
+        let index = parsed.get("IndexName").and_then(serde_json::Value::as_str);
+        let facts = with_lab(|lab| lab.engine.outline(table).ok().map(|shape| TableFacts::new(&shape, String::new())));
+        facts.map(|f| f.key_names(index)).unwrap_or_default()
+    };
+    let response = result.map(|text| super::results::shown(text, keys)).map_err(|error| ErrorShown {
         name: error.kind.name().to_string(),
         message: error.message.clone(),
         body: error.to_json(),

@@ -8,6 +8,7 @@ pub mod host;
 pub(crate) mod lab;
 mod load;
 pub mod protocol;
+pub mod results;
 mod save;
 
 pub use lab::clock;

@@ -35,6 +35,10 @@ pub enum Ask {
     Run { operation: String, request: String, record: bool },
     /// A window of the items of `table` (or its `index`), in storage order. → [`Answer::Items`]
     Items { table: String, index: Option<String>, offset: usize, limit: usize },
+    /// A window of the items a large response returned (kept in the worker). → [`Answer::Items`]
+    ResultRows { result: u64, offset: usize, limit: usize },
+    /// A large response's whole JSON, pretty-printed, when the user asks to see it. → Text
+    ResultText { result: u64 },
     /// Moves the lab's clock (or back to real time with `None`) and runs the TTL sweep. → Count
     AdvanceClock { by_ms: Option<u64> },
     /// The TTL sweep, as `dynalab serve` runs it every few seconds. → Count
@@ -221,12 +225,32 @@ impl TableFacts {
 pub struct Outcome {
     pub operation: String,
     pub request: String,
-    pub response: Result<String, ErrorShown>,
+    pub response: Result<Shown, ErrorShown>,
     pub steps: Vec<Step>,
     /// Time in the engine.
     pub millis: f64,
     /// Stream records the request produced, with their table.
     pub stream_records: Vec<(String, serde_json::Value)>,
+}
+
+/// A successful response as the page gets it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Shown {
+    /// The response, whole: small enough to parse and draw at once.
+    Whole(String),
+    /// A large response (a 1 MB page): everything but its item lists (`Items`, `Responses`),
+    /// whose items stay in the worker and are fetched a window at a time as they scroll into view.
+    Large { head: String, rows: RemoteRows },
+}
+
+/// The items of a large response, kept in the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RemoteRows {
+    /// Which response ([`Ask::ResultRows`], [`Ask::ResultText`]).
+    pub result: u64,
+    pub count: usize,
+    /// Key attributes first, then every other attribute name of the items, in first-seen order.
+    pub columns: Vec<String>,
 }
 
 /// An error as DynamoDB names it, with what it carries.
