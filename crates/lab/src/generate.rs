@@ -31,7 +31,17 @@ impl OrdersFixture {
     }
 
     /// The items one at a time, so a large fixture never has to exist whole before it is written.
-    pub fn stream(&self) -> OrdersIter {
+    pub fn stream(&self) -> impl Iterator<Item = Value> {
+        self.records().map(|r| r.to_value())
+    }
+
+    /// PutItem requests for the items, as request JSON text (written directly: a generation of
+    /// a million items spends its time in the engine, not in building JSON trees to print).
+    pub fn requests(&self) -> impl Iterator<Item = (&'static str, String)> {
+        self.records().map(|r| ("PutItem", r.to_request()))
+    }
+
+    fn records(&self) -> Records {
         // Cumulative Zipf weights, then one draw per order.
         let mut cumulative = Vec::with_capacity(self.users);
         let mut sum = 0.0;
@@ -39,38 +49,86 @@ impl OrdersFixture {
             sum += 1.0 / ((u + 1) as f64).powf(self.skew);
             cumulative.push(sum);
         }
-        OrdersIter { fixture: *self, cumulative, sum, random: SplitMix(self.seed), next: 0, line: None }
+        Records { fixture: *self, cumulative, sum, random: SplitMix(self.seed), next: 0, line: None }
+    }
+}
+
+/// One generated item, before it is written out.
+#[derive(Debug, Clone, PartialEq)]
+enum Record {
+    Profile { user: usize },
+    Order { user: usize, order: usize, date: String, total: u64, warehouse: u64, open: bool },
+    Line { order: usize, sku: u64, qty: u64, price: u64 },
+}
+
+impl Record {
+    fn to_value(&self) -> Value {
+        match self {
+            Record::Profile { user: u } => json!({"pk": {"S": format!("USER#u{u}")}, "sk": {"S": "PROFILE"},
+                "email": {"S": format!("u{u}@example.com")}, "name": {"S": format!("User {u}")}}),
+            Record::Order { user, order: o, date, total, warehouse, open } => {
+                let mut order = json!({"pk": {"S": format!("USER#u{user}")}, "sk": {"S": format!("ORDER#{date}#o{o}")},
+                    "status": {"S": if *open { "OPEN" } else { "SHIPPED" }}, "total": {"N": total.to_string()},
+                    "warehouse": {"S": format!("w{warehouse}")}});
+                if *open {
+                    order["open_wh"] = json!({"S": format!("w{warehouse}")});
+                    order["open_at"] = json!({"S": format!("{date}#o{o}")});
+                }
+                order
+            }
+            Record::Line { order: o, sku, qty, price } => json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{sku}")},
+                "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}}),
+        }
     }
 
-    /// PutItem requests for the items, as request JSON text.
-    pub fn requests(&self) -> impl Iterator<Item = (&'static str, String)> {
-        self.stream().map(|item| ("PutItem", json!({"TableName": ORDERS_TABLE, "Item": item}).to_string()))
+    /// The PutItem request, as text: the same item as [`Record::to_value`] (a test holds them
+    /// equal). Every value is digits and fixed ASCII, so nothing needs escaping.
+    fn to_request(&self) -> String {
+        let item = match self {
+            Record::Profile { user: u } => format!(
+                r#"{{"pk":{{"S":"USER#u{u}"}},"sk":{{"S":"PROFILE"}},"email":{{"S":"u{u}@example.com"}},"name":{{"S":"User {u}"}}}}"#
+            ),
+            Record::Order { user, order: o, date, total, warehouse, open } => {
+                let status = if *open { "OPEN" } else { "SHIPPED" };
+                let index = if *open {
+                    format!(r#","open_wh":{{"S":"w{warehouse}"}},"open_at":{{"S":"{date}#o{o}"}}"#)
+                } else {
+                    String::new()
+                };
+                format!(
+                    r#"{{"pk":{{"S":"USER#u{user}"}},"sk":{{"S":"ORDER#{date}#o{o}"}},"status":{{"S":"{status}"}},"total":{{"N":"{total}"}},"warehouse":{{"S":"w{warehouse}"}}{index}}}"#
+                )
+            }
+            Record::Line { order: o, sku, qty, price } => format!(
+                r#"{{"pk":{{"S":"ORDER#o{o}"}},"sk":{{"S":"ITEM#sku{sku}"}},"qty":{{"N":"{qty}"}},"price":{{"N":"{price}"}}}}"#
+            ),
+        };
+        format!(r#"{{"TableName":"{ORDERS_TABLE}","Item":{item}}}"#)
     }
 }
 
 /// See [`OrdersFixture::stream`]: profiles first, then each order followed by its line item.
-pub struct OrdersIter {
+struct Records {
     fixture: OrdersFixture,
     cumulative: Vec<f64>,
     sum: f64,
     random: SplitMix,
     next: usize,
-    line: Option<Value>,
+    line: Option<Record>,
 }
 
-impl Iterator for OrdersIter {
-    type Item = Value;
+impl Iterator for Records {
+    type Item = Record;
 
-    fn next(&mut self) -> Option<Value> {
+    fn next(&mut self) -> Option<Record> {
         if let Some(line) = self.line.take() {
             return Some(line);
         }
         let users = self.fixture.users;
         if self.next < users {
-            let u = self.next;
+            let user = self.next;
             self.next += 1;
-            return Some(json!({"pk": {"S": format!("USER#u{u}")}, "sk": {"S": "PROFILE"},
-                "email": {"S": format!("u{u}@example.com")}, "name": {"S": format!("User {u}")}}));
+            return Some(Record::Profile { user });
         }
         let o = self.next - users;
         if o >= self.fixture.orders() {
@@ -85,18 +143,10 @@ impl Iterator for OrdersIter {
         let date = format!("2026-{month:02}-{day:02}");
         let qty = 1 + random.below(5);
         let price = 1 + random.below(50);
-        let warehouse = format!("w{}", 1 + random.below(4));
-        let mut order = json!({"pk": {"S": format!("USER#u{user}")}, "sk": {"S": format!("ORDER#{date}#o{o}")},
-            "status": {"S": "SHIPPED"}, "total": {"N": (qty * price).to_string()}, "warehouse": {"S": warehouse}});
-        if random.below(10) == 0 {
-            order["status"] = json!({"S": "OPEN"});
-            order["open_wh"] = json!({"S": warehouse});
-            order["open_at"] = json!({"S": format!("{date}#o{o}")});
-        }
-        self.line =
-            Some(json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{}", random.below(500))},
-            "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}}));
-        Some(order)
+        let warehouse = 1 + random.below(4);
+        let open = random.below(10) == 0;
+        self.line = Some(Record::Line { order: o, sku: random.below(500), qty, price });
+        Some(Record::Order { user, order: o, date, total: qty * price, warehouse, open })
     }
 }
 
@@ -134,6 +184,18 @@ mod tests {
             }
         }
         counts
+    }
+
+    #[test]
+    fn the_requests_write_exactly_the_items() {
+        for skew in [0.0, 1.0] {
+            let fixture = OrdersFixture { users: 40, orders_per_user: 30, skew, seed: 3 };
+            let requests: Vec<Value> =
+                fixture.requests().map(|(_, text)| serde_json::from_str(&text).expect("valid JSON")).collect();
+            let expected: Vec<Value> = fixture.items().into_iter().map(|item| json!({"TableName": ORDERS_TABLE, "Item": item})).collect();
+            assert_eq!(requests, expected);
+            assert!(requests.iter().any(|r| r["Item"].get("open_wh").is_some()), "some orders are open");
+        }
     }
 
     #[test]

@@ -100,7 +100,7 @@ async fn write_all(
             break;
         }
         progress(done, total);
-        super::sleep(0).await;
+        super::yield_now().await;
         if lab::epoch() != epoch {
             stopped = Some(Stopped::Replaced(done));
             break;

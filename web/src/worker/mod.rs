@@ -22,6 +22,18 @@ pub fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Lets other messages and tasks run (a Cancel, a question), then continues at once: a message
+/// to itself, which — unlike a zero timeout, clamped to 4 ms when repeated — costs no wait.
+pub async fn yield_now() {
+    let Ok(channel) = web_sys::MessageChannel::new() else { return sleep(0).await };
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        channel.port1().set_onmessage(Some(&resolve));
+        let _ = channel.port2().post_message(&wasm_bindgen::JsValue::NULL);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    channel.port1().set_onmessage(None);
+}
+
 /// Continues after `ms` milliseconds, letting other messages and tasks run meanwhile (in the page
 /// or a worker).
 pub async fn sleep(ms: i32) {

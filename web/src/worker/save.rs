@@ -339,7 +339,7 @@ async fn save_in_parts() -> Result<(), String> {
                 }
             }
             // Other messages are answered between slices; a change meanwhile starts the save over.
-            super::sleep(0).await;
+            super::yield_now().await;
         }
         if !moved && !unchanged_since(mark, epoch) {
             moved = true;
