@@ -352,6 +352,15 @@ try {
     }
     await tab(page, 'Tables');
     assert.equal(await t(page, 'table-card').count(), 2);
+    // A large file opens with progress, in the worker, and can be cancelled: nothing changes.
+    const many = { format: 'dynalab-workspace/1', history: [], tables: [{
+      create: { TableName: 'many', BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] },
+      items: Array.from({ length: 400000 }, (_, i) => ({ pk: { S: `k${i}` }, n: { N: String(i) } })) }] };
+    await t(page, 'import').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(many)) });
+    await t(page, 'cancel-open').click({ timeout: 60000 });
+    await notice(page).getByText('Import cancelled. Your workspace is unchanged.').waitFor({ timeout: 60000 });
+    assert.equal(await t(page, 'table-card').count(), 2);
     await t(page, 'import').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
     await notice(page).getByText('Workspace imported.').waitFor();
   });

@@ -98,18 +98,25 @@ fn LabClock() -> impl IntoView {
     }
 }
 
-/// The saved workspace coming back, in the worker: the page works meanwhile, and says so.
+/// A workspace coming back or being opened, in the worker: the page works meanwhile, and says so.
+/// Opening a file, a link or the previous workspace can be cancelled (the workspace stays as it
+/// was); the saved workspace coming back at start cannot (an empty workspace would be saved over it).
 #[component]
 fn Restoring() -> impl IntoView {
     let progress = expect_context::<LoadProgress>();
     move || {
-        progress.now.get().filter(|p| p.task == Task::Restore).map(|p| {
+        progress.now.get().filter(|p| p.task != Task::Load).map(|p| {
+            let what = if p.task == Task::Restore { "Restoring your saved workspace: " } else { "Opening the workspace: " };
             view! {
                 <div class="notice ok" role="status" data-test="restoring">
-                    <label>"Restoring your saved workspace: "
+                    <label>{what}
                         <progress max=p.total value=p.done></progress>
                         {format!(" {} of {} items", p.done, p.total)}
                     </label>
+                    {(p.task == Task::Open).then(|| view! {
+                        <button on:click=move |_| progress.cancel() disabled=move || progress.cancelling.get()
+                            data-test="cancel-open">"Cancel"</button>
+                    })}
                 </div>
             }
         })

@@ -104,3 +104,52 @@ fn a_page_cut_at_1_mb_says_so() {
     let text = host.text_content().unwrap_or_default();
     assert!(text.contains("The page ended because it read 1 MB ("), "{text}");
 }
+
+#[wasm_bindgen_test]
+fn a_large_response_stays_in_the_worker_and_comes_back_a_window_at_a_time() {
+    use crate::worker::protocol::Shown;
+    use crate::worker::results;
+    let items: Vec<serde_json::Value> =
+        (0..3000).map(|i| json!({"pk": {"S": format!("k{i}")}, "pad": {"S": "x".repeat(30)}, "n": {"N": i.to_string()}})).collect();
+    let text = json!({"Items": items, "Count": 3000, "ScannedCount": 3000}).to_string();
+    let Shown::Large { head, rows } = results::shown(text.clone(), || vec!["pk".to_string()]) else {
+        panic!("a {} B response is large", text.len());
+    };
+    let head: serde_json::Value = serde_json::from_str(&head).expect("head");
+    assert_eq!(head, json!({"Count": 3000, "ScannedCount": 3000}), "everything but the items");
+    assert_eq!((rows.count, rows.columns.clone()), (3000, vec!["pk".to_string(), "n".into(), "pad".into()]));
+    let (window, total) = results::rows(rows.result, 2990, 50).expect("kept");
+    assert_eq!((window.len(), total), (10, 3000));
+    assert_eq!(window[0]["pk"]["S"], "k2990");
+    let whole: serde_json::Value = serde_json::from_str(&results::text(rows.result).expect("kept")).expect("JSON");
+    assert_eq!(whole["Items"].as_array().map(Vec::len), Some(3000));
+    // A small response goes whole.
+    assert_eq!(results::shown("{}".into(), Vec::new), Shown::Whole("{}".into()));
+    // Only the last few are kept.
+    for _ in 0..4 {
+        results::shown(text.clone(), Vec::new);
+    }
+    assert!(results::rows(rows.result, 0, 1).is_none(), "an old response is let go");
+}
+
+#[wasm_bindgen_test]
+fn messages_between_page_and_worker_read_back_as_sent() {
+    use crate::worker::protocol::{encode, Ask, FromWorker, Load, ToWorker};
+    let asks = [
+        ToWorker::Ask { id: 7, ask: Ask::Run { operation: "Scan".into(), request: "{\"TableName\":\"t\"}".into(), record: true } },
+        ToWorker::Ask { id: 8, ask: Ask::Load(Load::Orders { users: 3, orders_per_user: 2, skew: 1.5, seed: 9 }) },
+        ToWorker::Ask { id: 9, ask: Ask::Items { table: "t".into(), index: Some("g".into()), offset: 400, limit: 200 } },
+        ToWorker::Cancel,
+    ];
+    for ask in asks {
+        let text = encode(&ask);
+        let back: ToWorker = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(encode(&back), text);
+    }
+    let (outcome, _) = lab::run("ListTables", "{}", false);
+    let text = encode(&FromWorker::Answer { id: 1, answer: crate::worker::protocol::Answer::Ran(outcome.clone()) });
+    let FromWorker::Answer { answer: crate::worker::protocol::Answer::Ran(back), .. } = serde_json::from_str(&text).expect("reads") else {
+        panic!("an answer");
+    };
+    assert_eq!(back, outcome);
+}

@@ -17,9 +17,18 @@ thread_local! {
     static CANCEL: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Asks the running load to stop (it undoes what it wrote).
+/// Asks the running load (or the workspace being opened) to stop; what it did is undone.
 pub fn cancel() {
     CANCEL.with(|c| c.set(true));
+}
+
+/// Whether a cancel was asked since `reset_cancel`.
+pub fn cancelled() -> bool {
+    CANCEL.with(Cell::get)
+}
+
+pub fn reset_cancel() {
+    CANCEL.with(|c| c.set(false));
 }
 
 /// Why a load stopped before the end.
@@ -74,7 +83,7 @@ async fn write_all(
     // Clones share the items' buffers: this costs the maps' nodes, not the items.
     let before = with_lab(|lab| lab.engine.clone());
     let epoch = lab::epoch();
-    CANCEL.with(|c| c.set(false));
+    reset_cancel();
     lab::set_loading(true);
     super::host::send_facts();
     progress(0, total);

@@ -131,6 +131,9 @@ pub enum Task {
     Load,
     /// Items of the saved workspace coming back.
     Restore,
+    /// Items of an imported file, a share link or the previous workspace: cancellable (the
+    /// workspace then stays as it was).
+    Open,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -160,9 +160,35 @@ async fn restore_parts(manifest: &str) -> Result<Restored, String> {
     Ok((engine, manifest.workspace.history, manifest.workspace.progress))
 }
 
-fn restore_text(text: &str, json: bool) -> Result<Restored, String> {
+/// Items restored between two looks at the message queue (progress, a Cancel).
+const RESTORE_SLICE: usize = 8_000;
+
+/// A workspace in text form restored into a fresh engine, a slice at a time with progress; a
+/// Cancel stops it (nothing was replaced yet, so nothing changes).
+async fn restore_text(text: &str, json: bool) -> Result<Restored, String> {
     let workspace = if json { Workspace::from_json(text) } else { Workspace::from_compact(text) }?;
-    Ok((workspace.restore(lab::clock())?, workspace.history, workspace.progress))
+    let mut engine = workspace.restore_tables(lab::clock())?;
+    let total: usize = workspace.tables.iter().map(|t| t.items.len()).sum();
+    let mut done = 0;
+    super::load::reset_cancel();
+    for (table, dump) in workspace.tables.iter().enumerate() {
+        for (slice, items) in dump.items.chunks(RESTORE_SLICE).enumerate() {
+            workspace.restore_items(&mut engine, table, items, slice * RESTORE_SLICE)?;
+            done += items.len();
+            if total > RESTORE_SLICE {
+                super::host::post(&FromWorker::Event(Event::Progress(Some(Progressing { task: Task::Open, done, total }))));
+                super::yield_now().await;
+                if super::load::cancelled() {
+                    super::host::post(&FromWorker::Event(Event::Progress(None)));
+                    return Err("Cancelled".into());
+                }
+            }
+        }
+    }
+    if total > RESTORE_SLICE {
+        super::host::post(&FromWorker::Event(Event::Progress(None)));
+    }
+    Ok((engine, workspace.history, workspace.progress))
 }
 
 /// Restores the saved workspace (IndexedDB's parts, else an older save, else `local_saved`, the
@@ -180,7 +206,7 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
             _ => return Ok(()),
         };
         let what = format!("it is kept under `{DAMAGED}` in the browser's storage");
-        (restore_text(&text, json), text, key, what)
+        (restore_text(&text, json).await, text, key, what)
     };
     match restored {
         Ok((engine, history, progress)) => {
@@ -198,7 +224,7 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
 /// Replaces the lab with a workspace in text form, keeping the current one for Restore
 /// previous when asked; an error (nothing changed) when it cannot be restored.
 pub async fn replace_with(text: &str, json: bool, keep_current: bool) -> Result<(), String> {
-    let (engine, history, progress) = restore_text(text, json)?;
+    let (engine, history, progress) = restore_text(text, json).await?;
     if keep_current {
         keep_as_previous().await;
     }
@@ -212,8 +238,9 @@ pub async fn restore_previous(local: Option<String>) -> Result<(), String> {
         Ok(Some(text)) => text,
         _ => local.ok_or("There is no previous workspace to restore.")?,
     };
-    let (engine, history, progress) =
-        restore_text(&previous, false).map_err(|e| format!("The previous workspace could not be restored: {e}"))?;
+    let (engine, history, progress) = restore_text(&previous, false)
+        .await
+        .map_err(|e| format!("The previous workspace could not be restored: {e}"))?;
     lab::replace(engine, history, progress);
     remove(BEFORE_LINK).await;
     Ok(())
