@@ -47,6 +47,7 @@ try {
   const gaps = [];
   const saveGaps = [];
   const queries = [];
+  const warmQueries = [];
   const scans = [];
   const scansOnScreen = [];
   const memoryLoaded = [];
@@ -117,8 +118,13 @@ try {
     restored.push(Date.now() - reloadStart);
     restoreGaps.push(await page.evaluate(() => { window.stopTicks = true; return window.longestGap; }));
     memoryRestored.push(await memory());
-    queries.push(await runRequest(page, 'Query', { TableName: 'orders', KeyConditionExpression: 'pk = :u AND begins_with(sk, :o)',
-      ExpressionAttributeValues: { ':u': { S: 'USER#u0' }, ':o': { S: 'ORDER#' } }, ScanIndexForward: false, Limit: 20 }));
+    const query = { TableName: 'orders', KeyConditionExpression: 'pk = :u AND begins_with(sk, :o)',
+      ExpressionAttributeValues: { ':u': { S: 'USER#u0' }, ':o': { S: 'ORDER#' } }, ScanIndexForward: false, Limit: 20 };
+    // The first run after a reload compiles the engine's query path (cold); then warm runs.
+    queries.push(await runRequest(page, 'Query', query));
+    const again = [];
+    for (let i = 0; i < 3; i++) again.push(await runRequest(page, 'Query', query));
+    warmQueries.push(median(again));
     scans.push(await runRequest(page, 'Scan', { TableName: 'orders', ReturnConsumedCapacity: 'TOTAL' }));
     await page.getByRole('tab', { name: 'Console' }).click();
     await t(page, 'operation').selectOption('Scan');
@@ -150,7 +156,7 @@ try {
   console.log(`auto-save complete (every part in IndexedDB) ${median(saved).toFixed(0)} ms after the load; after a reload the page answers a click in ${median(interactive)} ms and every item is back in ${median(restored)} ms (longest frame gap meanwhile ${median(restoreGaps).toFixed(0)} ms), using ${mib(median(memoryRestored))} MiB`);
   console.log(`longest gap between frames during the load: ${median(gaps).toFixed(0)} ms`);
   console.log(`longest gap between frames in the 2 s after it (the auto-save): ${median(saveGaps).toFixed(0)} ms (runs: ${saveGaps.map((g) => g.toFixed(0)).join('/')})`);
-  console.log(`Query, 20 items of the hottest user: ${median(queries).toFixed(2)} ms`);
+  console.log(`Query, 20 items of the hottest user: ${median(queries).toFixed(2)} ms the first time after the reload, ${median(warmQueries).toFixed(2)} ms after (the timer's resolution is 0.1 ms)`);
   console.log(`Scan, first 1 MB page: ${median(scans).toFixed(2)} ms in the engine, ${median(scansOnScreen).toFixed(0)} ms until drawn (runs: ${scansOnScreen.map((s) => s.toFixed(0)).join('/')}), longest frame gap meanwhile ${median(scanGaps).toFixed(0)} ms`);
   console.log(`shipped wasm + JS, gzip -9: ${(gzipped / 1024).toFixed(0)} KB`);
   if (errors.length) { console.log(errors.join('\n')); process.exitCode = 1; }
