@@ -75,9 +75,9 @@ impl Engine {
         offset: usize,
         limit: usize,
     ) -> Result<(Vec<ItemView>, usize)> {
-        let table = self.table(table)?;
         // Each collection with its length, so one before the window is skipped unread.
         type Entries<'a> = Box<dyn Iterator<Item = &'a StoredItem> + 'a>;
+        let table = self.table(table)?;
         let (collections, total): (Box<dyn Iterator<Item = (usize, Entries<'_>)> + '_>, usize) = match index {
             None => (
                 Box::new(table.storage.partitions_from(None).map(|(_, c)| (c.len(), Box::new(c.values()) as Entries<'_>))),

@@ -274,7 +274,7 @@ pub struct ItemsPage {
     pub items: Vec<(serde_json::Value, usize)>,
 }
 
-/// The page's side of the protocol's JSON: never fails on a well-formed message.
+/// A message as the JSON text both sides send (serialising these types cannot fail).
 pub fn encode<T: Serialize>(message: &T) -> String {
     serde_json::to_string(message).unwrap_or_default()
 }

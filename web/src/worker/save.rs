@@ -355,7 +355,7 @@ async fn save_in_parts() -> Result<(), String> {
                 pending_table = table;
             }
             for item in items {
-                let boundary = fnv1a(item.get().as_bytes()) % AVERAGE_PART == 0;
+                let boundary = fnv1a(item.get().as_bytes()).is_multiple_of(AVERAGE_PART);
                 pending.push(item);
                 if boundary || pending.len() >= MAX_PART {
                     let done = std::mem::take(&mut pending);
