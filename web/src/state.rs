@@ -5,17 +5,10 @@
 use crate::client;
 use crate::worker::protocol::{Answer, Ask, Progressing, TableFacts, Task};
 use dynalab_engine::explain::Step;
-use dynalab_engine::Clock;
 use dynalab_lab::workspace::{HistoryEntry, PackProgress};
 use leptos::prelude::*;
-use std::sync::Arc;
 
 pub use crate::worker::protocol::{ErrorShown, RemoteRows};
-
-/// A clock for what the page computes itself (a design check, a challenge's grade): real time.
-pub fn clock() -> Arc<dyn Clock> {
-    crate::worker::clock()
-}
 
 pub fn table_names() -> Vec<String> {
     client::with_facts(|f| f.tables.iter().map(|t| t.name.clone()).collect())

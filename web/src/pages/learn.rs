@@ -1,15 +1,14 @@
-//! Learn: guided workshops and design challenges (packs, docs/pack.md), judged in the page by the
-//! same lab functions `dynalab pack check` and `dynalab check SOLUTION --pack` use — so a grade here
+//! Learn: guided workshops and design challenges (packs, docs/pack.md), judged in the engine's
+//! worker by the same lab functions `dynalab pack check` and `dynalab check SOLUTION --pack` use — so a grade here
 //! is the grade on the command line.
 
 use crate::components::markdown::Markdown;
 use crate::state::{self, Tab, Ui};
 use dynalab_engine::Operation;
-use dynalab_lab::pack::challenge::{grade, parse_solution, Grade};
+use crate::worker::protocol::GradeView;
 use crate::worker::protocol::{Answer, Ask};
 use dynalab_lab::pack::workshop::CheckResult;
 use dynalab_lab::pack::{Pack, PackKind};
-use dynalab_lab::workbook::analysis::Verdict;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -342,6 +341,8 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
 fn ChallengeView(pack: Pack) -> impl IntoView {
     let ui = expect_context::<Ui>();
     let id = pack.id.clone();
+    // Graded in the engine's worker, which reads the pack as JSON.
+    let pack_text = StoredValue::new(serde_json::to_string(&pack).unwrap_or_default());
     let Some(challenge) = pack.challenge.clone() else {
         return view! { <p>"No challenge in this pack."</p> }.into_any();
     };
@@ -354,21 +355,26 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
             .unwrap_or_default()
     };
     let text = RwSignal::new(progress_of(&id).solution.unwrap_or(starter));
-    let graded = RwSignal::new(None::<Result<Grade, Vec<String>>>);
+    let graded = RwSignal::new(None::<Result<GradeView, Vec<String>>>);
     let challenge = StoredValue::new(challenge);
     let pack_id = StoredValue::new(id);
     let run_grade = move |_| {
         let solution_text = text.get_untracked();
-        let result =
-            parse_solution(&solution_text).and_then(|s| challenge.with_value(|c| grade(c, &s, state::clock())));
-        let score = result.as_ref().ok().map(|g| g.score);
-        update_progress(ui, &pack_id.get_value(), |p| {
-            p.solution = Some(solution_text);
-            if let Some(score) = score {
-                p.best_score = Some(p.best_score.map_or(score, |b| b.max(score)));
-            }
+        let ask = Ask::Grade { pack: pack_text.get_value(), solution: solution_text.clone() };
+        leptos::task::spawn_local(async move {
+            let result = match crate::client::ask(ask).await {
+                Answer::Graded(result) => result,
+                other => Err(vec![format!("The engine's worker answered {other:?}")]),
+            };
+            let score = result.as_ref().ok().map(|g| g.score);
+            update_progress(ui, &pack_id.get_value(), |p| {
+                p.solution = Some(solution_text);
+                if let Some(score) = score {
+                    p.best_score = Some(p.best_score.map_or(score, |b| b.max(score)));
+                }
+            });
+            graded.set(Some(result));
         });
-        graded.set(Some(result));
     };
     let export = move |_| {
         let name = format!("{}-solution.json", pack_id.get_value());
@@ -449,14 +455,13 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
                     <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul></section>
             }.into_any(),
             Ok(grade) => {
-                let pass = grade.verdict == Verdict::Pass;
+                let pass = grade.passed;
                 let rows = grade.patterns.iter().map(|p| {
-                    let right = p.answers.iter().filter(|a| a.correct).count();
                     view! {
-                        <tr data-test=format!("grade-{}", p.id) data-verdict=p.verdict.label()>
-                            <td>{p.id.clone()}</td><td>{p.verdict.label()}</td><td>{p.operation.clone()}</td>
-                            <td>{p.units.to_string()}</td><td>{format!("{right}/{}", p.answers.len())}</td>
-                            <td>{format!("{}/{}", p.points, p.of)}</td><td>{p.reasons.join("; ")}</td>
+                        <tr data-test=format!("grade-{}", p.id) data-verdict=p.verdict.clone()>
+                            <td>{p.id.clone()}</td><td>{p.verdict.clone()}</td><td>{p.operation.clone()}</td>
+                            <td>{p.units.to_string()}</td><td>{p.answers.clone()}</td>
+                            <td>{p.points.clone()}</td><td>{p.reasons.clone()}</td>
                         </tr>
                     }
                 }).collect_view();
@@ -467,7 +472,7 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
                             <thead><tr><th>"pattern"</th><th>"verdict"</th><th>"call"</th><th>"units"</th><th>"answers"</th><th>"points"</th><th>"why"</th></tr></thead>
                             <tbody>{rows}</tbody>
                         </table></div>
-                        <crate::components::pictures::Pictures design=grade.design.clone()/>
+                        <crate::components::pictures::Pictures drawn=grade.pictures.clone()/>
                     </section>
                 }.into_any()
             }
@@ -512,22 +517,22 @@ pub fn Embed() -> impl IntoView {
 #[component]
 fn EmbeddedPattern(id: String) -> impl IntoView {
     let ui = expect_context::<Ui>();
-    let result = RwSignal::new(None::<Result<dynalab_lab::workbook::analysis::PatternResult, String>>);
+    let result = RwSignal::new(None::<Result<crate::worker::protocol::PatternView, String>>);
     let id = StoredValue::new(id);
     let run = move |_| {
         let text = crate::pages::patterns::draft();
-        let outcome = dynalab_lab::workbook::check::check_text(&text, state::clock())
-            .map_err(|not| not.problems.join("; "))
-            .and_then(|design| {
-                design
-                    .checked
-                    .result
+        leptos::task::spawn_local(async move {
+            let outcome = match crate::client::ask(Ask::CheckDesign { text }).await {
+                Answer::Design(Ok(design)) => design
                     .patterns
                     .into_iter()
                     .find(|p| p.id == id.get_value())
-                    .ok_or_else(|| "no such pattern".to_string())
-            });
-        result.set(Some(outcome));
+                    .ok_or_else(|| "no such pattern".to_string()),
+                Answer::Design(Err(problems)) => Err(problems.join("; ")),
+                other => Err(format!("The engine's worker answered {other:?}")),
+            };
+            result.set(Some(outcome));
+        });
     };
     view! {
         {move || {
@@ -550,7 +555,7 @@ fn EmbeddedPattern(id: String) -> impl IntoView {
         {move || result.get().map(|r| match r {
             Err(e) => view! { <p class="status bad">{e}</p> }.into_any(),
             Ok(p) => view! {
-                <p data-test="pattern-verdict">{format!("{}: {} — {} RCU, {} WCU per request; ${:.2} a month at {} requests/s", p.verdict.label(), p.operation, p.read_units, p.write_units, p.monthly_at_peak, p.peak_rps)}</p>
+                <p data-test="pattern-verdict">{format!("{}: {} — {} RCU, {} WCU per request; ${:.2} a month at {} requests/s", p.verdict, p.operation, p.read_units, p.write_units, p.monthly_at_peak, p.peak_rps)}</p>
                 <ul>{p.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}</ul>
             }.into_any(),
         })}

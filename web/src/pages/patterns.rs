@@ -1,11 +1,11 @@
 //! Patterns: a workbook's access-pattern inventory, edited as JSON, run pattern by pattern on fresh
-//! engines; the verdict table, a cost bar per pattern, any pattern opened in the console, and the
+//! engines in the engine's worker (`worker::designs`); the verdict table, a cost bar per pattern, any pattern opened in the console, and the
 //! design note and reports to download; and a second design checked beside it, compared.
 
-use crate::state::{self, Ui};
-use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
-use dynalab_lab::workbook::check::{check, Checked};
-use dynalab_lab::workbook::{compare, gallery, import, report};
+use crate::client;
+use crate::state::Ui;
+use crate::worker::protocol::{Answer, Ask, ComparisonView, DesignView};
+use dynalab_lab::workbook::{gallery, import};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -32,9 +32,11 @@ pub fn PatternsPage() -> impl IntoView {
         let current = text.get();
         DRAFT.with(|d| *d.borrow_mut() = current);
     });
-    let result = RwSignal::new(None::<Result<Checked, Vec<String>>>);
+    let result = RwSignal::new(None::<Result<DesignView, Vec<String>>>);
     let other = RwSignal::new(String::new());
-    let comparison = RwSignal::new(None::<Result<(DesignResult, DesignResult), Vec<String>>>);
+    let comparison = RwSignal::new(None::<Result<ComparisonView, Vec<String>>>);
+    // A check runs in the engine's worker (a design's fixture can be large): said while it runs.
+    let running = RwSignal::new(false);
     let imported_notes = RwSignal::new(Vec::<String>::new());
     // Another design format (an MCP data model, a cost model, a NoSQL Workbench model, a
     // CloudFormation template) is converted into the workbook it becomes, which is then edited here.
@@ -65,16 +67,28 @@ pub fn PatternsPage() -> impl IntoView {
         if !current.contains(dynalab_lab::workbook::FORMAT) {
             adopt(current);
         }
-        result.set(Some(checked(&text.get_untracked())));
+        let current = text.get_untracked();
+        running.set(true);
+        leptos::task::spawn_local(async move {
+            let answer = client::ask(Ask::CheckDesign { text: current }).await;
+            running.set(false);
+            result.set(Some(match answer {
+                Answer::Design(design) => design,
+                other => Err(vec![format!("The engine's worker answered {other:?}")]),
+            }));
+        });
     };
     let compare_designs = move |_| {
-        let first = checked(&text.get_untracked());
-        let second = checked(&other.get_untracked());
-        comparison.set(Some(match (first, second) {
-            (Ok(a), Ok(b)) => Ok((a.result, b.result)),
-            (Err(e), _) => Err(e.into_iter().map(|p| format!("first design: {p}")).collect()),
-            (_, Err(e)) => Err(e.into_iter().map(|p| format!("second design: {p}")).collect()),
-        }));
+        let (a, b) = (text.get_untracked(), other.get_untracked());
+        running.set(true);
+        leptos::task::spawn_local(async move {
+            let answer = client::ask(Ask::CompareDesigns { a, b }).await;
+            running.set(false);
+            comparison.set(Some(match answer {
+                Answer::Comparison(compared) => compared,
+                other => Err(vec![format!("The engine's worker answered {other:?}")]),
+            }));
+        });
     };
     let load_example = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
@@ -118,11 +132,12 @@ pub fn PatternsPage() -> impl IntoView {
                 }}
                 <textarea class="code" rows="14" spellcheck="false" aria-label="Workbook JSON" data-test="workbook"
                     prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-                <button class="primary" on:click=run_all data-test="run-all">"Run all patterns"</button>
+                <button class="primary" on:click=run_all data-test="run-all" aria-busy=move || running.get().to_string()>"Run all patterns"</button>
+                {move || running.get().then(|| view! { <span class="muted" role="status">" Running in the engine's worker…"</span> })}
             </section>
             {move || result.get().map(|outcome| match outcome {
                 Err(problems) => view! { <Problems problems test="workbook-error"/> }.into_any(),
-                Ok(checked) => view! { <Verdicts checked/> }.into_any(),
+                Ok(design) => view! { <Verdicts design/> }.into_any(),
             })}
             <section class="card" aria-label="Compare with another design">
                 <h2>"Compare with another design"</h2>
@@ -132,18 +147,11 @@ pub fn PatternsPage() -> impl IntoView {
                 <button on:click=compare_designs data-test="compare">"Compare"</button>
                 {move || comparison.get().map(|outcome| match outcome {
                     Err(problems) => view! { <Problems problems test="compare-error"/> }.into_any(),
-                    Ok((a, b)) => view! { <Comparison a b/> }.into_any(),
+                    Ok(compared) => view! { <Comparison compared/> }.into_any(),
                 })}
             </section>
         </div>
     }
-}
-
-/// A design in any readable format, planned, run and analysed; or every problem it has.
-fn checked(text: &str) -> Result<Checked, Vec<String>> {
-    let imported = import::import(text).map_err(|e| e.lines().map(String::from).collect::<Vec<_>>())?;
-    let imported = imported.checkable().map_err(|e| vec![e])?;
-    check(&imported.workbook, state::clock()).map_err(|p| p.0)
 }
 
 #[component]
@@ -157,30 +165,18 @@ fn Problems(problems: Vec<String>, test: &'static str) -> impl IntoView {
 }
 
 #[component]
-fn Comparison(a: DesignResult, b: DesignResult) -> impl IntoView {
-    let markdown = compare::markdown(&a, &b);
-    let ids: Vec<String> = compare::pattern_ids(&a, &b).into_iter().map(String::from).collect();
-    let cell = |design: &DesignResult, id: &str| {
-        design.patterns.iter().find(|p| p.id == id).map_or_else(
-            || "—".to_string(),
-            |p| format!("{} · {} · {}", p.operation, report::money(p.monthly_at_peak), p.verdict.label()),
-        )
-    };
-    let rows = ids
-        .iter()
-        .map(|id| view! { <tr data-test="compare-row"><td>{id.clone()}</td><td>{cell(&a, id)}</td><td>{cell(&b, id)}</td></tr> })
+fn Comparison(compared: ComparisonView) -> impl IntoView {
+    let ComparisonView { names: (a, b), rows, totals, markdown } = compared;
+    let rows = rows
+        .into_iter()
+        .map(|(id, first, second)| view! { <tr data-test="compare-row"><td>{id}</td><td>{first}</td><td>{second}</td></tr> })
         .collect_view();
-    let totals = format!(
-        "At peak, on demand: {} (A) and {} (B) a month.",
-        report::money(a.cost.at_peak.total()),
-        report::money(b.cost.at_peak.total())
-    );
     view! {
         <div data-test="comparison">
             <p data-test="compare-totals"><strong>{totals}</strong></p>
             <div class="grid-wrap">
                 <table class="verdicts">
-                    <thead><tr><th>"#"</th><th>{format!("A: {}", a.name)}</th><th>{format!("B: {}", b.name)}</th></tr></thead>
+                    <thead><tr><th>"#"</th><th>{format!("A: {a}")}</th><th>{format!("B: {b}")}</th></tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
@@ -190,41 +186,11 @@ fn Comparison(a: DesignResult, b: DesignResult) -> impl IntoView {
 }
 
 #[component]
-fn Verdicts(checked: Checked) -> impl IntoView {
-    let design = checked.result;
+fn Verdicts(design: DesignView) -> impl IntoView {
     let ui = expect_context::<Ui>();
-    let markdown = report::markdown(&design);
-    let json = report::json(&design);
-    let most = design.patterns.iter().map(|p| p.monthly_at_peak).fold(0.0_f64, f64::max).max(0.01);
-    let rows = design
-        .patterns
-        .iter()
-        .map(|p| {
-            let class = match p.verdict {
-                Verdict::Pass => "pass",
-                Verdict::Warn => "warn",
-                Verdict::Fail => "fail",
-            };
-            // A write is counted in WCU even when it was refused (as a guard must be) and cost none.
-            let write = p.kind == dynalab_lab::workbook::PatternKind::Write;
-            let units = if write { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) };
-            let at_peak = if write { p.write_units_at_peak } else { p.read_units_at_peak };
-            view! {
-                <tr class=class data-test="verdict-row">
-                    <td>{p.id.clone()}</td>
-                    <td>{p.description.clone()}</td>
-                    <td>{p.operation.clone()}</td>
-                    <td>{p.index.clone().unwrap_or_else(|| "—".into())}</td>
-                    <td class="num">{p.items}</td>
-                    <td class="num">{units}</td>
-                    <td class="num">{format!("{at_peak}/s")}</td>
-                    <td><strong>{p.verdict.label()}</strong>": "{p.reasons.first().cloned().unwrap_or_default()}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let bars = design
-        .patterns
+    let DesignView { verdict, patterns, cost_headline, capacity, pictures, prices, console, markdown, json, .. } = design;
+    let most = patterns.iter().map(|p| p.monthly_at_peak).fold(0.0_f64, f64::max).max(0.01);
+    let bars = patterns
         .iter()
         .map(|p| {
             let width = format!("width: {:.1}%", 100.0 * p.monthly_at_peak / most);
@@ -232,50 +198,56 @@ fn Verdicts(checked: Checked) -> impl IntoView {
                 <div class="bar-row">
                     <span class="bar-label">{p.id.clone()}</span>
                     <span class="bar" style=width></span>
-                    <span class="num">{report::money(p.monthly_at_peak)}</span>
+                    <span class="num">{p.money.clone()}</span>
                 </div>
             }
         })
         .collect_view();
-    // Each pattern's first planned call, as the console takes it.
-    let open_buttons = checked
-        .plan
-        .patterns()
-        .filter_map(|(pattern, calls)| {
-            let call = calls.first()?;
-            let operation = call.operation.name().to_string();
-            let body = serde_json::to_string_pretty(&call.request).unwrap_or_default();
-            let label = format!("{} in the console", pattern.id);
-            Some(view! {
+    let rows = patterns
+        .into_iter()
+        .map(|p| {
+            view! {
+                <tr class=p.class data-test="verdict-row">
+                    <td>{p.id}</td>
+                    <td>{p.description}</td>
+                    <td>{p.operation}</td>
+                    <td>{p.index.unwrap_or_else(|| "—".into())}</td>
+                    <td class="num">{p.items}</td>
+                    <td class="num">{p.units}</td>
+                    <td class="num">{p.at_peak}</td>
+                    <td><strong>{p.verdict}</strong>": "{p.reasons.first().cloned().unwrap_or_default()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let open_buttons = console
+        .into_iter()
+        .map(|(id, operation, body)| {
+            let label = format!("{id} in the console");
+            view! {
                 <button class="link" on:click=move |_| {
                     ui.console_request.set(Some((operation.clone(), body.clone())));
                     ui.tab.set(crate::state::Tab::Console);
                 }>{label}</button>" "
-            })
+            }
         })
         .collect_view();
-    let cost = &design.cost;
     view! {
         <section class="card" aria-label="Verdicts">
-            <h2 data-test="design-verdict">{format!("Design verdict: {}", design.verdict.label().to_uppercase())}</h2>
+            <h2 data-test="design-verdict">{format!("Design verdict: {}", verdict.to_uppercase())}</h2>
             <div class="grid-wrap">
                 <table class="verdicts">
                     <thead><tr><th>"#"</th><th>"Pattern"</th><th>"Operation"</th><th>"Index"</th><th>"Items"</th><th>"Units"</th><th>"At peak"</th><th>"Verdict"</th></tr></thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
-            <h3 data-test="cost-headline">{format!(
-                "Cost per month at peak: {} on demand{}; {} provisioned for the peak",
-                report::money(cost.at_peak.total()),
-                cost.expected.map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
-                report::money(cost.provisioned.total())
-            )}</h3>
-            {(!design.capacity.is_empty()).then(|| view! {
-                <ul data-test="capacity">{design.capacity.iter().map(|f| view! { <li>{format!("{}: {}", f.verdict.label(), f.text)}</li> }).collect_view()}</ul>
+            <h3 data-test="cost-headline">{cost_headline}</h3>
+            {(!capacity.is_empty()).then(|| view! {
+                <ul data-test="capacity">{capacity.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
             })}
-            <crate::components::pictures::Pictures design=design.clone()/>
+            <crate::components::pictures::Pictures drawn=pictures/>
             <div class="bars" data-test="cost-chart" aria-label="On-demand cost per pattern">{bars}</div>
-            <p class="muted">{format!("Prices {} as of {} ({}). {}.", cost.prices.region, cost.prices.as_of, cost.prices.source, cost.excluded)}</p>
+            <p class="muted">{prices}</p>
             <p>{open_buttons}</p>
             <div class="row">
                 <button on:click=move |_| { crate::storage::download("design-note.md", "text/markdown", &markdown); } data-test="download-note">"Download the design note (.md)"</button>

@@ -241,6 +241,9 @@ async fn answer(ask: Ask) -> Answer {
             after_change();
             Answer::Done(Ok(String::new()))
         }
+        Ask::CheckDesign { text } => Answer::Design(super::designs::check(&text)),
+        Ask::CompareDesigns { a, b } => Answer::Comparison(super::designs::compare_designs(&a, &b)),
+        Ask::Grade { pack, solution } => Answer::Graded(super::designs::grade_solution(&pack, &solution)),
         Ask::Memory => Answer::Number(crate::wasm_memory_bytes()),
         Ask::LastSave => {
             let (written, skipped) = save::last_save();

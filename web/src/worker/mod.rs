@@ -4,6 +4,7 @@
 //! holds the page's thread. The page talks to it in [`protocol`]'s typed messages
 //! (`crate::client` is the page's end).
 
+mod designs;
 pub mod host;
 pub(crate) mod lab;
 mod load;

@@ -62,6 +62,12 @@ pub enum Ask {
     Judge { step: dynalab_lab::pack::Step },
     /// Records a pack's progress in the workspace. → Done
     SetProgress { id: String, progress: PackProgress },
+    /// A design (a workbook or any format the importers read) checked on its own engines. → Design
+    CheckDesign { text: String },
+    /// Two designs checked and compared. → Comparison
+    CompareDesigns { a: String, b: String },
+    /// A challenge solution graded (the pack as JSON). → Graded
+    Grade { pack: String, solution: String },
     /// Bytes of WebAssembly memory the worker holds. → Number
     Memory,
     /// Parts the saves wrote since this was last asked, and parts the last one found already
@@ -98,6 +104,82 @@ pub enum Answer {
     Text(Result<String, String>),
     Verdicts { results: Vec<CheckResult>, picture: Option<String> },
     Number(f64),
+    /// A design's verdicts, or every problem it has (nothing ran).
+    Design(Result<DesignView, Vec<String>>),
+    Comparison(Result<ComparisonView, Vec<String>>),
+    Graded(Result<GradeView, Vec<String>>),
+}
+
+/// A checked design as the Patterns view draws it, made in the worker from the lab's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DesignView {
+    pub name: String,
+    /// `pass`, `warn` or `fail`.
+    pub verdict: String,
+    pub patterns: Vec<PatternView>,
+    pub cost_headline: String,
+    pub at_peak_total: String,
+    pub capacity: Vec<String>,
+    /// SVG, every text escaped by the lab.
+    pub pictures: Vec<String>,
+    pub prices: String,
+    /// Each pattern's first call, as the console takes it: id, operation, request.
+    pub console: Vec<(String, String, String)>,
+    /// The design note and the JSON report, to download.
+    pub markdown: String,
+    pub json: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternView {
+    pub id: String,
+    pub description: String,
+    pub operation: String,
+    pub index: Option<String>,
+    pub items: u64,
+    pub read_units: f64,
+    pub write_units: f64,
+    /// `0.5 RCU` or `1 WCU` (a write counted in WCU even when refused).
+    pub units: String,
+    pub at_peak: String,
+    pub peak_rps: f64,
+    pub verdict: String,
+    /// CSS class: `pass`, `warn`, `fail`.
+    pub class: String,
+    pub reasons: Vec<String>,
+    pub monthly_at_peak: f64,
+    pub money: String,
+}
+
+/// Two designs side by side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComparisonView {
+    pub names: (String, String),
+    /// Pattern id, then each design's operation · cost · verdict.
+    pub rows: Vec<(String, String, String)>,
+    pub totals: String,
+    pub markdown: String,
+}
+
+/// A challenge's grade as the Learn tab draws it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GradeView {
+    pub passed: bool,
+    pub score: u32,
+    pub patterns: Vec<PatternGradeView>,
+    pub pictures: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternGradeView {
+    pub id: String,
+    pub verdict: String,
+    pub operation: String,
+    pub units: f64,
+    /// Right answers of all, and points of the pattern's.
+    pub answers: String,
+    pub points: String,
+    pub reasons: String,
 }
 
 /// Told without being asked.

@@ -331,6 +331,10 @@ async fn save_in_parts() -> Result<(), String> {
     };
     let already: BTreeSet<String> = old_parts.iter().map(|p| p.key.clone()).collect();
     let manifest = loop {
+        // A load changes the engine with every slice: save once it has ended (or been undone).
+        while lab::loading() {
+            super::sleep(250).await;
+        }
         let (mark, epoch, mut capture) = with_lab(|lab| (lab.engine.change_mark(), lab::epoch(), Capture::start(&lab.engine)));
         let mut writer = Writer { already: already.clone(), parts: Vec::new(), written: Vec::new(), skipped: 0 };
         let mut pending: Vec<Box<RawValue>> = Vec::new();

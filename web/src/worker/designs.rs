@@ -1,0 +1,142 @@
+//! Design checks in the worker: a workbook (or any design the importers read) planned, run on its
+//! own scratch engines and analysed; two designs compared; a challenge solution graded. Each
+//! builds a fixture engine that can be large, so it runs here, not on the page's thread; the page
+//! gets what it draws ([`DesignView`] and the rest), made from the lab's typed results.
+
+use super::protocol::{ComparisonView, DesignView, GradeView, PatternGradeView, PatternView};
+use dynalab_lab::pack::challenge::{grade, parse_solution};
+use dynalab_lab::pack::Pack;
+use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
+use dynalab_lab::workbook::check::{check_text, Checked};
+use dynalab_lab::workbook::{compare, pictures, report, PatternKind};
+
+fn class(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Pass => "pass",
+        Verdict::Warn => "warn",
+        Verdict::Fail => "fail",
+    }
+}
+
+fn drawn(design: &DesignResult) -> Vec<String> {
+    [Some(pictures::key_load(design)), Some(pictures::cost_per_pattern(design)), pictures::collection_sizes(design)]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
+    let patterns = design
+        .patterns
+        .iter()
+        .map(|p| {
+            // A write is counted in WCU even when it was refused (as a guard must be) and cost none.
+            let write = p.kind == PatternKind::Write;
+            PatternView {
+                id: p.id.clone(),
+                description: p.description.clone(),
+                operation: p.operation.clone(),
+                index: p.index.clone(),
+                items: p.items,
+                read_units: p.read_units,
+                write_units: p.write_units,
+                units: if write { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) },
+                at_peak: format!("{}/s", if write { p.write_units_at_peak } else { p.read_units_at_peak }),
+                peak_rps: p.peak_rps,
+                verdict: p.verdict.label().to_string(),
+                class: class(p.verdict).to_string(),
+                reasons: p.reasons.clone(),
+                monthly_at_peak: p.monthly_at_peak,
+                money: report::money(p.monthly_at_peak),
+            }
+        })
+        .collect();
+    let cost = &design.cost;
+    // Each pattern's first planned call, as the console takes it.
+    let console = checked
+        .map(|checked| {
+            checked
+                .plan
+                .patterns()
+                .filter_map(|(pattern, calls)| {
+                    let call = calls.first()?;
+                    Some((pattern.id.clone(), call.operation.name().to_string(), serde_json::to_string_pretty(&call.request).unwrap_or_default()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    DesignView {
+        name: design.name.clone(),
+        verdict: design.verdict.label().to_string(),
+        patterns,
+        cost_headline: format!(
+            "Cost per month at peak: {} on demand{}; {} provisioned for the peak",
+            report::money(cost.at_peak.total()),
+            cost.expected.map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
+            report::money(cost.provisioned.total())
+        ),
+        at_peak_total: report::money(cost.at_peak.total()),
+        capacity: design.capacity.iter().map(|f| format!("{}: {}", f.verdict.label(), f.text)).collect(),
+        pictures: drawn(design),
+        prices: format!("Prices {} as of {} ({}). {}.", cost.prices.region, cost.prices.as_of, cost.prices.source, cost.excluded),
+        console,
+        markdown: report::markdown(design),
+        json: report::json(design),
+    }
+}
+
+/// A design checked from its text: what the page draws, or every problem (nothing ran then).
+pub fn check(text: &str) -> Result<DesignView, Vec<String>> {
+    let design = check_text(text, super::clock()).map_err(|not| not.problems)?;
+    Ok(view(&design.checked.result, Some(&design.checked)))
+}
+
+/// Two designs checked and compared pattern by pattern.
+pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> {
+    let first = check_text(a, super::clock())
+        .map_err(|not| not.problems.into_iter().map(|p| format!("first design: {p}")).collect::<Vec<_>>())?;
+    let second = check_text(b, super::clock())
+        .map_err(|not| not.problems.into_iter().map(|p| format!("second design: {p}")).collect::<Vec<_>>())?;
+    let (a, b) = (&first.checked.result, &second.checked.result);
+    let cell = |design: &DesignResult, id: &str| {
+        design.patterns.iter().find(|p| p.id == id).map_or_else(
+            || "—".to_string(),
+            |p| format!("{} · {} · {}", p.operation, report::money(p.monthly_at_peak), p.verdict.label()),
+        )
+    };
+    Ok(ComparisonView {
+        names: (a.name.clone(), b.name.clone()),
+        rows: compare::pattern_ids(a, b).into_iter().map(|id| (id.to_string(), cell(a, id), cell(b, id))).collect(),
+        totals: format!(
+            "At peak, on demand: {} (A) and {} (B) a month.",
+            report::money(a.cost.at_peak.total()),
+            report::money(b.cost.at_peak.total())
+        ),
+        markdown: compare::markdown(a, b),
+    })
+}
+
+/// A challenge solution graded (the pack as JSON, the solution as the learner wrote it).
+pub fn grade_solution(pack: &str, solution: &str) -> Result<GradeView, Vec<String>> {
+    let pack = Pack::parse(pack)?;
+    let challenge = pack.challenge.as_ref().ok_or_else(|| vec!["This pack has no challenge.".to_string()])?;
+    let graded = parse_solution(solution).and_then(|s| grade(challenge, &s, super::clock()))?;
+    Ok(GradeView {
+        passed: graded.verdict == Verdict::Pass,
+        score: graded.score,
+        patterns: graded
+            .patterns
+            .iter()
+            .map(|p| PatternGradeView {
+                id: p.id.clone(),
+                verdict: p.verdict.label().to_string(),
+                operation: p.operation.clone(),
+                units: p.units,
+                answers: format!("{}/{}", p.answers.iter().filter(|a| a.correct).count(), p.answers.len()),
+                points: format!("{}/{}", p.points, p.of),
+                reasons: p.reasons.join("; "),
+            })
+            .collect(),
+        pictures: drawn(&graded.design),
+    })
+}
