@@ -72,6 +72,8 @@ try {
     await t(page, 'save-item').click();
     await t(page, 'item-editor').fill('{"pk": "p2"}');
     await t(page, 'save-item').click();
+    // Written in the engine's worker: the summary follows when it says so.
+    await page.waitForFunction(() => /^2 items/.test(document.querySelector('[data-test="items-summary"]')?.textContent ?? ''));
     await t(page, 'items-view').selectOption('by_email');
     assert.match(await t(page, 'items-summary').textContent(), /Index by_email: 1 of the table's 2 items .* sparse/);
     await t(page, 'items-view').selectOption('');
@@ -252,6 +254,7 @@ try {
     await t(page, 'workbook').fill(JSON.stringify({ format: 'dynalab-workbook/1', name: 'x', tables: [],
       patterns: [{ id: 'a', description: 'd', type: 'read', peak_rps: -1, consistency: 'eventual', requests: [{ operation: 'Select', request: {} }] }] }));
     await t(page, 'run-all').click();
+    await t(page, 'workbook-error').waitFor(); // checked in the engine's worker
     assert.equal(await t(page, 'workbook-error').locator('li').count(), 3);
     assert.match(await t(page, 'workbook-error').textContent(),
       /^Invalid design \(3 problems\): nothing was run\.tables: at least one tablepatterns\[0\]\.peak_rps: must be a number ≥ 0patterns\[0\]\.requests\[0\] \(a\): `Select` is not a DynamoDB operation/);
@@ -271,6 +274,7 @@ try {
     // The same design, write-sharded, side by side.
     await t(page, 'compare-workbook').fill(readFileSync(new URL('../../examples/hot-counter-sharded.workbook.json', import.meta.url), 'utf8'));
     await t(page, 'compare').click();
+    await t(page, 'compare-row').nth(1).waitFor();
     assert.equal(await t(page, 'compare-row').count(), 2);
     assert.match(await t(page, 'compare-row').first().textContent(), /^C1UpdateItem · \$8212\.50 · failUpdateItem · \$8212\.50 · pass$/);
     assert.match(await t(page, 'compare-totals').textContent(), /At peak, on demand: \$8220\.71 \(A\) and \$8294\.63 \(B\) a month\./);

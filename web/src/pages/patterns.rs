@@ -68,6 +68,8 @@ pub fn PatternsPage() -> impl IntoView {
             adopt(current);
         }
         let current = text.get_untracked();
+        // The last verdict goes: what shows next is this run's.
+        result.set(None);
         running.set(true);
         leptos::task::spawn_local(async move {
             let answer = client::ask(Ask::CheckDesign { text: current }).await;
@@ -80,6 +82,7 @@ pub fn PatternsPage() -> impl IntoView {
     };
     let compare_designs = move |_| {
         let (a, b) = (text.get_untracked(), other.get_untracked());
+        comparison.set(None);
         running.set(true);
         leptos::task::spawn_local(async move {
             let answer = client::ask(Ask::CompareDesigns { a, b }).await;
