@@ -77,6 +77,7 @@ try {
     await t(page, 'items-view').selectOption('by_email');
     assert.match(await t(page, 'items-summary').textContent(), /Index by_email: 1 of the table's 2 items .* sparse/);
     await t(page, 'items-view').selectOption('');
+    await t(page, 'item-row').nth(1).waitFor(); // rows come from the engine's worker
     assert.match(await page.locator('main').textContent(), /N 12345678901234567890\.5/);
   });
 
