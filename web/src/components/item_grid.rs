@@ -102,7 +102,7 @@ pub fn ItemGrid(
         }
     };
     view! {
-        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll data-test="grid-box">
+        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll tabindex="0" role="region" aria-label="Items returned" data-test="grid-box">
             <table class="grid" data-test="grid" data-rows=total style=format!("width: {width}ch")>
                 <colgroup>{size_col}{cols}</colgroup>
                 <thead><tr>{size_header}{header}</tr></thead>

@@ -174,7 +174,9 @@ pub fn ItemList(
     };
     let height = (total.min(VISIBLE_ROWS) as f64 + 1.0) * ROW_HEIGHT + 2.0;
     view! {
-        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll
+        // Focusable, so the rows scroll from the keyboard too (before any row with a button arrives).
+        <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll tabindex="0" role="region"
+            aria-label=if fixed_columns { "Items returned" } else { "Items" }
             data-test=if fixed_columns { "grid-box" } else { "item-list" }>
             <table class="grid" data-rows=total data-test=fixed_columns.then_some("grid") style=move || {
                 let width = widths.get().iter().sum::<usize>() + if sized { 9 } else { 0 } + if editable { 24 } else { 0 };

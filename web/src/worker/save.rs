@@ -47,6 +47,10 @@ thread_local! {
     /// Parts written by the saves since [`last_save`] was last asked, and parts the last save
     /// found already saved: for tests and benches.
     static LAST_SAVE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    /// The engine's change mark and the workspace's epoch when the last save read its items, and
+    /// the parts that hold them: a save after a read (only the history moved) or a progress
+    /// change writes a new list of the same parts without reading a million items again.
+    static SAVED_ITEMS: std::cell::RefCell<Option<(u64, u64, Vec<Part>)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// An embedded page works on its own copy: it must never overwrite the visitor's workspace.
@@ -139,8 +143,9 @@ async fn read_part(part: &Part) -> Result<Vec<Box<RawValue>>, String> {
 
 type Restored = (Engine, Vec<HistoryEntry>, Progress);
 
-/// Restores a save in parts into a fresh engine, a part at a time (never the whole text at once).
-async fn restore_parts(manifest: &str) -> Result<Restored, String> {
+/// Restores a save in parts into a fresh engine, a part at a time (never the whole text at once);
+/// with the parts that hold its items.
+async fn restore_parts(manifest: &str) -> Result<(Restored, Vec<Part>), String> {
     let manifest: PartsManifest =
         serde_json::from_str(manifest).map_err(|e| format!("its list of parts is damaged: {e}"))?;
     let workspace = &manifest.workspace;
@@ -157,7 +162,7 @@ async fn restore_parts(manifest: &str) -> Result<Restored, String> {
         super::host::post(&FromWorker::Event(Event::Progress(Some(Progressing { task: Task::Restore, done, total }))));
     }
     super::host::post(&FromWorker::Event(Event::Progress(None)));
-    Ok((engine, manifest.workspace.history, manifest.workspace.progress))
+    Ok(((engine, manifest.workspace.history, manifest.workspace.progress), manifest.parts))
 }
 
 /// Items restored between two looks at the message queue (progress, a Cancel).
@@ -195,8 +200,12 @@ async fn restore_text(text: &str, json: bool) -> Result<Restored, String> {
 /// page's localStorage copy) into the lab. A save that cannot be restored is kept aside and
 /// said; the lab stays empty.
 pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
+    let mut saved_parts = None;
     let (restored, kept_text, key, what) = if let Ok(Some(manifest)) = idb::get(SAVED_PARTS).await {
-        let restored = restore_parts(&manifest).await;
+        let restored = restore_parts(&manifest).await.map(|(restored, parts)| {
+            saved_parts = Some(parts);
+            restored
+        });
         let what = format!("its list of parts is kept under `{DAMAGED}` in the browser's storage, its parts beside it");
         (restored, manifest, SAVED_PARTS, what)
     } else {
@@ -211,6 +220,11 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
     match restored {
         Ok((engine, history, progress)) => {
             lab::replace(engine, history, progress);
+            // The items are those parts: a save before any of them changes need not read them.
+            if let Some(parts) = saved_parts {
+                let mark = with_lab(|lab| lab.engine.change_mark());
+                SAVED_ITEMS.with(|saved| *saved.borrow_mut() = Some((mark, lab::epoch(), parts)));
+            }
             Ok(())
         }
         Err(e) => {
@@ -336,6 +350,20 @@ async fn save_in_parts() -> Result<(), String> {
             super::sleep(250).await;
         }
         let (mark, epoch, mut capture) = with_lab(|lab| (lab.engine.change_mark(), lab::epoch(), Capture::start(&lab.engine)));
+        let unchanged_items = SAVED_ITEMS.with(|saved| {
+            saved
+                .borrow()
+                .as_ref()
+                .filter(|(m, e, parts)| *m == mark && *e == epoch && parts.iter().all(|p| already.contains(&p.key)))
+                .map(|(_, _, parts)| parts.clone())
+        });
+        if let Some(parts) = unchanged_items {
+            let (history, progress) = with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
+            LAST_SAVE.with(|s| s.set((s.get().0, parts.len())));
+            let mut manifest = capture.parts_manifest(&history, parts);
+            manifest.workspace.progress = progress;
+            break (manifest, mark, epoch);
+        }
         let mut writer = Writer { already: already.clone(), parts: Vec::new(), written: Vec::new(), skipped: 0 };
         let mut pending: Vec<Box<RawValue>> = Vec::new();
         let mut pending_table = 0;
@@ -384,11 +412,12 @@ async fn save_in_parts() -> Result<(), String> {
             let mut manifest = capture.parts_manifest(&history, writer.parts);
             manifest.workspace.progress = progress;
             LAST_SAVE.with(|s| s.set((s.get().0 + writer.written.len(), writer.skipped)));
-            break manifest;
+            break (manifest, mark, epoch);
         }
         writer.undo().await;
         super::sleep(250).await;
     };
+    let (manifest, mark, epoch) = manifest;
     let text = serde_json::to_string(&manifest).unwrap_or_default();
     if let Err(e) = idb::put(SAVED_PARTS, &text).await {
         for part in manifest.parts.iter().filter(|p| !already.contains(&p.key)) {
@@ -404,6 +433,7 @@ async fn save_in_parts() -> Result<(), String> {
     let _ = idb::delete(SAVED_JSON).await;
     let _ = idb::delete(SAVED).await;
     keep_local(SAVED, None);
+    SAVED_ITEMS.with(|saved| *saved.borrow_mut() = Some((mark, epoch, manifest.parts)));
     Ok(())
 }
 
@@ -414,6 +444,7 @@ fn unchanged_since(mark: u64, epoch: u64) -> bool {
 /// Where IndexedDB refuses (no quota left, a private window): the whole workspace, compressed,
 /// for the page to keep in localStorage, which holds only a few MB (the page says when that fails).
 async fn save_whole(idb_error: String) -> Result<(), String> {
+    SAVED_ITEMS.with(|saved| *saved.borrow_mut() = None);
     fallback_said(&idb_error);
     let compact = lab::capture().to_compact_quick();
     keep_local(SAVED, Some(compact));
