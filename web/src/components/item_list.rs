@@ -155,8 +155,10 @@ pub fn ItemList(
                     });
                     let item = item.clone();
                     view! {
+                        // Shown as "edit" (the key is in the columns beside it); named by the key for
+                        // a screen reader and a hover.
                         <td><button class="link" data-test="edit-item" title=format!("edit {label}")
-                            on:click=move |_| on_edit.run(item.clone())>{format!("edit {label}")}</button></td>
+                            on:click=move |_| on_edit.run(item.clone())>"edit"<span class="visually-hidden">{format!(" {label}")}</span></button></td>
                     }
                 });
                 let size = sized.then(|| view! { <td class="num">{format!("{size} B")}</td> });
@@ -179,11 +181,11 @@ pub fn ItemList(
             aria-label=if fixed_columns { "Items returned" } else { "Items" }
             data-test=if fixed_columns { "grid-box" } else { "item-list" }>
             <table class="grid" data-rows=total data-test=fixed_columns.then_some("grid") style=move || {
-                let width = widths.get().iter().sum::<usize>() + if sized { 9 } else { 0 } + if editable { 24 } else { 0 };
+                let width = widths.get().iter().sum::<usize>() + if sized { 9 } else { 0 } + if editable { 7 } else { 0 };
                 format!("width: {width}ch")
             }>
                 <colgroup>
-                    {editable.then(|| view! { <col style="width: 24ch"/> })}
+                    {editable.then(|| view! { <col style="width: 7ch"/> })}
                     {sized.then(|| view! { <col style="width: 9ch"/> })}
                     {move || widths.get().into_iter().map(|w| view! { <col style=format!("width: {w}ch")/> }).collect_view()}
                 </colgroup>
