@@ -75,6 +75,9 @@ pub enum Ask {
     LastSave,
 }
 
+/// Why opening a workspace stopped when the user cancelled it (the page words it for the source).
+pub const CANCELLED: &str = "Cancelled";
+
 /// A workspace's text form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Form {

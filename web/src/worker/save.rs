@@ -10,7 +10,7 @@
 //! keeps a compressed copy in localStorage (a worker cannot reach it): said once, out loud.
 
 use super::lab::{self, with_lab};
-use super::protocol::{Event, FromWorker, Progressing, Task};
+use super::protocol::{Event, FromWorker, Progressing, Task, CANCELLED};
 use crate::idb;
 use dynalab_engine::Engine;
 use dynalab_lab::workspace::{Capture, HistoryEntry, Part, PartsManifest, Progress, Workspace};
@@ -159,18 +159,34 @@ async fn restore_parts(manifest: &str) -> Result<(Restored, Vec<Part>), String> 
         workspace.restore_items(&mut engine, part.table, &items, first)?;
         before[part.table] += items.len();
         done += items.len();
-        super::host::post(&FromWorker::Event(Event::Progress(Some(Progressing { task: Task::Restore, done, total }))));
+        progress(Task::Restore, done, total);
     }
-    super::host::post(&FromWorker::Event(Event::Progress(None)));
+    progress_ended(total);
     Ok(((engine, manifest.workspace.history, manifest.workspace.progress), manifest.parts))
 }
 
 /// Items restored between two looks at the message queue (progress, a Cancel).
 const RESTORE_SLICE: usize = 8_000;
 
-/// A workspace in text form restored into a fresh engine, a slice at a time with progress; a
-/// Cancel stops it (nothing was replaced yet, so nothing changes).
-async fn restore_text(text: &str, json: bool) -> Result<Restored, String> {
+/// How far a restore is, said only when it is long enough to be seen (no flash of a bar for a
+/// small workspace).
+fn progress(task: Task, done: usize, total: usize) {
+    if total > RESTORE_SLICE {
+        super::host::post(&FromWorker::Event(Event::Progress(Some(Progressing { task, done, total }))));
+    }
+}
+
+fn progress_ended(total: usize) {
+    if total > RESTORE_SLICE {
+        super::host::post(&FromWorker::Event(Event::Progress(None)));
+    }
+}
+
+/// A workspace in text form restored into a fresh engine, a slice at a time with progress. Opening
+/// one (`Task::Open`) stops at a Cancel, with [`CANCELLED`] (nothing was replaced yet, so nothing
+/// changes); the saved workspace coming back at start (`Task::Restore`) is never cancelled: an
+/// empty workspace would then be saved over it.
+async fn restore_text(text: &str, json: bool, task: Task) -> Result<Restored, String> {
     let workspace = if json { Workspace::from_json(text) } else { Workspace::from_compact(text) }?;
     let mut engine = workspace.restore_tables(lab::clock())?;
     let total: usize = workspace.tables.iter().map(|t| t.items.len()).sum();
@@ -180,19 +196,15 @@ async fn restore_text(text: &str, json: bool) -> Result<Restored, String> {
         for (slice, items) in dump.items.chunks(RESTORE_SLICE).enumerate() {
             workspace.restore_items(&mut engine, table, items, slice * RESTORE_SLICE)?;
             done += items.len();
-            if total > RESTORE_SLICE {
-                super::host::post(&FromWorker::Event(Event::Progress(Some(Progressing { task: Task::Open, done, total }))));
-                super::yield_now().await;
-                if super::load::cancelled() {
-                    super::host::post(&FromWorker::Event(Event::Progress(None)));
-                    return Err("Cancelled".into());
-                }
+            progress(task, done, total);
+            super::yield_now().await;
+            if task == Task::Open && super::load::cancelled() {
+                progress_ended(total);
+                return Err(CANCELLED.into());
             }
         }
     }
-    if total > RESTORE_SLICE {
-        super::host::post(&FromWorker::Event(Event::Progress(None)));
-    }
+    progress_ended(total);
     Ok((engine, workspace.history, workspace.progress))
 }
 
@@ -215,7 +227,7 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
             _ => return Ok(()),
         };
         let what = format!("it is kept under `{DAMAGED}` in the browser's storage");
-        (restore_text(&text, json).await, text, key, what)
+        (restore_text(&text, json, Task::Restore).await, text, key, what)
     };
     match restored {
         Ok((engine, history, progress)) => {
@@ -238,7 +250,7 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
 /// Replaces the lab with a workspace in text form, keeping the current one for Restore
 /// previous when asked; an error (nothing changed) when it cannot be restored.
 pub async fn replace_with(text: &str, json: bool, keep_current: bool) -> Result<(), String> {
-    let (engine, history, progress) = restore_text(text, json).await?;
+    let (engine, history, progress) = restore_text(text, json, Task::Open).await?;
     if keep_current {
         keep_as_previous().await;
     }
@@ -252,7 +264,7 @@ pub async fn restore_previous(local: Option<String>) -> Result<(), String> {
         Ok(Some(text)) => text,
         _ => local.ok_or("There is no previous workspace to restore.")?,
     };
-    let (engine, history, progress) = restore_text(&previous, false)
+    let (engine, history, progress) = restore_text(&previous, false, Task::Open)
         .await
         .map_err(|e| format!("The previous workspace could not be restored: {e}"))?;
     lab::replace(engine, history, progress);
