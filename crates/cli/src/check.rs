@@ -155,14 +155,8 @@ fn with_pictures(result: &DesignResult, out: Option<&Path>) -> String {
     let mut note = report::markdown(result);
     let Some(out) = out else { return note };
     let stem = out.file_stem().map_or_else(|| "design".into(), |s| s.to_string_lossy().into_owned());
-    let pictures = [
-        ("keys", "Busiest partition keys at peak", Some(pictures::key_load(result))),
-        ("cost", "Cost per pattern", Some(pictures::cost_per_pattern(result))),
-        ("collections", "Item-collection sizes", pictures::collection_sizes(result)),
-    ];
     note.push_str("\n## Pictures\n\n");
-    for (name, title, svg) in pictures {
-        let Some(svg) = svg else { continue };
+    for pictures::Picture { name, title, svg } in pictures::all(result) {
         let file = format!("{stem}.{name}.svg");
         match std::fs::write(out.with_file_name(&file), svg) {
             Ok(()) => {

@@ -62,9 +62,12 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
             // The raw JSON of a 1 MB page is drawn only when asked for (a large one is fetched).
             let shared = outcome.clone();
             let fetched = RwSignal::new(None::<String>);
+            // Asked for once, however often the view is drawn before the answer comes.
+            let requested = StoredValue::new(false);
             let pretty = move || match (&shared.rows, &shared.response) {
                 (Some(rows), _) => {
-                    if fetched.get().is_none() {
+                    if fetched.get().is_none() && !requested.get_value() {
+                        requested.set_value(true);
                         let result = rows.result;
                         leptos::task::spawn_local(async move {
                             let text = match crate::client::ask(crate::worker::protocol::Ask::ResultText { result }).await {

@@ -19,10 +19,7 @@ fn class(verdict: Verdict) -> &'static str {
 }
 
 fn drawn(design: &DesignResult) -> Vec<String> {
-    [Some(pictures::key_load(design)), Some(pictures::cost_per_pattern(design)), pictures::collection_sizes(design)]
-        .into_iter()
-        .flatten()
-        .collect()
+    pictures::all(design).into_iter().map(|p| p.svg).collect()
 }
 
 fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {

@@ -31,6 +31,26 @@ fn frame(height: usize, title: &str, body: &str) -> String {
     )
 }
 
+/// One of a design's pictures: a short name (for a file beside the note), its title, the SVG.
+pub struct Picture {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub svg: String,
+}
+
+/// Every picture the design has: the busiest keys, the cost per pattern, and the item-collection
+/// sizes when a table has an LSI.
+pub fn all(result: &DesignResult) -> Vec<Picture> {
+    [
+        ("keys", "Busiest partition keys at peak", Some(key_load(result))),
+        ("cost", "Cost per pattern", Some(cost_per_pattern(result))),
+        ("collections", "Item-collection sizes", collection_sizes(result)),
+    ]
+    .into_iter()
+    .filter_map(|(name, title, svg)| Some(Picture { name, title, svg: svg? }))
+    .collect()
+}
+
 /// Units per second and the ceiling, per partition key, per (target, unit).
 type Loads = BTreeMap<(String, &'static str), BTreeMap<String, (f64, f64)>>;
 
