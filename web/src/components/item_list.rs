@@ -41,6 +41,8 @@ pub fn ItemList(
     on_edit: Option<Callback<Value>>,
 ) -> impl IntoView {
     let windows = RwSignal::new(BTreeMap::<usize, Window>::new());
+    // Rows that cannot come (a response no longer kept): said instead of rows left pending.
+    let problem = RwSignal::new(None::<String>);
     let asked = StoredValue::new(BTreeSet::<usize>::new());
     let first = RwSignal::new(0_usize);
     let fixed_columns = matches!(source, Source::Result(_));
@@ -63,10 +65,12 @@ pub fn ItemList(
                 Source::Result(result) => Ask::ResultRows { result, offset, limit: WINDOW },
             };
             leptos::task::spawn_local(async move {
-                if let Answer::Items(page) = client::ask(ask).await {
-                    windows.update(|w| {
+                match client::ask(ask).await {
+                    Answer::Items(page) => windows.update(|w| {
                         w.insert(window, page.items);
-                    });
+                    }),
+                    Answer::Text(Err(why)) => problem.set(Some(why)),
+                    other => problem.set(Some(format!("The engine's worker answered {other:?}"))),
                 }
             });
         }
@@ -176,6 +180,7 @@ pub fn ItemList(
     };
     let height = (total.min(VISIBLE_ROWS) as f64 + 1.0) * ROW_HEIGHT + 2.0;
     view! {
+        {move || problem.get().map(|why| view! { <p class="status bad" role="alert">{why}</p> })}
         // Focusable, so the rows scroll from the keyboard too (before any row with a button arrives).
         <div class="grid-box" style=format!("max-height: {height}px") on:scroll=on_scroll tabindex="0" role="region"
             aria-label=if fixed_columns { "Items returned" } else { "Items" }

@@ -87,6 +87,9 @@ pub fn start() {
     post(&FromWorker::Event(Event::Ready));
 }
 
+/// Said when the page asks for a large response the worker no longer keeps.
+const GONE: &str = "This response is no longer kept (only the last three large ones are): run the request again.";
+
 /// Answers queued questions one after another.
 fn drain() {
     if DRAINING.with(|d| d.replace(true)) {
@@ -154,13 +157,13 @@ async fn answer(ask: Ask) -> Answer {
             Answer::Ran(outcome)
         }
         Ask::Items { table, index, offset, limit } => Answer::Items(items(&table, index.as_deref(), offset, limit)),
-        Ask::ResultRows { result, offset, limit } => {
-            let (items, total) = super::results::rows(result, offset, limit).unwrap_or_default();
-            Answer::Items(super::protocol::ItemsPage { offset, total, items: items.into_iter().map(|i| (i, 0)).collect() })
-        }
-        Ask::ResultText { result } => Answer::Text(
-            super::results::text(result).ok_or_else(|| "This response is no longer kept: run the request again.".to_string()),
-        ),
+        Ask::ResultRows { result, offset, limit } => match super::results::rows(result, offset, limit) {
+            Some((items, total)) => {
+                Answer::Items(super::protocol::ItemsPage { offset, total, items: items.into_iter().map(|i| (i, 0)).collect() })
+            }
+            None => Answer::Text(Err(GONE.into())),
+        },
+        Ask::ResultText { result } => Answer::Text(super::results::text(result).ok_or_else(|| GONE.to_string())),
         Ask::AdvanceClock { by_ms } => {
             let removed = lab::advance_clock(by_ms);
             after_change();
