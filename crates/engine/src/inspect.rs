@@ -44,11 +44,11 @@ impl Engine {
         match index {
             None => {
                 let hash = [table.definition.key_schema.hash.name.as_str()];
-                for (_, collection) in table.storage.partitions_from(None) {
+                for (_, items) in table.storage.collections() {
                     if budget == 0 {
                         break;
                     }
-                    views.push(view(&hash, collection.values(), &mut budget));
+                    views.push(view(&hash, items.into_iter(), &mut budget));
                 }
             }
             Some(name) => {
@@ -79,8 +79,13 @@ impl Engine {
         type Entries<'a> = Box<dyn Iterator<Item = &'a StoredItem> + 'a>;
         let table = self.table(table)?;
         let (collections, total): (Box<dyn Iterator<Item = (usize, Entries<'_>)> + '_>, usize) = match index {
+            // The table's items are one ordered set: the window is found by walking it, reading
+            // no item before the window.
             None => (
-                Box::new(table.storage.partitions_from(None).map(|(_, c)| (c.len(), Box::new(c.values()) as Entries<'_>))),
+                Box::new(std::iter::once((
+                    table.storage.item_count(),
+                    Box::new(table.storage.stored_items()) as Entries<'_>,
+                ))),
                 table.storage.item_count(),
             ),
             Some(name) => {
@@ -102,7 +107,7 @@ impl Engine {
                 continue;
             }
             for stored in entries.skip(skip).take(limit - items.len()) {
-                items.push(ItemView { item: item_to_json(&stored.item()), size: stored.size });
+                items.push(ItemView { item: item_to_json(&stored.item()), size: stored.size() });
             }
             skip = 0;
         }
@@ -206,8 +211,8 @@ impl Engine {
         let stored = self.table(table)?;
         let mut largest_item = 0;
         let mut largest_collection = 0;
-        for (slot, collection) in stored.storage.partitions_from(None) {
-            largest_item = largest_item.max(collection.values().map(|s| s.size).max().unwrap_or(0));
+        for (slot, items) in stored.storage.collections() {
+            largest_item = largest_item.max(items.iter().map(|s| s.size()).max().unwrap_or(0));
             let bytes = usize::try_from(stored.collection_bytes(&slot.key)).unwrap_or(usize::MAX);
             largest_collection = largest_collection.max(bytes);
             shape.collection_sizes.push(bytes);
@@ -263,7 +268,7 @@ impl Engine {
 fn view<'s>(hash: &[&str], entries: impl Iterator<Item = &'s StoredItem>, budget: &mut usize) -> CollectionView {
     let items: Vec<ItemView> = entries
         .take(*budget)
-        .map(|stored| ItemView { item: item_to_json(&stored.item()), size: stored.size })
+        .map(|stored| ItemView { item: item_to_json(&stored.item()), size: stored.size() })
         .collect();
     *budget -= items.len();
     let partition = items.first().map_or(serde_json::Value::Null, |first| {

@@ -400,18 +400,25 @@ fn query_table<'t>(
             upper = Bound::Excluded(sort);
         }
     }
-    let Some(collection) = table.storage.collection(&partition) else {
-        return Ok((read_page(std::iter::empty(), spec), vec![partition]));
-    };
-    if range_is_empty(&lower, &upper) {
+    // On a table without a sort key, a start key excludes the partition's only item.
+    let past_only_item = matches!(lower, Bound::Excluded(None)) || matches!(upper, Bound::Excluded(None));
+    if past_only_item || range_is_empty(&lower, &upper) {
         return Ok((read_page(std::iter::empty(), spec), vec![partition]));
     }
-    let in_range = collection.range((lower, upper));
-    let candidate = |(_, entry): (_, &'t StoredItem)| Candidate { entry, fetched: None };
+    let in_range = table.storage.sort_range(&partition, sort_bound(&lower), sort_bound(&upper));
+    let candidate = |entry: &'t StoredItem| Candidate { entry, fetched: None };
     // Every sort condition, begins_with included, is an exact range, so each page reads only matches.
     let page =
         if forward { read_page(in_range.map(candidate), spec) } else { read_page(in_range.rev().map(candidate), spec) };
     Ok((page, vec![partition]))
+}
+
+fn sort_bound(bound: &Bound<Option<KeyValue>>) -> Bound<&KeyValue> {
+    match bound {
+        Bound::Included(Some(k)) => Bound::Included(k),
+        Bound::Excluded(Some(k)) => Bound::Excluded(k),
+        _ => Bound::Unbounded,
+    }
 }
 
 fn as_slice_bound(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {

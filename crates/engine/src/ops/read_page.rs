@@ -61,13 +61,13 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
     let mut fetched_units: Option<Units> = None;
     for candidate in candidates {
         page.scanned_count += 1;
-        bytes += candidate.entry.size;
+        bytes += candidate.entry.size();
         if let Some(fetched) = candidate.fetched {
             // Each item fetched from the table is its own read, rounded on its own (measured on
             // DynamoDB Local: three small fetches cost 1.5 eventually consistent).
             let units = fetched_units.get_or_insert(Units(0));
-            *units = *units + Units::read(fetched.size, spec.consistent);
-            page.fetched_sizes.push(fetched.size);
+            *units = *units + Units::read(fetched.size(), spec.consistent);
+            page.fetched_sizes.push(fetched.size());
         }
         let shown = candidate.fetched.unwrap_or(candidate.entry);
         // Decoded only when a filter or a projection needs the values; otherwise the stored JSON

@@ -10,9 +10,8 @@ use crate::error::{DynamoError, Result};
 use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{Condition, DocPath, ExprKind, ExpressionParams};
 use crate::table::index::IndexSlot;
-use crate::table::PartitionSlot;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
-use crate::value::{AttributeValue, Item, KeyValue};
+use crate::value::{AttributeValue, Item};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::ops::Bound;
@@ -168,25 +167,11 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
         None => {
             let schema = &table.definition.key_schema;
             let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
-            let first_slot = match (&start, first_hash) {
-                (Some((partition, _)), _) => Some(PartitionSlot::of(partition)),
-                (None, Some(hash)) => Some(PartitionSlot { hash, key: KeyValue::S(String::new()) }),
-                (None, None) => None,
-            };
             let items = table
                 .storage
-                .partitions_from(first_slot.as_ref())
-                .take_while(move |(slot, _)| in_segment(slot.hash))
-                .flat_map(move |(slot, collection)| {
-                    // The start key's partition resumes right after it; the others from their first item.
-                    let after = start.as_ref().filter(|(partition, _)| *partition == slot.key).map(|(_, sort)| sort);
-                    collection
-                        .range::<Option<KeyValue>, _>((
-                            after.map_or(Bound::Unbounded, Bound::Excluded),
-                            Bound::Unbounded,
-                        ))
-                        .map(|(_, entry)| Candidate { entry, fetched: None })
-                });
+                .scan_from(start.as_ref(), first_hash)
+                .take_while(move |(hash, _)| in_segment(*hash))
+                .map(|(_, entry)| Candidate { entry, fetched: None });
             read_page(items, &spec)
         }
         Some(index) => {

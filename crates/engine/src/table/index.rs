@@ -202,7 +202,7 @@ impl Index {
         let (units, bytes, why) = match (old_entry, new_entry) {
             (None, None) => return Units(0),
             (None, Some((index_key, entry))) => {
-                let (units, bytes) = self.insert(index_key, key, &entry, new_stored);
+                let (units, bytes) = self.insert(index_key, key, &entry, new_stored, table_key);
                 (units, bytes, "the item now has the index key: one entry written")
             }
             (Some((index_key, _)), None) => {
@@ -212,7 +212,7 @@ impl Index {
             (Some((old_key, old_item)), Some((new_key, new_item))) => {
                 if old_key != new_key {
                     let (removed, old_bytes) = self.remove(&old_key, key);
-                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored);
+                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored, table_key);
                     (
                         removed + added,
                         old_bytes + new_bytes,
@@ -222,7 +222,7 @@ impl Index {
                     return Units(0);
                 } else {
                     let (removed, old_bytes) = self.remove(&old_key, key);
-                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored);
+                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored, table_key);
                     (removed.max(added), old_bytes.max(new_bytes), "a projected attribute changed: the entry rewritten")
                 }
             }
@@ -240,15 +240,16 @@ impl Index {
         key: &PrimaryKey,
         entry: &Item,
         table_item: Option<&StoredItem>,
+        table_key: &[&str],
     ) -> (Units, usize) {
         // An ALL projection's entry is the item: share the table's buffer.
         let stored = match (&self.definition.projection, table_item) {
             (Projection::All, Some(shared)) => shared.clone(),
-            _ => StoredItem::new(entry),
+            _ => StoredItem::new(entry, table_key),
         };
-        let written = (Units::write(stored.size), stored.size);
+        let written = (Units::write(stored.size()), stored.size());
         self.item_count += 1;
-        self.total_bytes += stored.size;
+        self.total_bytes += stored.size();
         self.partitions.entry(IndexSlot::of(&hash)).or_default().insert(entry_key(&range, key), stored);
         written
     }
@@ -261,8 +262,8 @@ impl Index {
             self.partitions.remove(&slot);
         }
         self.item_count -= 1;
-        self.total_bytes -= old.size;
-        (Units::write(old.size), old.size)
+        self.total_bytes -= old.size();
+        (Units::write(old.size()), old.size())
     }
 
     /// One index partition.

@@ -129,7 +129,7 @@ pub fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -139,16 +139,17 @@ mod tests {
         out
     }
 
-    fn number() -> impl Strategy<Value = KeyValue> {
+    pub(crate) fn number() -> impl Strategy<Value = KeyValue> {
         (any::<bool>(), "[1-9][0-9]{0,12}", -20i32..20).prop_map(|(negative, digits, point)| {
             let sign = if negative { "-" } else { "" };
             KeyValue::N(Number::parse(&format!("{sign}{digits}e{point}")).expect("number"))
         })
     }
 
-    fn key_value(kind: ScalarType) -> BoxedStrategy<KeyValue> {
+    /// Key values of one type, with the bytes and characters that need care (0x00, 0xFF, é, 😀).
+    pub(crate) fn key_value(kind: ScalarType) -> BoxedStrategy<KeyValue> {
         match kind {
-            ScalarType::S => "[a\\x00\\u{e9}\\u{1F600}b]{0,6}".prop_map(KeyValue::S).boxed(),
+            ScalarType::S => "[a\\x00\\x01\"\\\\\\u{e9}\\u{1F600}b]{0,6}".prop_map(KeyValue::S).boxed(),
             ScalarType::B => proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF), any::<u8>()], 0..6)
                 .prop_map(KeyValue::B)
                 .boxed(),
@@ -156,7 +157,7 @@ mod tests {
         }
     }
 
-    fn kind() -> impl Strategy<Value = ScalarType> {
+    pub(crate) fn kind() -> impl Strategy<Value = ScalarType> {
         prop_oneof![Just(ScalarType::S), Just(ScalarType::N), Just(ScalarType::B)]
     }
 

@@ -2,7 +2,9 @@
 //! goes through.
 
 pub mod index;
+pub mod item_text;
 pub mod key_bytes;
+pub mod names;
 pub mod schema;
 pub mod storage;
 
@@ -54,8 +56,8 @@ pub const ITEM_COLLECTION_LIMIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
 impl Table {
     pub fn new(definition: TableDefinition, indexes: Vec<IndexDefinition>) -> Self {
         Self {
+            storage: Storage::new(&definition.key_schema),
             definition,
-            storage: Storage::default(),
             indexes: indexes.into_iter().map(Index::new).collect(),
             time_to_live: None,
             tags: Vec::new(),
@@ -90,7 +92,7 @@ impl Table {
     /// [`Table::write`], saying who wrote (DynamoDB's TTL process marks its stream records).
     pub fn write_as(&mut self, key: PrimaryKey, new: Option<Item>, origin: crate::stream::Origin) -> Written {
         let new_size = new.as_ref().map_or(0, item_size);
-        let new_stored = new.as_ref().map(|item| StoredItem::new(item));
+        let new_stored = new.as_ref().map(|item| self.storage.encode(item));
         let mut consumption = Consumption::default();
         if !self.indexes.is_empty() {
             let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
@@ -130,7 +132,7 @@ impl Table {
                 .unwrap_or_default();
             stream.capture(keys, old_item.as_ref(), new.as_ref(), origin);
         }
-        let old_size = old.as_ref().map_or(0, |o| o.size);
+        let old_size = old.as_ref().map_or(0, |o| o.size());
         consumption.table = Units::write(new_size.max(old_size));
         crate::explain::write(
             &self.definition.name,
@@ -149,13 +151,13 @@ impl Table {
 
     /// Bytes of one item collection: its items and their LSI entries.
     pub fn collection_bytes(&self, partition: &crate::value::KeyValue) -> u64 {
-        let items: usize = self.storage.collection(partition).map_or(0, |c| c.values().map(|s| s.size).sum());
+        let items: usize = self.storage.collection(partition).map(StoredItem::size).sum();
         let entries: usize = self
             .indexes
             .iter()
             .filter(|i| i.definition.kind == IndexKind::Local)
             .filter_map(|i| i.collection(std::slice::from_ref(partition)))
-            .map(|c| c.values().map(|s| s.size).sum::<usize>())
+            .map(|c| c.values().map(|s| s.size()).sum::<usize>())
             .sum();
         (items + entries) as u64
     }

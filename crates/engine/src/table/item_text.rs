@@ -1,0 +1,501 @@
+//! An item's stored form: a short text holding its size, then each attribute as a name (an
+//! interned id, or the name itself), a kind and the value's JSON — without the JSON that is the
+//! same for every attribute (`"name":`, `{"S":"`, `"}`), which a read writes back around it.
+//!
+//! ```text
+//! size  partition-key-at  sort-key-at  (attribute name kind length payload)*
+//! ```
+//! `…-key-at` is where the table's key attribute starts among the attributes, plus one (zero: the
+//! form has no such attribute), so the storage compares keys without reading the other attributes.
+//! Numbers (size, name ids, lengths) are written 6 bits a byte, low bits first, 0x40 marking that
+//! another byte follows: every byte the form adds is ASCII, so the whole form is a `str` and a
+//! read copies slices of it into the response as they are (no UTF-8 check, no escaping).
+//! A name is `id + 1`, or `0`, its length and its text. Kinds: `S`, `N` and `B` keep the text
+//! JSON writes between `{"S":"` and `"}` (base64 for `B`), `E` a string whose JSON text has an
+//! escape (so that comparing or decoding an `S` never looks for one); `J` keeps the whole
+//! value as JSON (`{"SS":[…]}`, `{"M":{…}}`, `{"BOOL":true}`, …). Attributes are in name order, as
+//! `Item` keeps them, so a read writes exactly what serde_json writes for the item.
+
+use super::names;
+use crate::value::{AttributeValue, Item, Number};
+use base64::Engine as _;
+
+const PREFIX_S: &str = r#"{"S":""#;
+const PREFIX_N: &str = r#"{"N":""#;
+const PREFIX_B: &str = r#"{"B":""#;
+const SUFFIX: &str = r#""}"#;
+
+/// The stored form of `item`, whose size by DynamoDB's rules is `size`; `key` names the table's
+/// key attributes (partition key, then sort key if any), whose places the form records.
+pub fn encode(item: &Item, size: usize, key: &[&str]) -> String {
+    let mut body = String::with_capacity(size + 3 * item.len() + 4);
+    let mut key_at = [0usize; 2];
+    let mut ids = Vec::with_capacity(item.len());
+    names::intern(item.keys().map(String::as_str), &mut ids);
+    for ((name, value), id) in item.iter().zip(ids) {
+        if let Some(which) = key.iter().position(|k| *k == name) {
+            if let Some(at) = key_at.get_mut(which) {
+                *at = body.len() + 1;
+            }
+        }
+        match id {
+            Some(id) => push_number(id as usize + 1, &mut body),
+            None => {
+                push_number(0, &mut body);
+                push_number(name.len(), &mut body);
+                body.push_str(name);
+            }
+        }
+        let json = serde_json::to_string(value).unwrap_or_default();
+        let (kind, payload) = [('S', PREFIX_S), ('N', PREFIX_N), ('B', PREFIX_B)]
+            .into_iter()
+            .find_map(|(kind, prefix)| Some((kind, json.strip_prefix(prefix)?.strip_suffix(SUFFIX)?)))
+            .filter(|(_, payload)| escaped_only(payload))
+            .unwrap_or(('J', json.as_str()));
+        let kind = if kind == 'S' && payload.contains('\\') { 'E' } else { kind };
+        body.push(kind);
+        push_number(payload.len(), &mut body);
+        body.push_str(payload);
+    }
+    let mut out = String::with_capacity(body.len() + 8);
+    push_number(size, &mut out);
+    push_number(key_at[0], &mut out);
+    push_number(key_at[1], &mut out);
+    out.push_str(&body);
+    out
+}
+
+/// The form's header: the item's size, and where its attributes start.
+#[inline(always)]
+fn header(form: &str) -> (usize, [usize; 2], usize) {
+    let bytes = form.as_bytes();
+    let mut at = 0;
+    let size = read_number(bytes, &mut at).unwrap_or(0);
+    let hash = read_number(bytes, &mut at).unwrap_or(0);
+    let range = read_number(bytes, &mut at).unwrap_or(0);
+    (size, [hash, range], at)
+}
+
+/// A key attribute's value as stored (`which`: 0 the partition key, 1 the sort key): its kind and
+/// payload, without decoding it.
+#[inline]
+pub fn key_value(form: &str, which: usize) -> Option<Stored<'_>> {
+    let (_, key_at, start) = header(form);
+    let bytes = form.as_bytes();
+    let mut at = start + key_at.get(which)?.checked_sub(1)?;
+    // The name is skipped, not looked up: the caller knows which attribute it asked for.
+    if read_number(bytes, &mut at)? == 0 {
+        at += read_number(bytes, &mut at)?;
+    }
+    let kind = *bytes.get(at)?;
+    at += 1;
+    let length = read_number(bytes, &mut at)?;
+    Some(Stored { kind, payload: form.get(at..at + length)? })
+}
+
+/// A scalar as stored: its kind (`S`, `N`, `B`) and the text JSON writes for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stored<'f> {
+    pub kind: u8,
+    pub payload: &'f str,
+}
+
+impl Stored<'_> {
+    /// The stored text of a key value (what `encode` keeps for it).
+    pub fn text_of(value: &crate::value::KeyValue) -> (u8, String) {
+        use crate::value::KeyValue;
+        match value {
+            KeyValue::S(s) => {
+                let json = serde_json::to_string(s).unwrap_or_default();
+                let text = json.get(1..json.len().saturating_sub(1)).unwrap_or_default().to_string();
+                (if text.contains('\\') { b'E' } else { b'S' }, text)
+            }
+            KeyValue::N(n) => (b'N', n.to_string()),
+            KeyValue::B(b) => (b'B', base64::engine::general_purpose::STANDARD.encode(b)),
+        }
+    }
+
+    /// The key value, decoded.
+    pub fn key_value(&self) -> Option<crate::value::KeyValue> {
+        use crate::value::KeyValue;
+        match self.kind {
+            b'S' => Some(KeyValue::S(self.payload.to_string())),
+            b'E' => Some(KeyValue::S(unescape(self.payload)?)),
+            b'N' => Number::parse(self.payload).ok().map(KeyValue::N),
+            b'B' => base64::engine::general_purpose::STANDARD.decode(self.payload).ok().map(KeyValue::B),
+            _ => None,
+        }
+    }
+
+    /// DynamoDB's order of two key values of one type: strings by code point (UTF-8 bytes),
+    /// binaries by unsigned byte, numbers by value.
+    pub fn compare(&self, other: &Stored<'_>) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (self.kind, other.kind) {
+            (b'S', b'S') => self.payload.as_bytes().cmp(other.payload.as_bytes()),
+            (b'N', b'N') => compare_numbers(self.payload, other.payload),
+            (b'S' | b'E', b'S' | b'E') => unescape(self.payload).cmp(&unescape(other.payload)),
+            (a, b) if a != b => a.cmp(&b),
+            _ if self.payload == other.payload => Ordering::Equal,
+            _ => {
+                let decode = |text: &str| base64::engine::general_purpose::STANDARD.decode(text).unwrap_or_default();
+                decode(self.payload).cmp(&decode(other.payload))
+            }
+        }
+    }
+}
+
+/// A string's JSON text (between its quotes), unescaped.
+fn unescape(payload: &str) -> Option<String> {
+    serde_json::from_str::<String>(&format!("\"{payload}\"")).ok()
+}
+
+/// Two numbers as `Number` writes them (plain notation, no leading or trailing zero, `-` for
+/// negatives, `0` for zero), compared by value without parsing them.
+pub fn compare_numbers(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let plain = |t: &str| t != "0" && t.bytes().all(|b| b.is_ascii_digit());
+    if plain(a) && plain(b) {
+        // Positive integers (the usual sort key): more digits is larger, then digit by digit.
+        return a.len().cmp(&b.len()).then_with(|| a.as_bytes().cmp(b.as_bytes()));
+    }
+    let sign = |t: &str| -> i8 {
+        if t == "0" {
+            0
+        } else if t.starts_with('-') {
+            -1
+        } else {
+            1
+        }
+    };
+    let (sa, sb) = (sign(a), sign(b));
+    if sa != sb || sa == 0 {
+        return sa.cmp(&sb);
+    }
+    let magnitude = |t: &str| -> (bool, usize) {
+        let digits = t.trim_start_matches('-');
+        let whole = digits.find('.').unwrap_or(digits.len());
+        (!digits.starts_with("0."), whole)
+    };
+    let (da, db) = (a.trim_start_matches('-'), b.trim_start_matches('-'));
+    let ((a_whole, a_len), (b_whole, b_len)) = (magnitude(a), magnitude(b));
+    // At least 1 beats under 1; among numbers of at least 1, more whole digits is larger; then
+    // (or among numbers under 1, all written `0.…`) the text compares as the value.
+    let order = a_whole
+        .cmp(&b_whole)
+        .then_with(|| if a_whole { a_len.cmp(&b_len) } else { Ordering::Equal })
+        .then_with(|| da.as_bytes().cmp(db.as_bytes()));
+    if sa < 0 {
+        order.reverse()
+    } else {
+        order
+    }
+}
+
+/// Whether every `"` in a JSON string's inner text is escaped (so the text is one string value,
+/// not `a","b` pieces of something else — which serde_json never writes, but the form must not
+/// depend on it).
+fn escaped_only(payload: &str) -> bool {
+    let bytes = payload.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return false,
+            _ => i += 1,
+        }
+    }
+    true
+}
+
+/// The item's size by DynamoDB's rules, as written first in its form.
+pub fn size(form: &str) -> usize {
+    header(form).0
+}
+
+/// Writes the item's DynamoDB JSON, exactly as serde_json writes the item. (The attribute walk is
+/// written out here rather than taken from `attributes`: this is every read's inner loop.)
+pub fn render(form: &str, out: &mut String) {
+    let bytes = form.as_bytes();
+    let mut at = header(form).2;
+    // Room for the form and the JSON around each attribute, reserved once.
+    out.reserve(form.len() * 2 + 16);
+    out.push('{');
+    let mut first = true;
+    while at < bytes.len() {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        let Some(tag) = read_number(bytes, &mut at) else { break };
+        let interned = if tag == 0 {
+            let Some(length) = read_number(bytes, &mut at) else { break };
+            let Some(text) = form.get(at..at + length) else { break };
+            at += length;
+            out.push_str(&serde_json::to_string(text).unwrap_or_default());
+            out.push(':');
+            None
+        } else {
+            let Some(name) = u32::try_from(tag - 1).ok().and_then(names::get) else { break };
+            Some(name)
+        };
+        let Some(&kind) = bytes.get(at) else { break };
+        at += 1;
+        let Some(length) = read_number(bytes, &mut at) else { break };
+        let Some(payload) = form.get(at..at + length) else { break };
+        at += length;
+        let prefix = match (kind, interned) {
+            (b'S' | b'E', Some(name)) => &name.json_s,
+            (b'N', Some(name)) => &name.json_n,
+            (b'B', Some(name)) => &name.json_b,
+            (b'S' | b'E', None) => PREFIX_S,
+            (b'N', None) => PREFIX_N,
+            (b'B', None) => PREFIX_B,
+            (_, name) => {
+                if let Some(name) = name {
+                    out.push_str(&name.json);
+                }
+                out.push_str(payload);
+                continue;
+            }
+        };
+        out.push_str(prefix);
+        out.push_str(payload);
+        out.push_str(SUFFIX);
+    }
+    out.push('}');
+}
+
+/// The whole item.
+pub fn decode(form: &str) -> Item {
+    attributes(form).filter_map(|a| Some((a.name.text().to_string(), a.value()?))).collect()
+}
+
+/// The attributes named in `wanted`, decoding only theirs.
+pub fn decode_only(form: &str, wanted: &[&str]) -> Item {
+    attributes(form)
+        .filter(|a| wanted.contains(&a.name.text()))
+        .filter_map(|a| Some((a.name.text().to_string(), a.value()?)))
+        .collect()
+}
+
+/// An attribute's name in the form.
+pub enum Name<'f> {
+    Interned(&'static names::Name),
+    Text(&'f str),
+}
+
+impl<'f> Name<'f> {
+    pub fn text(&self) -> &'f str {
+        match self {
+            Self::Interned(name) => &name.text,
+            Self::Text(text) => text,
+        }
+    }
+}
+
+/// One attribute as stored: its name, kind and payload.
+pub struct Attribute<'f> {
+    pub name: Name<'f>,
+    pub kind: u8,
+    pub payload: &'f str,
+}
+
+impl Attribute<'_> {
+    /// The value, decoded (`None` only for a form not written by `encode`).
+    pub fn value(&self) -> Option<AttributeValue> {
+        let text = self.payload;
+        match self.kind {
+            b'S' => Some(AttributeValue::S(text.to_string())),
+            b'E' => Some(AttributeValue::S(unescape(text)?)),
+            b'N' => Number::parse(text).ok().map(AttributeValue::N),
+            b'B' => base64::engine::general_purpose::STANDARD.decode(text).ok().map(AttributeValue::B),
+            _ => serde_json::from_str(text).ok(),
+        }
+    }
+}
+
+/// The attributes of a form, in name order.
+pub fn attributes(form: &str) -> Attributes<'_> {
+    Attributes { form, at: header(form).2 }
+}
+
+pub struct Attributes<'f> {
+    form: &'f str,
+    at: usize,
+}
+
+impl<'f> Iterator for Attributes<'f> {
+    type Item = Attribute<'f>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Attribute<'f>> {
+        let bytes = self.form.as_bytes();
+        if self.at >= bytes.len() {
+            return None;
+        }
+        let name = match read_number(bytes, &mut self.at)? {
+            0 => {
+                let length = read_number(bytes, &mut self.at)?;
+                let text = self.form.get(self.at..self.at + length)?;
+                self.at += length;
+                Name::Text(text)
+            }
+            id => Name::Interned(names::get(u32::try_from(id - 1).ok()?)?),
+        };
+        let kind = *bytes.get(self.at)?;
+        self.at += 1;
+        let length = read_number(bytes, &mut self.at)?;
+        let payload = self.form.get(self.at..self.at + length)?;
+        self.at += length;
+        Some(Attribute { name, kind, payload })
+    }
+}
+
+fn push_number(mut value: usize, out: &mut String) {
+    while value >= 64 {
+        out.push(char::from((value & 63) as u8 | 64));
+        value >>= 6;
+    }
+    out.push(char::from(value as u8));
+}
+
+#[inline(always)]
+fn read_number(bytes: &[u8], at: &mut usize) -> Option<usize> {
+    let first = *bytes.get(*at)?;
+    if first & 64 == 0 {
+        *at += 1;
+        return Some(usize::from(first));
+    }
+    let mut value = 0usize;
+    let mut shift = 0;
+    loop {
+        let byte = *bytes.get(*at)?;
+        *at += 1;
+        value |= usize::from(byte & 63) << shift;
+        if byte & 64 == 0 {
+            return Some(value);
+        }
+        shift += 6;
+        if shift >= usize::BITS as usize {
+            return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_back_and_every_byte_is_ascii() {
+        for value in [0usize, 1, 63, 64, 4095, 4096, 400_000, usize::MAX] {
+            let mut out = String::new();
+            push_number(value, &mut out);
+            assert!(out.is_ascii());
+            let mut at = 0;
+            assert_eq!(read_number(out.as_bytes(), &mut at), Some(value));
+            assert_eq!(at, out.len());
+        }
+    }
+
+    #[test]
+    fn a_name_too_long_to_intern_is_kept_in_the_form() {
+        let long = format!("x\"{}", "n".repeat(names::MAX_INTERNED_LEN));
+        let item = Item::from([(long.clone(), AttributeValue::S("v".into()))]);
+        let form = encode(&item, 3, &[]);
+        assert!(form.contains(&long));
+        assert_eq!(decode(&form), item);
+        let mut json = String::new();
+        render(&form, &mut json);
+        assert_eq!(json, serde_json::to_string(&item).expect("json"));
+    }
+
+    #[test]
+    fn numbers_compare_as_their_values() {
+        let texts = [
+            "-1000", "-999.5", "-12.45", "-12.4", "-1", "-0.5", "-0.05", "-0.0001", "0", "0.0001", "0.05", "0.5",
+            "1", "1.5", "9", "10", "12.4", "12.45", "99.999", "100", "1000000000000000000000000000",
+        ];
+        for a in texts {
+            for b in texts {
+                let expected = Number::parse(a).expect("a").cmp(&Number::parse(b).expect("b"));
+                assert_eq!(compare_numbers(a, b), expected, "{a} vs {b}");
+                assert_eq!(Number::parse(a).expect("a").to_string(), a, "the texts are as Number writes them");
+            }
+        }
+    }
+
+    #[test]
+    fn key_values_are_found_and_compare_as_dynamodb_orders_them() {
+        use crate::value::KeyValue;
+        let item = Item::from([
+            ("a".to_string(), AttributeValue::S("x".into())),
+            ("pk".to_string(), AttributeValue::S("say \"hi\"".into())),
+            ("sk".to_string(), AttributeValue::N(Number::parse("-2.5").expect("n"))),
+        ]);
+        let form = encode(&item, 20, &["pk", "sk"]);
+        let (kind, text) = Stored::text_of(&KeyValue::S("say \"hi\"".into()));
+        assert_eq!(key_value(&form, 0), Some(Stored { kind, payload: &text }));
+        assert_eq!(key_value(&form, 1), Some(Stored { kind: b'N', payload: "-2.5" }));
+        let s = |v: &str| Stored::text_of(&KeyValue::S(v.into()));
+        let order = |a: &(u8, String), b: &(u8, String)| {
+            Stored { kind: a.0, payload: &a.1 }.compare(&Stored { kind: b.0, payload: &b.1 })
+        };
+        // Escaped characters compare as the characters: '"' (0x22) sorts before '#' (0x23), and
+        // a control character before a space.
+        assert_eq!(order(&s("a\"z"), &s("a#")), std::cmp::Ordering::Less);
+        assert_eq!(order(&s("a\u{1}"), &s("a ")), std::cmp::Ordering::Less);
+        assert_eq!(order(&s("é"), &s("z")), std::cmp::Ordering::Greater);
+        let b = |v: &[u8]| Stored::text_of(&KeyValue::B(v.to_vec()));
+        assert_eq!(order(&b(&[0xFF]), &b(&[0x00, 0xFF])), std::cmp::Ordering::Greater);
+        assert_eq!(order(&b(&[1]), &b(&[1, 0])), std::cmp::Ordering::Less);
+        let plain = Item::from([("a".to_string(), AttributeValue::S("x".into()))]);
+        assert_eq!(key_value(&encode(&plain, 2, &["pk"]), 0), None);
+    }
+
+    proptest::proptest! {
+        /// Any item of scalar, set and nested values, with names and strings that need escaping:
+        /// the form reads back as the item and writes the JSON serde_json writes for it.
+        #[test]
+        fn an_item_reads_back_and_writes_as_serde_json_does(
+            values in proptest::collection::vec(("[a-c\"\\\\\\x01\u{e9}]{1,3}", "[x\"\\\\\\n\u{1F600}]{0,4}", 0u8..5), 0..8),
+            long_name in proptest::bool::ANY,
+        ) {
+            let mut item: Item = values
+                .iter()
+                .map(|(name, text, kind)| {
+                    let value = match kind {
+                        0 => AttributeValue::S(text.clone()),
+                        1 => AttributeValue::N(Number::parse(&format!("{}.5", text.len())).expect("number")),
+                        2 => AttributeValue::B(text.as_bytes().to_vec()),
+                        3 => AttributeValue::Ss(vec![text.clone(), format!("{text}!")]),
+                        _ => AttributeValue::M(Item::from([(text.clone(), AttributeValue::Bool(true))])),
+                    };
+                    (name.clone(), value)
+                })
+                .collect();
+            if long_name {
+                item.insert("n".repeat(names::MAX_INTERNED_LEN + 3), AttributeValue::Null);
+            }
+            let form = encode(&item, 7, &["a", "b"]);
+            proptest::prop_assert_eq!(decode(&form), item.clone());
+            let mut json = String::new();
+            render(&form, &mut json);
+            proptest::prop_assert_eq!(json, serde_json::to_string(&item).expect("json"));
+            proptest::prop_assert_eq!(size(&form), 7);
+        }
+    }
+
+    #[test]
+    fn a_damaged_form_reads_as_fewer_attributes_not_a_panic() {
+        let item = Item::from([("a".to_string(), AttributeValue::S("é value".into()))]);
+        let form = encode(&item, 9, &["a"]);
+        for cut in 0..form.len() {
+            if let Some(prefix) = form.get(..cut) {
+                assert!(decode(prefix).len() <= 1);
+                render(prefix, &mut String::new());
+            }
+        }
+    }
+}
