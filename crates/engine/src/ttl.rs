@@ -71,7 +71,7 @@ impl Engine {
                 last = Some(key);
             }
             for key in expired_keys {
-                if let Some(removed) = remove_expired(table, key) {
+                if let Some(removed) = remove_expired(table, &key) {
                     slice.removed.push((name.clone(), removed));
                 }
             }
@@ -92,14 +92,14 @@ impl Engine {
     pub fn expire_item(&mut self, table: &str, key: &Item) -> bool {
         let Some(table) = self.tables.get_mut(table) else { return false };
         let Ok(key) = table.definition.key_schema.key_of_request(key) else { return false };
-        let removed = remove_expired(table, key).is_some();
+        let removed = remove_expired(table, &key).is_some();
         self.stamp_stream_records();
         removed
     }
 }
 
 /// Removes the item at `key` as DynamoDB's TTL process; returns its key attributes.
-fn remove_expired(table: &mut crate::table::Table, key: crate::table::PrimaryKey) -> Option<Item> {
+fn remove_expired(table: &mut crate::table::Table, key: &crate::table::PrimaryKey) -> Option<Item> {
     let old = table.write_as(key, None, crate::stream::Origin::TimeToLive).old?;
     Some(table.definition.key_schema.key_item(&old.item()))
 }

@@ -369,7 +369,7 @@ impl Harness {
             ];
             for (condition, keep) in &conditions {
                 for forward in [true, false] {
-                    let mut want: Vec<&ModelItem> = expected.iter().filter(|i| i.n.is_some_and(|n| keep(n))).collect();
+                    let mut want: Vec<&ModelItem> = expected.iter().filter(|i| i.n.is_some_and(keep)).collect();
                     if !forward {
                         want.reverse();
                     }

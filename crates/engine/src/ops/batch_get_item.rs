@@ -116,7 +116,7 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
         let items = responses.entry(table_name.clone()).or_default();
         for (key, key_item) in keys {
             let stored = table.storage.get(&key);
-            let size = stored.map_or(0, |s| s.size());
+            let size = stored.map_or(0, super::super::table::storage::StoredItem::size);
             if bytes + size > MAX_RESPONSE_BYTES {
                 let rest = unprocessed
                     .entry(table_name.clone())

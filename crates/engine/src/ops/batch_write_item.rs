@@ -157,7 +157,7 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
     for write in planned {
         let table = engine.table_mut(&write.table)?;
         let partition = write.key.0.clone();
-        let written = table.write(write.key, write.item);
+        let written = table.write(&write.key, write.item);
         let total = consumed.entry(write.table.clone()).or_default();
         total.add(&written.consumption);
         let partitions = touched.entry(write.table).or_default();

@@ -102,7 +102,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<DeleteItemOu
     check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     let partition = key.0.clone();
     let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    let written = table.write(key, None);
+    let written = table.write(&key, None);
     let old = written.old;
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");
     Ok(DeleteItemOutput {

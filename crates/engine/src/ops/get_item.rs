@@ -75,13 +75,13 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<GetItemOutput<'_
     let stored = table.storage.get(&key);
     let consistent = input.consistent_read.unwrap_or(false);
     // The whole item is read whatever the projection; a missing item still costs one unit.
-    let units = Units::read(stored.map_or(0, |s| s.size()), consistent);
+    let units = Units::read(stored.map_or(0, super::super::table::storage::StoredItem::size), consistent);
     let why = if stored.is_some() { "the whole item, whatever the projection" } else { "no item: the minimum unit" };
     crate::explain::read(
         &table_name,
         None,
         std::slice::from_ref(&key.0),
-        stored.map_or(0, |s| s.size()),
+        stored.map_or(0, super::super::table::storage::StoredItem::size),
         consistent,
         units,
         why,

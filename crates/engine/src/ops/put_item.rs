@@ -111,7 +111,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<PutItemOutpu
     check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     table.check_collection_limit(&key, Some(&item), limit)?;
     let partition = key.0.clone();
-    let written = table.write(key, Some(item));
+    let written = table.write(&key, Some(item));
     let old = written.old;
     let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
     let want_old = input.return_values.as_deref() == Some("ALL_OLD");

@@ -102,13 +102,13 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
     for (table_name, table, key, projection) in plans {
         let stored = table.storage.get(&key);
         // Twice a strong read of the item; a missing item still costs the minimum, doubled.
-        let read = Units::read(stored.map_or(0, |s| s.size()), true);
+        let read = Units::read(stored.map_or(0, super::super::table::storage::StoredItem::size), true);
         let why = "transactional read: twice a strongly consistent read";
         crate::explain::read(
             &table_name,
             None,
             std::slice::from_ref(&key.0),
-            stored.map_or(0, |s| s.size()),
+            stored.map_or(0, super::super::table::storage::StoredItem::size),
             true,
             read + read,
             why,

@@ -346,7 +346,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
             None if step.kind == Kind::Check => {
                 // A condition check is charged as a write of the item it read (real DynamoDB, per
                 // the conformance suite; DynamoDB Local charges it as a read).
-                let size = table.storage.get(&step.key).map_or(0, |s| s.size());
+                let size = table.storage.get(&step.key).map_or(0, super::super::table::storage::StoredItem::size);
                 let why = "ConditionCheck: charged as a write of the item it read";
                 crate::explain::write(
                     &step.table,
@@ -360,8 +360,8 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
             }
             new => {
                 let new_size = new.as_ref().map_or(0, item_size);
-                let written = table.write(step.key, new);
-                let larger = new_size.max(written.old.as_ref().map_or(0, |o| o.size()));
+                let written = table.write(&step.key, new);
+                let larger = new_size.max(written.old.as_ref().map_or(0, super::super::table::storage::StoredItem::size));
                 (written.consumption, Units::read(larger, true))
             }
         };

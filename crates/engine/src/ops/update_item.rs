@@ -137,7 +137,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     // Removing attributes from an item that does not exist creates nothing; the write still
     // costs its unit.
     if old.is_none() && super::only_removes(&actions) {
-        let written = table.write(key, None);
+        let written = table.write(&key, None);
         return Ok(UpdateItemOutput {
             attributes: None,
             consumed_capacity: written
@@ -157,7 +157,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     table.check_collection_limit(&key, Some(&new_item), limit)?;
     let partition = key.0.clone();
     let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    let written = table.write(key, Some(new_item.clone()));
+    let written = table.write(&key, Some(new_item.clone()));
     let old = written.old;
     let attributes = match input.return_values.as_deref() {
         Some("ALL_OLD") => old.map(|o| o.item()),

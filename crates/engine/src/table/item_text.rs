@@ -38,13 +38,10 @@ pub fn encode(item: &Item, size: usize, key: &[&str]) -> String {
                 *at = body.len() + 1;
             }
         }
-        match id {
-            Some(id) => push_number(id as usize + 1, &mut body),
-            None => {
-                push_number(0, &mut body);
-                push_number(name.len(), &mut body);
-                body.push_str(name);
-            }
+        if let Some(id) = id { push_number(id as usize + 1, &mut body) } else {
+            push_number(0, &mut body);
+            push_number(name.len(), &mut body);
+            body.push_str(name);
         }
         let json = serde_json::to_string(value).unwrap_or_default();
         let (kind, payload) = [('S', PREFIX_S), ('N', PREFIX_N), ('B', PREFIX_B)]
@@ -66,7 +63,7 @@ pub fn encode(item: &Item, size: usize, key: &[&str]) -> String {
 }
 
 /// The form's header: the item's size, and where its attributes start.
-#[inline(always)]
+#[inline]
 fn header(form: &str) -> (usize, [usize; 2], usize) {
     let bytes = form.as_bytes();
     let mut at = 0;
@@ -360,7 +357,7 @@ fn push_number(mut value: usize, out: &mut String) {
     out.push(char::from(value as u8));
 }
 
-#[inline(always)]
+#[inline]
 fn read_number(bytes: &[u8], at: &mut usize) -> Option<usize> {
     let first = *bytes.get(*at)?;
     if first & 64 == 0 {

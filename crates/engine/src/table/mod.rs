@@ -80,7 +80,7 @@ impl Table {
     /// step. Every write, single or in a batch or transaction, goes through here, so capacity is
     /// counted in one place: the larger of the old and new item in 1 KB units on the table (one
     /// unit for removing nothing), and each index's own writes (see `Index::apply`).
-    pub fn write(&mut self, key: PrimaryKey, new: Option<Item>) -> Written {
+    pub fn write(&mut self, key: &PrimaryKey, new: Option<Item>) -> Written {
         self.write_as(key, new, crate::stream::Origin::Request)
     }
 
@@ -90,17 +90,17 @@ impl Table {
     }
 
     /// [`Table::write`], saying who wrote (DynamoDB's TTL process marks its stream records).
-    pub fn write_as(&mut self, key: PrimaryKey, new: Option<Item>, origin: crate::stream::Origin) -> Written {
+    pub fn write_as(&mut self, key: &PrimaryKey, new: Option<Item>, origin: crate::stream::Origin) -> Written {
         let new_size = new.as_ref().map_or(0, item_size);
         let new_stored = new.as_ref().map(|item| self.storage.encode(item));
         let mut consumption = Consumption::default();
         if !self.indexes.is_empty() {
             let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
-            let old = self.storage.get(&key).map(StoredItem::item);
+            let old = self.storage.get(key).map(StoredItem::item);
             let new = new.as_ref().zip(new_stored.as_ref());
             for index in &mut self.indexes {
-                let units = index.apply(&key, old.as_ref(), new, &key_names, Some(&self.definition.name));
+                let units = index.apply(key, old.as_ref(), new, &key_names, Some(&self.definition.name));
                 if units > Units(0) {
                     let name = index.definition.name.clone();
                     match index.definition.kind {
@@ -110,16 +110,16 @@ impl Table {
                 }
             }
         }
-        let streamed = self
-            .streams
-            .last()
-            .is_some_and(|s| s.enabled)
-            .then(|| (new.clone(), self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()));
         let stores = new.is_some();
+        let streamed = if self.streams.last().is_some_and(|s| s.enabled) {
+            Some((new, self.key_names().iter().map(|n| (*n).to_string()).collect::<Vec<_>>()))
+        } else {
+            None
+        };
         let partition = crate::explain::recording().then(|| key.0.clone());
         let old = match new_stored {
             Some(encoded) => self.storage.put_stored(key, encoded),
-            None => self.storage.delete(&key),
+            None => self.storage.delete(key),
         };
         if stores || old.is_some() {
             self.changes += 1;
@@ -132,7 +132,7 @@ impl Table {
                 .unwrap_or_default();
             stream.capture(keys, old_item.as_ref(), new.as_ref(), origin);
         }
-        let old_size = old.as_ref().map_or(0, |o| o.size());
+        let old_size = old.as_ref().map_or(0, storage::StoredItem::size);
         consumption.table = Units::write(new_size.max(old_size));
         crate::explain::write(
             &self.definition.name,
@@ -157,7 +157,7 @@ impl Table {
             .iter()
             .filter(|i| i.definition.kind == IndexKind::Local)
             .filter_map(|i| i.collection(std::slice::from_ref(partition)))
-            .map(|c| c.values().map(|s| s.size()).sum::<usize>())
+            .map(|c| c.values().map(storage::StoredItem::size).sum::<usize>())
             .sum();
         (items + entries) as u64
     }

@@ -59,7 +59,7 @@ pub fn intern<'n>(names: impl Iterator<Item = &'n str>, ids: &mut Vec<Option<u32
     ids.clear();
     // A poisoned lock only means another thread panicked while holding it; the map is still whole
     // (an insert either happened or not), so it is used as it is.
-    let mut guard = IDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut guard = IDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let map = guard.get_or_insert_with(HashMap::new);
     for name in names {
         if let Some(id) = map.get(name) {

@@ -110,14 +110,13 @@ thread_local! {
 }
 
 fn written<S: serde::Serializer>(serializer: S, stored: &StoredItem) -> Result<S::Ok, S::Error> {
-    WRITTEN.with(|buffer| match buffer.try_borrow_mut() {
-        Ok(mut buffer) => {
+    WRITTEN.with(|buffer| {
+        if let Ok(mut buffer) = buffer.try_borrow_mut() {
             buffer.clear();
             stored.write_json(&mut buffer);
             raw(serializer, &buffer)
-        }
-        // Only if a serializer called back into this one while it writes (none does).
-        Err(_) => {
+        } else {
+            // Only if a serializer called back into this one while it writes (none does).
             let mut own = String::new();
             stored.write_json(&mut own);
             raw(serializer, &own)
@@ -341,7 +340,7 @@ impl Storage {
     }
 
     /// Stores an item already encoded (by [`Storage::encode`]) under `key`, its key.
-    pub fn put_stored(&mut self, key: PrimaryKey, stored: StoredItem) -> Option<StoredItem> {
+    pub fn put_stored(&mut self, key: &PrimaryKey, stored: StoredItem) -> Option<StoredItem> {
         let size = stored.size();
         let old = self.entries.replace(Entry { hash: key.0.stable_hash(), item: stored }).map(|e| e.item);
         self.total_bytes += size;
@@ -527,7 +526,11 @@ mod tests {
             }
         }
 
-        fn setup() -> impl Strategy<Value = (ScalarType, Vec<KeyValue>, Vec<KeyValue>, Vec<(usize, usize)>, usize)> {
+        /// The sort key type, partition and sort values, writes (a partition and a sort value
+        /// each, by position) and where a resumed scan starts.
+        type Setup = (ScalarType, Vec<KeyValue>, Vec<KeyValue>, Vec<(usize, usize)>, usize);
+
+        fn setup() -> impl Strategy<Value = Setup> {
             (kind(), kind()).prop_flat_map(|(h, r)| {
                 (
                     Just(r),
@@ -553,7 +556,7 @@ mod tests {
                 let mut model: BTreeMap<(u64, KeyValue, KeyValue), usize> = BTreeMap::new();
                 for (n, (p, s)) in writes.iter().enumerate() {
                     let key = (partitions[p % partitions.len()].clone(), Some(sorts[s % sorts.len()].clone()));
-                    let old = stored.put_stored(key.clone(), stored.encode(&item(&key, n)));
+                    let old = stored.put_stored(&key, stored.encode(&item(&key, n)));
                     let before = model.insert((key.0.stable_hash(), key.0.clone(), key.1.clone().unwrap_or(key.0.clone())), n);
                     prop_assert_eq!(old.is_some(), before.is_some());
                 }
