@@ -6,15 +6,25 @@ use crate::capacity::{Consumption, Units};
 use crate::error::{DynamoError, Result};
 use crate::expression::ast::Step;
 use crate::expression::DocPath;
-use crate::table::index::{entry_key, EntryKey};
+use crate::table::index::range_bytes;
+use crate::table::PrimaryKey;
 use crate::table::{Index, IndexKind, StoredItem, Table};
 use crate::value::{Item, KeyValue};
 
-/// Where an index read resumes: the partition, the RANGE values and the entry's position.
+/// Where an index read resumes: the partition, the RANGE values (also as key bytes) and the
+/// table key of the entry read last.
 pub struct IndexStart {
     pub hash: Vec<KeyValue>,
     pub range: Vec<KeyValue>,
-    pub position: EntryKey,
+    pub range_bytes: Vec<u8>,
+    pub key: PrimaryKey,
+}
+
+impl IndexStart {
+    /// Exactly after the entry read last.
+    pub fn after(&self) -> std::ops::Bound<crate::table::index::EntryPlace> {
+        std::ops::Bound::Excluded(crate::table::index::EntryPlace::at(self.range_bytes.clone(), &self.key))
+    }
 }
 
 /// A read of a table or of one of its indexes.
@@ -75,7 +85,7 @@ impl<'t> Target<'t> {
         names
     }
 
-    /// An index ExclusiveStartKey: exactly the table key and the index key, as an entry position.
+    /// An index ExclusiveStartKey: exactly the table key and the index key.
     pub fn index_start(&self, start: Option<&Item>) -> Result<Option<IndexStart>> {
         const INVALID: &str = "The provided starting key is invalid";
         let (Some(index), Some(start)) = (self.index, start) else { return Ok(None) };
@@ -97,21 +107,17 @@ impl<'t> Target<'t> {
             .key_of_request(&table_key)
             .map_err(|_| DynamoError::validation(INVALID))?;
         let (hash, range) = index.definition.key_of(start).ok_or_else(|| DynamoError::validation(INVALID))?;
-        let position = entry_key(&range, &primary);
-        Ok(Some(IndexStart { hash, range, position }))
+        Ok(Some(IndexStart { hash, range_bytes: range_bytes(&range), range, key: primary }))
     }
 
     /// The candidate for one index entry, with the table item when it must be fetched.
-    pub fn candidate<'s>(&self, entry: &'s StoredItem, position: &EntryKey) -> Candidate<'s>
+    pub fn candidate<'s>(&self, entry: &'s StoredItem) -> Candidate<'s>
     where
         't: 's,
     {
         let fetched = match (self.fetch_from_table, self.index) {
-            (true, Some(index)) => {
-                let schema = &self.table.definition.key_schema;
-                let kinds = (schema.hash.kind, schema.range.as_ref().map(|r| r.kind));
-                index.read_position(position, kinds).and_then(|(_, key)| self.table.storage.get(&key))
-            }
+            // The entry holds the table key (every projection does).
+            (true, Some(_)) => self.table.storage.get(&self.table.storage.key_of(entry)),
             _ => None,
         };
         Candidate { entry, fetched }

@@ -10,6 +10,7 @@ use crate::expression::ast::{Condition, DocPath, Operand, Step};
 use crate::expression::key_condition::analyse;
 use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{ExprKind, ExpressionParams};
+use crate::table::index::EntryPlace;
 use crate::table::{ItemJson, KeyAttribute, KeySchema, StoredItem, Table};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Item, KeyValue};
@@ -327,25 +328,21 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 Some(collection) => {
                     // The key condition as one range of positions, narrowed to after the start
                     // key (which the check above put inside it).
-                    let (mut lower, mut upper) = keys.position_bounds();
+                    let (lower, upper) = keys.position_bounds();
+                    let (mut lower, mut upper) = (entry_bound(lower, true), entry_bound(upper, false));
                     if let Some(start) = &start {
-                        let past = Bound::Excluded(start.position.to_vec());
                         if forward {
-                            lower = past;
+                            lower = start.after();
                         } else {
-                            upper = past;
+                            upper = start.after();
                         }
                     }
-                    if range_is_empty(&lower, &upper) {
-                        read_page(std::iter::empty(), &spec)
+                    let matching = collection.range(&lower, &upper);
+                    let candidate = |entry| target.candidate(entry);
+                    if forward {
+                        read_page(matching.map(candidate), &spec)
                     } else {
-                        let matching = collection.range::<[u8], _>((as_slice_bound(&lower), as_slice_bound(&upper)));
-                        let candidate = |(k, entry)| target.candidate(entry, k);
-                        if forward {
-                            read_page(matching.map(candidate), &spec)
-                        } else {
-                            read_page(matching.rev().map(candidate), &spec)
-                        }
+                        read_page(matching.rev().map(candidate), &spec)
                     }
                 }
             };
@@ -421,11 +418,15 @@ fn sort_bound(bound: &Bound<Option<KeyValue>>) -> Bound<&KeyValue> {
     }
 }
 
-fn as_slice_bound(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
-    match bound {
-        Bound::Included(v) => Bound::Included(v.as_slice()),
-        Bound::Excluded(v) => Bound::Excluded(v.as_slice()),
-        Bound::Unbounded => Bound::Unbounded,
+/// A bound on entry positions (bytes, as `position_bounds` gives them) as a place in an index
+/// partition. A bound's bytes are never a proper extension of an entry's RANGE bytes, so an entry
+/// is after the bytes exactly when its RANGE bytes are the bytes or after them: an inclusive lower
+/// or exclusive upper bound is the place before those RANGE bytes (and so is its opposite kind).
+fn entry_bound(bound: Bound<Vec<u8>>, lower: bool) -> Bound<EntryPlace> {
+    match (bound, lower) {
+        (Bound::Included(bytes) | Bound::Excluded(bytes), true) => Bound::Included(EntryPlace::before(bytes)),
+        (Bound::Included(bytes) | Bound::Excluded(bytes), false) => Bound::Excluded(EntryPlace::before(bytes)),
+        (Bound::Unbounded, _) => Bound::Unbounded,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Scan: every partition in stable-hash order, optionally one segment of a parallel scan.
 
-use super::index_read::Target;
+use super::index_read::{IndexStart, Target};
 use super::query::{check_select, start_key, ProjectionSource, ReadOutput};
 use super::read_page::{read_page, Candidate, PageSpec};
 use super::refuse_legacy;
@@ -186,10 +186,9 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 .partitions_from(first_slot.as_ref())
                 .take_while(move |(slot, _)| in_segment(slot.hash))
                 .flat_map(move |(slot, collection)| {
-                    let after = start.as_ref().filter(|start| start.hash == slot.key).map(|start| &*start.position);
-                    collection
-                        .range::<[u8], _>((after.map_or(Bound::Unbounded, Bound::Excluded), Bound::Unbounded))
-                        .map(move |(k, entry)| target.candidate(entry, k))
+                    // The start key's partition resumes right after it; the others from their first entry.
+                    let after = start.as_ref().filter(|start| start.hash == slot.key).map_or(Bound::Unbounded, IndexStart::after);
+                    collection.range(&after, &Bound::Unbounded).map(move |entry| target.candidate(entry))
                 });
             read_page(items, &spec)
         }

@@ -3,12 +3,12 @@
 //! An index entry is the item reduced to the table key, the index key and the projected
 //! attributes. Entries are ordered by index partition (stable hash, as the table), then by the
 //! RANGE attributes in key-schema order, then by the table key, so equal index keys keep a
-//! stable order.
+//! stable order (`index_collection`).
 
 use super::schema::{KeyAttribute, PrimaryKey};
 use super::storage::StoredItem;
 use crate::capacity::Units;
-use crate::value::{Item, KeyValue, ScalarType};
+use crate::value::{Item, KeyValue};
 use std::collections::BTreeMap;
 
 /// Global or local.
@@ -62,25 +62,7 @@ impl IndexSlot {
     }
 }
 
-/// Position of an entry inside its index partition: its RANGE values, then the table key, as
-/// bytes that sort as the values do (`key_bytes`), in one small allocation.
-pub type EntryKey = Box<[u8]>;
-
-/// The position of the entry with these RANGE values and this table key.
-pub fn entry_key(range: &[KeyValue], key: &PrimaryKey) -> EntryKey {
-    let mut out = Vec::with_capacity(48);
-    for value in range {
-        super::key_bytes::push(value, &mut out);
-    }
-    super::key_bytes::push(&key.0, &mut out);
-    if let Some(sort) = &key.1 {
-        super::key_bytes::push(sort, &mut out);
-    }
-    out.into_boxed_slice()
-}
-
-/// One index partition's entries.
-pub type IndexCollection = BTreeMap<EntryKey, StoredItem>;
+pub use super::index_collection::{range_bytes, EntryPlace, IndexCollection};
 
 /// An index with its entries.
 #[derive(Debug, Clone)]
@@ -140,29 +122,6 @@ impl IndexDefinition {
 }
 
 impl Index {
-    /// The RANGE values and the table key of the entry at `position` (`table_key`: the types of
-    /// the table's partition and sort key).
-    pub fn read_position(
-        &self,
-        position: &[u8],
-        table_key: (ScalarType, Option<ScalarType>),
-    ) -> Option<(Vec<KeyValue>, PrimaryKey)> {
-        let mut at = 0;
-        let mut range = Vec::with_capacity(self.definition.range.len());
-        for attribute in &self.definition.range {
-            let (value, used) = super::key_bytes::read(position.get(at..)?, attribute.kind)?;
-            range.push(value);
-            at += used;
-        }
-        let (partition, used) = super::key_bytes::read(position.get(at..)?, table_key.0)?;
-        at += used;
-        let sort = match table_key.1 {
-            Some(kind) => Some(super::key_bytes::read(position.get(at..)?, kind)?.0),
-            None => None,
-        };
-        Some((range, (partition, sort)))
-    }
-
     pub fn new(definition: IndexDefinition) -> Self {
         Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0 }
     }
@@ -202,7 +161,7 @@ impl Index {
         let (units, bytes, why) = match (old_entry, new_entry) {
             (None, None) => return Units(0),
             (None, Some((index_key, entry))) => {
-                let (units, bytes) = self.insert(index_key, key, &entry, new_stored, table_key);
+                let (units, bytes) = self.insert(index_key, &entry, new_stored, table_key);
                 (units, bytes, "the item now has the index key: one entry written")
             }
             (Some((index_key, _)), None) => {
@@ -212,7 +171,7 @@ impl Index {
             (Some((old_key, old_item)), Some((new_key, new_item))) => {
                 if old_key != new_key {
                     let (removed, old_bytes) = self.remove(&old_key, key);
-                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored, table_key);
+                    let (added, new_bytes) = self.insert(new_key, &new_item, new_stored, table_key);
                     (
                         removed + added,
                         old_bytes + new_bytes,
@@ -222,7 +181,7 @@ impl Index {
                     return Units(0);
                 } else {
                     let (removed, old_bytes) = self.remove(&old_key, key);
-                    let (added, new_bytes) = self.insert(new_key, key, &new_item, new_stored, table_key);
+                    let (added, new_bytes) = self.insert(new_key, &new_item, new_stored, table_key);
                     (removed.max(added), old_bytes.max(new_bytes), "a projected attribute changed: the entry rewritten")
                 }
             }
@@ -237,7 +196,6 @@ impl Index {
     fn insert(
         &mut self,
         (hash, range): (Vec<KeyValue>, Vec<KeyValue>),
-        key: &PrimaryKey,
         entry: &Item,
         table_item: Option<&StoredItem>,
         table_key: &[&str],
@@ -250,14 +208,14 @@ impl Index {
         let written = (Units::write(stored.size()), stored.size());
         self.item_count += 1;
         self.total_bytes += stored.size();
-        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert(entry_key(&range, key), stored);
+        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert(&range_bytes(&range), stored);
         written
     }
 
     fn remove(&mut self, (hash, range): &(Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey) -> (Units, usize) {
         let slot = IndexSlot::of(hash);
         let Some(collection) = self.partitions.get_mut(&slot) else { return (Units(0), 0) };
-        let Some(old) = collection.remove(&entry_key(range, key)) else { return (Units(0), 0) };
+        let Some(old) = collection.remove(&range_bytes(range), key) else { return (Units(0), 0) };
         if collection.is_empty() {
             self.partitions.remove(&slot);
         }

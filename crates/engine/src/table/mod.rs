@@ -2,6 +2,7 @@
 //! goes through.
 
 pub mod index;
+pub mod index_collection;
 pub mod item_text;
 pub mod key_bytes;
 pub mod names;

@@ -39,6 +39,11 @@ impl StoredItem {
         Self { form: item_text::encode(item, item_size(item), key).into() }
     }
 
+    /// The stored form (`item_text`).
+    pub(crate) fn form(&self) -> &str {
+        &self.form
+    }
+
     /// The item's size by DynamoDB's rules, computed when written.
     pub fn size(&self) -> usize {
         item_text::size(&self.form)
