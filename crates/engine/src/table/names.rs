@@ -12,33 +12,34 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 const CHUNK: usize = 256;
-const CHUNKS: usize = 64;
+const CHUNKS: usize = 16;
 /// How many names are interned at most; later names are kept in the items themselves.
 pub const MAX_NAMES: usize = CHUNK * CHUNKS;
 /// The longest name interned, in bytes; a longer one is kept in the item.
 pub const MAX_INTERNED_LEN: usize = 64;
 
-/// An interned name: its text, and how a JSON object writes it as a member name (`"name":`),
-/// alone and followed by the opening of an `S`, `N` or `B` value (what a read writes before such a
-/// value, in one copy).
+/// An interned name: its text, and the JSON a read writes between the previous attribute's value
+/// and this one's (`"},"name":{"S":"` and the like), so that each attribute is two copies: this
+/// and its value (`item_text::render`).
 pub struct Name {
     pub text: Box<str>,
-    pub json: Box<str>,
-    pub json_s: Box<str>,
-    pub json_n: Box<str>,
-    pub json_b: Box<str>,
+    /// By what came before (`item_text::BEFORE`), then by the value's kind (`item_text::OPENING`).
+    fragments: [[Box<str>; 4]; 3],
 }
 
 impl Name {
     fn new(text: &str) -> Self {
-        let json = format!("{}:", serde_json::to_string(text).unwrap_or_default());
-        Self {
-            text: text.into(),
-            json_s: format!(r#"{json}{{"S":""#).into(),
-            json_n: format!(r#"{json}{{"N":""#).into(),
-            json_b: format!(r#"{json}{{"B":""#).into(),
-            json: json.into(),
-        }
+        let json = serde_json::to_string(text).unwrap_or_default();
+        let fragment = |before: &str, opening: &str| format!("{before}{json}:{opening}").into_boxed_str();
+        let by_kind = |before: &str| super::item_text::OPENING.map(|opening| fragment(before, opening));
+        Self { text: text.into(), fragments: super::item_text::BEFORE.map(by_kind) }
+    }
+
+    /// What a read writes before this attribute's value: `before` indexes `item_text::BEFORE`,
+    /// `kind` indexes `item_text::OPENING`.
+    #[inline]
+    pub fn fragment(&self, before: usize, kind: usize) -> &str {
+        self.fragments.get(before).and_then(|f| f.get(kind)).map_or("", |f| f)
     }
 }
 
@@ -99,8 +100,9 @@ mod tests {
         assert_eq!(ids, vec![first[1], first[0]]);
         let b = get(first[1].expect("interned")).expect("known");
         assert_eq!(&*b.text, "names \"test\" b");
-        assert_eq!(&*b.json, r#""names \"test\" b":"#);
-        assert_eq!(&*b.json_n, r#""names \"test\" b":{"N":""#);
+        assert_eq!(b.fragment(0, 1), r#"{"names \"test\" b":{"N":""#);
+        assert_eq!(b.fragment(1, 0), r#""},"names \"test\" b":{"S":""#);
+        assert_eq!(b.fragment(2, 3), r#","names \"test\" b":"#);
         assert!(get(u32::MAX).is_none());
     }
 
