@@ -6,7 +6,6 @@ use super::item_text::{self, Stored};
 use super::schema::PrimaryKey;
 use super::storage::StoredItem;
 use crate::value::KeyValue;
-use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -94,43 +93,7 @@ impl Place for Entry {
     }
 }
 
-impl PartialEq for dyn Place + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        compare_places(self, other) == Ordering::Equal
-    }
-}
-impl Eq for dyn Place + '_ {}
-impl PartialOrd for dyn Place + '_ {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for dyn Place + '_ {
-    fn cmp(&self, other: &Self) -> Ordering {
-        compare_places(self, other)
-    }
-}
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        compare_places(self, other) == Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        compare_places(self, other)
-    }
-}
-impl<'a> Borrow<dyn Place + 'a> for Entry {
-    fn borrow(&self) -> &(dyn Place + 'a) {
-        self
-    }
-}
+super::places::ordered_by_place!(Entry, Place, compare_places);
 
 /// A place in an index partition made from values: before every entry whose RANGE bytes are
 /// `range` or more, or at one entry (its RANGE bytes and table key).
@@ -181,14 +144,6 @@ fn place_bound(bound: &Bound<EntryPlace>) -> Bound<&(dyn Place + '_)> {
         Bound::Excluded(place) => Bound::Excluded(place),
         Bound::Unbounded => Bound::Unbounded,
     }
-}
-
-fn range_of<'s, 'p>(
-    entries: &'s BTreeSet<Entry>,
-    lower: Bound<&'p (dyn Place + 'p)>,
-    upper: Bound<&'p (dyn Place + 'p)>,
-) -> std::collections::btree_set::Range<'s, Entry> {
-    entries.range::<dyn Place + 'p, _>((lower, upper))
 }
 
 /// One index partition's entries.

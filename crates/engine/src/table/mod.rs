@@ -6,6 +6,7 @@ pub mod index_collection;
 pub mod item_text;
 pub mod key_bytes;
 pub mod names;
+mod places;
 pub mod schema;
 pub mod storage;
 

@@ -5,7 +5,6 @@ use super::item_text;
 use super::schema::{KeySchema, PrimaryKey};
 use crate::value::{item_size, AttributeValue, Item, KeyValue};
 use serde::Serialize;
-use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -201,43 +200,7 @@ impl Place for Entry {
     }
 }
 
-impl PartialEq for dyn Place + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        compare_places(self, other) == Ordering::Equal
-    }
-}
-impl Eq for dyn Place + '_ {}
-impl PartialOrd for dyn Place + '_ {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for dyn Place + '_ {
-    fn cmp(&self, other: &Self) -> Ordering {
-        compare_places(self, other)
-    }
-}
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        compare_places(self, other) == Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        compare_places(self, other)
-    }
-}
-impl<'a> Borrow<dyn Place + 'a> for Entry {
-    fn borrow(&self) -> &(dyn Place + 'a) {
-        self
-    }
-}
+super::places::ordered_by_place!(Entry, Place, compare_places);
 
 /// A place made from key values (a request's key, a condition's bound, a start key).
 struct Probe {
@@ -297,15 +260,6 @@ fn bound((probe, included): &(Probe, bool)) -> Bound<&dyn Place> {
     } else {
         Bound::Excluded(probe)
     }
-}
-
-/// The entries between two places (the bounds are borrowed only while the range is found).
-fn range_of<'s, 'p>(
-    entries: &'s BTreeSet<Entry>,
-    lower: Bound<&'p (dyn Place + 'p)>,
-    upper: Bound<&'p (dyn Place + 'p)>,
-) -> std::collections::btree_set::Range<'s, Entry> {
-    entries.range::<dyn Place + 'p, _>((lower, upper))
 }
 
 /// All items of a table, in one ordered set: partitions in stable-hash order, each an item
