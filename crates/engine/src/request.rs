@@ -229,6 +229,12 @@ impl<O: Serialize> ResponseBody for O {
     }
 }
 
+impl ResponseBody for ops::query::ReadOutput<'_> {
+    fn body(&self) -> Result<String> {
+        ops::query::ReadOutput::body(self)
+    }
+}
+
 impl ResponseBody for ops::tags::NoBody {
     fn body(&self) -> Result<String> {
         Ok(String::new())

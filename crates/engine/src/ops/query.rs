@@ -16,6 +16,7 @@ use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Item, KeyValue};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::ops::Bound;
 
 #[derive(Debug, Deserialize)]
@@ -41,18 +42,53 @@ pub struct QueryInput {
     pub conditional_operator: Option<String>,
 }
 
-/// The response of a Query or Scan.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "PascalCase")]
+/// The response of a Query or Scan. Its body is written by hand (`ReadOutput::body`), not by
+/// serde, so that each item's JSON is written from its stored form straight into the body: through
+/// a serializer it would be written into a buffer first and copied again (a 1 MB Scan page copied
+/// twice).
+#[derive(Debug)]
 pub struct ReadOutput<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<ItemJson<'a>>>,
     pub count: usize,
     pub scanned_count: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_evaluated_key: Option<Item>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub consumed_capacity: Option<ConsumedCapacity>,
+}
+
+impl ReadOutput<'_> {
+    /// The response body: `Items`, `Count`, `ScannedCount`, `LastEvaluatedKey`,
+    /// `ConsumedCapacity`, as serde would write them in that order (a test holds the two equal).
+    pub fn body(&self) -> Result<String> {
+        let room: usize = self.items.iter().flatten().map(ItemJson::room).sum();
+        let mut out = String::with_capacity(room + 256);
+        out.push('{');
+        if let Some(items) = &self.items {
+            out.push_str(r#""Items":["#);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                item.write_json(&mut out);
+            }
+            out.push_str("],");
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(out, r#""Count":{},"ScannedCount":{}"#, self.count, self.scanned_count);
+        if let Some(last) = &self.last_evaluated_key {
+            out.push_str(r#","LastEvaluatedKey":"#);
+            out.push_str(&member_json(last)?);
+        }
+        if let Some(capacity) = &self.consumed_capacity {
+            out.push_str(r#","ConsumedCapacity":"#);
+            out.push_str(&member_json(capacity)?);
+        }
+        out.push('}');
+        Ok(out)
+    }
+}
+
+fn member_json<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| DynamoError::new(crate::error::ErrorKind::InternalServerError, e.to_string()))
 }
 
 /// Where a read's projection came from, for `Select`'s messages.
@@ -502,6 +538,58 @@ mod select_tests {
         for (select, projection, index, expected) in cases {
             let got = check_select(select, projection, index).err().map(|e| e.message);
             assert_eq!(got.as_deref(), expected, "{select:?} {projection:?} index {index}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod body_tests {
+    use super::*;
+    use crate::capacity::{Consumption, Units};
+    use crate::table::StoredItem;
+
+    /// What serde wrote for `ReadOutput` before its body was written by hand.
+    #[derive(Serialize)]
+    #[serde(rename_all = "PascalCase")]
+    struct AsSerdeWrites<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        items: Option<&'a Vec<ItemJson<'a>>>,
+        count: usize,
+        scanned_count: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        last_evaluated_key: Option<&'a Item>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        consumed_capacity: Option<&'a ConsumedCapacity>,
+    }
+
+    fn serde_body(output: &ReadOutput<'_>) -> String {
+        serde_json::to_string(&AsSerdeWrites {
+            items: output.items.as_ref(),
+            count: output.count,
+            scanned_count: output.scanned_count,
+            last_evaluated_key: output.last_evaluated_key.as_ref(),
+            consumed_capacity: output.consumed_capacity.as_ref(),
+        })
+        .expect("json")
+    }
+
+    #[test]
+    fn the_body_is_what_serde_writes_for_every_member_present_or_absent() {
+        let item = Item::from([
+            ("pk".to_string(), AttributeValue::S("a \"quoted\" key".into())),
+            ("n".to_string(), AttributeValue::N(crate::value::Number::parse("-1.50").expect("n"))),
+            ("list".to_string(), AttributeValue::L(vec![AttributeValue::Null, AttributeValue::Bool(false)])),
+        ]);
+        let stored = StoredItem::new(&item, &["pk"]);
+        let capacity = Consumption::table_only(Units(3)).report(crate::capacity::Report::Total, "people");
+        for (items, last, capacity) in [
+            (Some(vec![stored.to_json(), ItemJson::Item(item.clone()), stored.clone().into_json()]), Some(item.clone()), capacity.clone()),
+            (Some(Vec::new()), None, None),
+            (None, Some(item.clone()), None),
+            (None, None, capacity.clone()),
+        ] {
+            let output = ReadOutput { items, count: 3, scanned_count: 7, last_evaluated_key: last, consumed_capacity: capacity };
+            assert_eq!(output.body().expect("body"), serde_body(&output));
         }
     }
 }

@@ -107,6 +107,27 @@ impl Serialize for ItemJson<'_> {
     }
 }
 
+impl ItemJson<'_> {
+    /// The item's DynamoDB JSON, written at the end of `out`.
+    pub fn write_json(&self, out: &mut String) {
+        match self {
+            Self::Stored(stored) => stored.write_json(out),
+            Self::Owned(stored) => stored.write_json(out),
+            Self::Item(item) => out.push_str(&serde_json::to_string(item).unwrap_or_default()),
+        }
+    }
+
+    /// About how many bytes its JSON takes (room to reserve before writing it).
+    pub fn room(&self) -> usize {
+        let stored = match self {
+            Self::Stored(stored) => *stored,
+            Self::Owned(stored) => stored,
+            Self::Item(_) => return 64,
+        };
+        stored.form.len() + stored.form.len() / 2 + 16
+    }
+}
+
 thread_local! {
     /// Where a stored item's JSON is written before it is copied into the response (one buffer,
     /// reused: it stays in cache).
