@@ -151,9 +151,10 @@ fn unescape(payload: &str) -> Option<String> {
 /// negatives, `0` for zero), compared by value without parsing them.
 pub fn compare_numbers(a: &str, b: &str) -> std::cmp::Ordering {
     use std::cmp::Ordering;
-    let plain = |t: &str| t != "0" && t.bytes().all(|b| b.is_ascii_digit());
+    let plain = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
     if plain(a) && plain(b) {
-        // Positive integers (the usual sort key): more digits is larger, then digit by digit.
+        // Non-negative integers (the usual sort key; none but zero starts with 0): more digits is
+        // larger, then digit by digit.
         return a.len().cmp(&b.len()).then_with(|| a.as_bytes().cmp(b.as_bytes()));
     }
     let sign = |t: &str| -> i8 {
