@@ -310,7 +310,8 @@ mod tests {
                 engine.execute_value("PutItem", &json!({"TableName": "ttt", "Item": item})).unwrap();
             }
         }
-        let every: Vec<_> = engine.collections("ttt", None, usize::MAX).unwrap().into_iter().flat_map(|c| c.items).collect();
+        let every: Vec<_> =
+            engine.collections("ttt", None, usize::MAX).unwrap().into_iter().flat_map(|c| c.items).collect();
         for offset in 0..=12 {
             for limit in [0, 1, 3, 5, 20] {
                 let (items, total) = engine.items_window("ttt", None, offset, limit).unwrap();

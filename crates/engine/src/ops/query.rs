@@ -88,7 +88,8 @@ impl ReadOutput<'_> {
 }
 
 fn member_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| DynamoError::new(crate::error::ErrorKind::InternalServerError, e.to_string()))
+    serde_json::to_string(value)
+        .map_err(|e| DynamoError::new(crate::error::ErrorKind::InternalServerError, e.to_string()))
 }
 
 /// Where a read's projection came from, for `Select`'s messages.
@@ -583,12 +584,17 @@ mod body_tests {
         let stored = StoredItem::new(&item, &["pk"]);
         let capacity = Consumption::table_only(Units(3)).report(crate::capacity::Report::Total, "people");
         for (items, last, capacity) in [
-            (Some(vec![stored.to_json(), ItemJson::Item(item.clone()), stored.clone().into_json()]), Some(item.clone()), capacity.clone()),
+            (
+                Some(vec![stored.to_json(), ItemJson::Item(item.clone()), stored.clone().into_json()]),
+                Some(item.clone()),
+                capacity.clone(),
+            ),
             (Some(Vec::new()), None, None),
             (None, Some(item.clone()), None),
             (None, None, capacity.clone()),
         ] {
-            let output = ReadOutput { items, count: 3, scanned_count: 7, last_evaluated_key: last, consumed_capacity: capacity };
+            let output =
+                ReadOutput { items, count: 3, scanned_count: 7, last_evaluated_key: last, consumed_capacity: capacity };
             assert_eq!(output.body().expect("body"), serde_body(&output));
         }
     }

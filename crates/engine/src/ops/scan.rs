@@ -187,7 +187,10 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 .take_while(move |(slot, _)| in_segment(slot.hash))
                 .flat_map(move |(slot, collection)| {
                     // The start key's partition resumes right after it; the others from their first entry.
-                    let after = start.as_ref().filter(|start| start.hash == slot.key).map_or(Bound::Unbounded, IndexStart::after);
+                    let after = start
+                        .as_ref()
+                        .filter(|start| start.hash == slot.key)
+                        .map_or(Bound::Unbounded, IndexStart::after);
                     collection.range(&after, &Bound::Unbounded).map(move |entry| target.candidate(entry))
                 });
             read_page(items, &spec)

@@ -361,7 +361,8 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
             new => {
                 let new_size = new.as_ref().map_or(0, item_size);
                 let written = table.write(&step.key, new);
-                let larger = new_size.max(written.old.as_ref().map_or(0, super::super::table::storage::StoredItem::size));
+                let larger =
+                    new_size.max(written.old.as_ref().map_or(0, super::super::table::storage::StoredItem::size));
                 (written.consumption, Units::read(larger, true))
             }
         };

@@ -115,10 +115,7 @@ impl EntryPlace {
 
     /// Exactly the entry with these RANGE bytes and this table key (where a read resumes).
     pub fn at(range: Vec<u8>, key: &PrimaryKey) -> Self {
-        Self {
-            range,
-            key: Some((Stored::text_of(&key.0), key.1.as_ref().map(Stored::text_of))),
-        }
+        Self { range, key: Some((Stored::text_of(&key.0), key.1.as_ref().map(Stored::text_of))) }
     }
 }
 
@@ -167,12 +164,15 @@ impl IndexCollection {
     }
 
     /// The entries between two places, in order (an empty or inverted range reads nothing).
-    pub fn range(&self, lower: &Bound<EntryPlace>, upper: &Bound<EntryPlace>) -> impl DoubleEndedIterator<Item = &StoredItem> {
+    pub fn range(
+        &self,
+        lower: &Bound<EntryPlace>,
+        upper: &Bound<EntryPlace>,
+    ) -> impl DoubleEndedIterator<Item = &StoredItem> {
         let empty = match (lower, upper) {
             (Bound::Included(a), Bound::Included(b)) => compare_places(a, b) == Ordering::Greater,
-            (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b)) | (Bound::Excluded(a), Bound::Included(b)) => {
-                compare_places(a, b) != Ordering::Less
-            }
+            (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b))
+            | (Bound::Excluded(a), Bound::Included(b)) => compare_places(a, b) != Ordering::Less,
             _ => false,
         };
         let range = if empty { None } else { Some(range_of(&self.entries, place_bound(lower), place_bound(upper))) };
@@ -237,7 +237,10 @@ mod tests {
         assert_eq!(rest[0], entries[0].1.get("sk"));
         // An inverted range reads nothing (and does not panic).
         let c = range_bytes(&[KeyValue::S("c".into())]);
-        assert_eq!(collection.range(&Bound::Included(EntryPlace::before(c)), &Bound::Excluded(EntryPlace::before(b))).count(), 0);
+        assert_eq!(
+            collection.range(&Bound::Included(EntryPlace::before(c)), &Bound::Excluded(EntryPlace::before(b))).count(),
+            0
+        );
         // Removing by RANGE bytes and table key.
         let (range, _, key) = &entries[3];
         assert!(collection.remove(range, key).is_some());

@@ -38,7 +38,9 @@ pub fn encode(item: &Item, size: usize, key: &[&str]) -> String {
                 *at = body.len() + 1;
             }
         }
-        if let Some(id) = id { push_number(id as usize + 1, &mut body) } else {
+        if let Some(id) = id {
+            push_number(id as usize + 1, &mut body)
+        } else {
             push_number(0, &mut body);
             push_number(name.len(), &mut body);
             body.push_str(name);
@@ -419,8 +421,27 @@ mod tests {
     #[test]
     fn numbers_compare_as_their_values() {
         let texts = [
-            "-1000", "-999.5", "-12.45", "-12.4", "-1", "-0.5", "-0.05", "-0.0001", "0", "0.0001", "0.05", "0.5",
-            "1", "1.5", "9", "10", "12.4", "12.45", "99.999", "100", "1000000000000000000000000000",
+            "-1000",
+            "-999.5",
+            "-12.45",
+            "-12.4",
+            "-1",
+            "-0.5",
+            "-0.05",
+            "-0.0001",
+            "0",
+            "0.0001",
+            "0.05",
+            "0.5",
+            "1",
+            "1.5",
+            "9",
+            "10",
+            "12.4",
+            "12.45",
+            "99.999",
+            "100",
+            "1000000000000000000000000000",
         ];
         for a in texts {
             for b in texts {
