@@ -178,10 +178,11 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
             let start = target.index_start(input.exclusive_start_key.as_ref())?;
             let first_slot = match (&start, first_hash) {
                 (Some(start), _) => Some(IndexSlot::of(&start.hash)),
-                (None, Some(hash)) => Some(IndexSlot { hash, key: Vec::new() }),
+                (None, Some(hash)) => Some(IndexSlot::first_with_hash(hash)),
                 (None, None) => None,
             };
             let target = &target;
+            let start_slot = start.as_ref().map(|start| IndexSlot::of(&start.hash));
             let items = index
                 .partitions_from(first_slot.as_ref())
                 .take_while(move |(slot, _)| in_segment(slot.hash))
@@ -189,7 +190,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                     // The start key's partition resumes right after it; the others from their first entry.
                     let after = start
                         .as_ref()
-                        .filter(|start| start.hash == slot.key)
+                        .filter(|_| start_slot.as_ref() == Some(slot))
                         .map_or(Bound::Unbounded, IndexStart::after);
                     collection.range(&after, &Bound::Unbounded).map(move |entry| target.candidate(entry))
                 });

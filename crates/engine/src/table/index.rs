@@ -48,21 +48,28 @@ pub struct IndexDefinition {
     pub throughput: Option<(u64, u64)>,
 }
 
-/// Where an index partition sits: the stable hash of its HASH values, then the values.
+/// Where an index partition sits: the stable hash of its HASH values, then the values as key
+/// bytes (which sort as the values do; inline when short, so a partition costs no allocation of
+/// its own for its key).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct IndexSlot {
     pub hash: u64,
-    pub key: Vec<KeyValue>,
+    key: ShortBytes,
 }
 
 impl IndexSlot {
     pub fn of(key: &[KeyValue]) -> Self {
         let hash = key.iter().fold(0u64, |h, k| h.rotate_left(17) ^ k.stable_hash());
-        Self { hash, key: key.to_vec() }
+        Self { hash, key: ShortBytes::new(&range_bytes(key)) }
+    }
+
+    /// Before every partition whose hash is `hash` or more (where a Scan segment starts).
+    pub fn first_with_hash(hash: u64) -> Self {
+        Self { hash, key: ShortBytes::new(&[]) }
     }
 }
 
-pub use super::index_collection::{range_bytes, EntryPlace, IndexCollection};
+pub use super::index_collection::{range_bytes, EntryPlace, IndexCollection, ShortBytes};
 
 /// An index with its entries.
 #[derive(Debug, Clone)]

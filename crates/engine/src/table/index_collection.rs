@@ -10,16 +10,33 @@ use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
-/// RANGE values as key bytes: inline up to 22 bytes (a number, a short string, a date), else in
+/// Key values as key bytes: inline up to 22 bytes (a number, a short string, a date), else in
 /// their own allocation.
 #[derive(Debug, Clone)]
-enum RangeBytes {
+pub enum ShortBytes {
     Inline(u8, [u8; 22]),
     Heap(Box<[u8]>),
 }
 
-impl RangeBytes {
-    fn new(bytes: &[u8]) -> Self {
+impl PartialEq for ShortBytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+impl Eq for ShortBytes {}
+impl PartialOrd for ShortBytes {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ShortBytes {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_slice().cmp(other.as_slice())
+    }
+}
+
+impl ShortBytes {
+    pub fn new(bytes: &[u8]) -> Self {
         let mut inline = [0u8; 22];
         match inline.get_mut(..bytes.len()) {
             Some(room) => {
@@ -30,7 +47,7 @@ impl RangeBytes {
         }
     }
 
-    fn as_slice(&self) -> &[u8] {
+    pub fn as_slice(&self) -> &[u8] {
         match self {
             Self::Inline(length, bytes) => bytes.get(..usize::from(*length)).unwrap_or_default(),
             Self::Heap(bytes) => bytes,
@@ -49,7 +66,7 @@ pub fn range_bytes(range: &[KeyValue]) -> Vec<u8> {
 
 #[derive(Debug, Clone)]
 struct Entry {
-    range: RangeBytes,
+    range: ShortBytes,
     item: StoredItem,
 }
 
@@ -143,24 +160,27 @@ fn place_bound(bound: &Bound<EntryPlace>) -> Bound<&(dyn Place + '_)> {
     }
 }
 
-/// One index partition's entries.
+/// One index partition's entries. Most partitions of an index on a unique attribute (an email, an
+/// order number) hold one entry, which is kept as it is: a B-tree costs a whole node even for one.
 #[derive(Debug, Clone, Default)]
 pub struct IndexCollection {
-    entries: BTreeSet<Entry>,
+    /// The only entry, while there is one; then `many` holds them all.
+    one: Option<Entry>,
+    many: BTreeSet<Entry>,
 }
 
 impl IndexCollection {
     pub fn len(&self) -> usize {
-        self.entries.len()
+        usize::from(self.one.is_some()) + self.many.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// Every entry, in order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &StoredItem> {
-        self.entries.iter().map(|e| &e.item)
+        self.one.iter().chain(self.many.iter()).map(|e| &e.item)
     }
 
     /// The entries between two places, in order (an empty or inverted range reads nothing).
@@ -175,20 +195,64 @@ impl IndexCollection {
             | (Bound::Excluded(a), Bound::Included(b)) => compare_places(a, b) != Ordering::Less,
             _ => false,
         };
-        let range = if empty { None } else { Some(range_of(&self.entries, place_bound(lower), place_bound(upper))) };
-        range.into_iter().flatten().map(|e| &e.item)
+        let one = self.one.as_ref().filter(|entry| !empty && within(entry, lower, upper));
+        let range = if empty || self.many.is_empty() {
+            None
+        } else {
+            Some(range_of(&self.many, place_bound(lower), place_bound(upper)))
+        };
+        one.into_iter().chain(range.into_iter().flatten()).map(|e| &e.item)
     }
 
     /// Adds the entry with these RANGE bytes (its table key is in `item`); the one it replaced.
     pub fn insert(&mut self, range: &[u8], item: StoredItem) -> Option<StoredItem> {
-        self.entries.replace(Entry { range: RangeBytes::new(range), item }).map(|e| e.item)
+        let entry = Entry { range: ShortBytes::new(range), item };
+        match self.one.take() {
+            None if self.many.is_empty() => {
+                self.one = Some(entry);
+                None
+            }
+            None => self.many.replace(entry).map(|e| e.item),
+            Some(only) if only == entry => {
+                self.one = Some(entry);
+                Some(only.item)
+            }
+            Some(only) => {
+                self.many.insert(only);
+                self.many.insert(entry);
+                None
+            }
+        }
     }
 
     /// Removes the entry with these RANGE bytes and table key.
     pub fn remove(&mut self, range: &[u8], key: &PrimaryKey) -> Option<StoredItem> {
         let place = EntryPlace::at(range.to_vec(), key);
-        self.entries.take(&place as &dyn Place).map(|e| e.item)
+        if self.one.as_ref().is_some_and(|only| compare_places(only, &place) == Ordering::Equal) {
+            return self.one.take().map(|e| e.item);
+        }
+        let removed = self.many.take(&place as &dyn Place).map(|e| e.item);
+        // Back to one entry kept as it is.
+        if self.many.len() == 1 {
+            self.one = self.many.pop_first();
+        }
+        removed
     }
+}
+
+/// Whether `entry` is within the bounds.
+fn within(entry: &Entry, lower: &Bound<EntryPlace>, upper: &Bound<EntryPlace>) -> bool {
+    let above = match lower {
+        Bound::Included(place) => compare_places(entry, place) != Ordering::Less,
+        Bound::Excluded(place) => compare_places(entry, place) == Ordering::Greater,
+        Bound::Unbounded => true,
+    };
+    let below = match upper {
+        Bound::Included(place) => compare_places(entry, place) != Ordering::Greater,
+        Bound::Excluded(place) => compare_places(entry, place) == Ordering::Less,
+        Bound::Unbounded => true,
+    };
+    above && below
 }
 
 #[cfg(test)]
@@ -246,5 +310,33 @@ mod tests {
         assert!(collection.remove(range, key).is_some());
         assert!(collection.remove(range, key).is_none());
         assert_eq!(collection.len(), 5);
+    }
+
+    #[test]
+    fn a_partition_of_one_entry_reads_removes_and_grows_as_a_larger_one() {
+        let mut collection = IndexCollection::default();
+        let (a, first, first_key) = entry("a", "p1", 1);
+        assert!(collection.insert(&a, first.clone()).is_none());
+        assert_eq!(collection.len(), 1);
+        assert!(collection.one.is_some() && collection.many.is_empty(), "one entry is kept as it is");
+        // Replacing it, and the ranges that hold it or not.
+        assert!(collection.insert(&a, first.clone()).is_some());
+        assert_eq!(collection.len(), 1);
+        assert_eq!(collection.range(&Bound::Included(EntryPlace::before(a.clone())), &Bound::Unbounded).count(), 1);
+        assert_eq!(
+            collection.range(&Bound::Excluded(EntryPlace::at(a.clone(), &first_key)), &Bound::Unbounded).count(),
+            0
+        );
+        assert_eq!(collection.range(&Bound::Unbounded, &Bound::Excluded(EntryPlace::before(a.clone()))).count(), 0);
+        // A second entry moves both into the set; removing one brings the other back.
+        let (b, second, second_key) = entry("b", "p2", 2);
+        collection.insert(&b, second);
+        assert!(collection.one.is_none() && collection.many.len() == 2);
+        let order: Vec<_> = collection.values().map(|s| s.get("r")).collect();
+        assert_eq!(order, vec![Some(AttributeValue::S("a".into())), Some(AttributeValue::S("b".into()))]);
+        assert!(collection.remove(&b, &second_key).is_some());
+        assert!(collection.one.is_some() && collection.many.is_empty());
+        assert!(collection.remove(&a, &first_key).is_some());
+        assert!(collection.is_empty());
     }
 }

@@ -39,7 +39,7 @@ pub fn encode(item: &Item, size: usize, key: &[&str]) -> String {
             }
         }
         if let Some(id) = id {
-            push_number(id as usize + 1, &mut body)
+            push_number(id as usize + 1, &mut body);
         } else {
             push_number(0, &mut body);
             push_number(name.len(), &mut body);
