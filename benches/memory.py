@@ -3,7 +3,8 @@ DynamoDB Local with --local), each loaded with the same items over keep-alive HT
 
     python3 benches/memory.py [--items 100000] [--big 1000000] [--local] [--only dynalab]
 
-For each server and each table shape (no index; one GSI projecting ALL) it reports:
+For each server and each table shape (no index; one GSI projecting ALL, 100 partitions; one GSI
+projecting ALL on a unique key, a partition per item) it reports:
 - resident memory (VmRSS) after CreateTable and after loading N items, and the growth per item,
   next to the items' size by DynamoDB's rules (so "2.0x" means twice the item);
 - VmHWM (peak) after the load;
@@ -130,6 +131,13 @@ def dynamodb_size(it):
     return total
 
 
+SHAPES = {
+    "no index": None,
+    "one GSI projecting ALL": "shared",
+    "one GSI, unique key, ALL": "unique",
+}
+
+
 def create(server, with_index):
     request = {
         "TableName": "orders",
@@ -137,7 +145,12 @@ def create(server, with_index):
         "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
         "BillingMode": "PAY_PER_REQUEST",
     }
-    if with_index:
+    if with_index == "unique":
+        # Every item has its own `placed`: an index partition per item, as a GSI on an email has.
+        request["AttributeDefinitions"] += [{"AttributeName": "placed", "AttributeType": "N"}]
+        request["GlobalSecondaryIndexes"] = [{"IndexName": "byPlaced", "Projection": {"ProjectionType": "ALL"},
+            "KeySchema": [{"AttributeName": "placed", "KeyType": "HASH"}]}]
+    elif with_index:
         request["AttributeDefinitions"] += [{"AttributeName": "warehouse", "AttributeType": "S"}, {"AttributeName": "placed", "AttributeType": "N"}]
         request["GlobalSecondaryIndexes"] = [{"IndexName": "byWarehouse", "Projection": {"ProjectionType": "ALL"},
             "KeySchema": [{"AttributeName": "warehouse", "KeyType": "HASH"}, {"AttributeName": "placed", "KeyType": "RANGE"}]}]
@@ -183,8 +196,7 @@ def main():
     if not peers:
         raise SystemExit("no server found: build target/release/dynalab or put dynoxide on PATH")
     print(f"{args.items:,} items of {item_bytes} B (DynamoDB size), {PER_PARTITION} per partition")
-    for with_index in (False, True):
-        shape = "one GSI projecting ALL" if with_index else "no index"
+    for shape, with_index in SHAPES.items():
         for name, command in peers.items():
             server = Server(name, command)
             try:
@@ -195,7 +207,7 @@ def main():
                 time.sleep(0.5)
                 loaded, peak = server.status("VmRSS"), server.status("VmHWM")
                 per_item = (loaded - idle) / args.items
-                print(f"{shape:24} {name:15} idle {idle / 2**20:7.1f} MiB  loaded {loaded / 2**20:7.1f} MiB  "
+                print(f"{shape:26} {name:15} idle {idle / 2**20:7.1f} MiB  loaded {loaded / 2**20:7.1f} MiB  "
                       f"peak {peak / 2**20:7.1f} MiB  {per_item:6.0f} B/item = {per_item / item_bytes:4.1f}x the item")
             finally:
                 server.stop()
