@@ -83,20 +83,13 @@ enum KeyPlace<'a> {
     At(Option<Stored<'a>>, Option<Stored<'a>>),
 }
 
-fn compare_stored(a: Option<Stored<'_>>, b: Option<Stored<'_>>) -> Ordering {
-    match (a, b) {
-        (Some(a), Some(b)) => a.compare(&b),
-        (a, b) => a.is_some().cmp(&b.is_some()),
-    }
-}
-
 fn compare_places(a: &(dyn Place + '_), b: &(dyn Place + '_)) -> Ordering {
     a.range().cmp(b.range()).then_with(|| match (a.key(), b.key()) {
         (KeyPlace::First, KeyPlace::First) => Ordering::Equal,
         (KeyPlace::First, KeyPlace::At(..)) => Ordering::Less,
         (KeyPlace::At(..), KeyPlace::First) => Ordering::Greater,
         (KeyPlace::At(ap, asort), KeyPlace::At(bp, bsort)) => {
-            compare_stored(ap, bp).then_with(|| compare_stored(asort, bsort))
+            Stored::compare_options(ap, bp).then_with(|| Stored::compare_options(asort, bsort))
         }
     })
 }

@@ -27,13 +27,13 @@ const SUFFIX: &str = r#""}"#;
 
 /// The stored form of `item`, whose size by DynamoDB's rules is `size`; `key` names the table's
 /// key attributes (partition key, then sort key if any), whose places the form records.
-pub fn encode(item: &Item, size: usize, key: &[&str]) -> String {
+pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
     let mut body = String::with_capacity(size + 3 * item.len() + 4);
     let mut key_at = [0usize; 2];
     let mut ids = Vec::with_capacity(item.len());
     names::intern(item.keys().map(String::as_str), &mut ids);
     for ((name, value), id) in item.iter().zip(ids) {
-        if let Some(which) = key.iter().position(|k| *k == name) {
+        if let Some(which) = key.iter().position(|k| k.as_ref() == name) {
             if let Some(at) = key_at.get_mut(which) {
                 *at = body.len() + 1;
             }
@@ -117,12 +117,20 @@ impl Stored<'_> {
     /// The key value, decoded.
     pub fn key_value(&self) -> Option<crate::value::KeyValue> {
         use crate::value::KeyValue;
-        match self.kind {
-            b'S' => Some(KeyValue::S(self.payload.to_string())),
-            b'E' => Some(KeyValue::S(unescape(self.payload)?)),
-            b'N' => Number::parse(self.payload).ok().map(KeyValue::N),
-            b'B' => base64::engine::general_purpose::STANDARD.decode(self.payload).ok().map(KeyValue::B),
+        match decode_value(self.kind, self.payload)? {
+            AttributeValue::S(s) => Some(KeyValue::S(s)),
+            AttributeValue::N(n) => Some(KeyValue::N(n)),
+            AttributeValue::B(b) => Some(KeyValue::B(b)),
             _ => None,
+        }
+    }
+
+    /// The order of two optional key values: absent first (a table without a sort key, a probe
+    /// before every partition of its hash), then as `compare` orders them.
+    pub fn compare_options(a: Option<Stored<'_>>, b: Option<Stored<'_>>) -> std::cmp::Ordering {
+        match (a, b) {
+            (Some(a), Some(b)) => a.compare(&b),
+            (a, b) => a.is_some().cmp(&b.is_some()),
         }
     }
 
@@ -308,14 +316,18 @@ pub struct Attribute<'f> {
 impl Attribute<'_> {
     /// The value, decoded (`None` only for a form not written by `encode`).
     pub fn value(&self) -> Option<AttributeValue> {
-        let text = self.payload;
-        match self.kind {
-            b'S' => Some(AttributeValue::S(text.to_string())),
-            b'E' => Some(AttributeValue::S(unescape(text)?)),
-            b'N' => Number::parse(text).ok().map(AttributeValue::N),
-            b'B' => base64::engine::general_purpose::STANDARD.decode(text).ok().map(AttributeValue::B),
-            _ => serde_json::from_str(text).ok(),
-        }
+        decode_value(self.kind, self.payload)
+    }
+}
+
+/// A value from its kind and payload (`None` only for a form not written by `encode`).
+fn decode_value(kind: u8, text: &str) -> Option<AttributeValue> {
+    match kind {
+        b'S' => Some(AttributeValue::S(text.to_string())),
+        b'E' => Some(AttributeValue::S(unescape(text)?)),
+        b'N' => Number::parse(text).ok().map(AttributeValue::N),
+        b'B' => base64::engine::general_purpose::STANDARD.decode(text).ok().map(AttributeValue::B),
+        _ => serde_json::from_str(text).ok(),
     }
 }
 
@@ -410,7 +422,7 @@ mod tests {
     fn a_name_too_long_to_intern_is_kept_in_the_form() {
         let long = format!("x\"{}", "n".repeat(names::MAX_INTERNED_LEN));
         let item = Item::from([(long.clone(), AttributeValue::S("v".into()))]);
-        let form = encode(&item, 3, &[]);
+        let form = encode(&item, 3, &[] as &[&str]);
         assert!(form.contains(&long));
         assert_eq!(decode(&form), item);
         let mut json = String::new();

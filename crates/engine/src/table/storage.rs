@@ -34,7 +34,7 @@ pub struct StoredItem {
 
 impl StoredItem {
     /// `key` names the table's key attributes (partition key, then sort key if any).
-    pub fn new(item: &Item, key: &[&str]) -> Self {
+    pub fn new(item: &Item, key: &[impl AsRef<str>]) -> Self {
         Self { form: item_text::encode(item, item_size(item), key).into() }
     }
 
@@ -193,20 +193,18 @@ fn compare_sort(a: SortPlace<'_>, b: SortPlace<'_>) -> Ordering {
         SortPlace::Last => 2,
     };
     match (a, b) {
-        (SortPlace::At(Some(a)), SortPlace::At(Some(b))) => a.compare(&b),
-        (SortPlace::At(a), SortPlace::At(b)) => a.is_some().cmp(&b.is_some()),
+        (SortPlace::At(a), SortPlace::At(b)) => item_text::Stored::compare_options(a, b),
         (a, b) => rank(&a).cmp(&rank(&b)),
     }
 }
 
+/// The order of two places' partitions: by stable hash, then by partition key.
+fn compare_partitions(a: &(dyn Place + '_), b: &(dyn Place + '_)) -> Ordering {
+    a.hash().cmp(&b.hash()).then_with(|| item_text::Stored::compare_options(a.partition(), b.partition()))
+}
+
 fn compare_places(a: &(dyn Place + '_), b: &(dyn Place + '_)) -> Ordering {
-    a.hash()
-        .cmp(&b.hash())
-        .then_with(|| match (a.partition(), b.partition()) {
-            (Some(a), Some(b)) => a.compare(&b),
-            (a, b) => a.is_some().cmp(&b.is_some()),
-        })
-        .then_with(|| compare_sort(a.sort(), b.sort()))
+    compare_partitions(a, b).then_with(|| compare_sort(a.sort(), b.sort()))
 }
 
 impl Place for Entry {
@@ -303,8 +301,7 @@ impl Storage {
 
     /// The item form of `item` for this table.
     pub fn encode(&self, item: &Item) -> StoredItem {
-        let names: Vec<&str> = self.key_names.iter().map(String::as_str).collect();
-        StoredItem::new(item, &names)
+        StoredItem::new(item, &self.key_names)
     }
 
     pub fn item_count(&self) -> usize {
@@ -417,20 +414,13 @@ impl Storage {
         std::iter::from_fn(move || {
             let first = entries.next()?;
             let mut items = vec![&first.item];
-            while let Some(next) = entries.next_if(|e| compare_partition(e, first) == Ordering::Equal) {
+            while let Some(next) = entries.next_if(|e| compare_partitions(*e, first) == Ordering::Equal) {
                 items.push(&next.item);
             }
             let key = self.key_of(&first.item).0;
             Some((PartitionSlot { hash: first.hash, key }, items))
         })
     }
-}
-
-fn compare_partition(a: &Entry, b: &Entry) -> Ordering {
-    a.hash.cmp(&b.hash).then_with(|| match (a.partition(), b.partition()) {
-        (Some(a), Some(b)) => a.compare(&b),
-        (a, b) => a.is_some().cmp(&b.is_some()),
-    })
 }
 
 #[cfg(test)]
