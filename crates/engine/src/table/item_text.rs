@@ -1,22 +1,28 @@
-//! An item's stored form: a short text holding its size, then each attribute as a name (an
-//! interned id, or the name itself), a kind and the value's JSON — without the JSON that is the
-//! same for every attribute (`"name":`, `{"S":"`, `"}`), which a read writes back around it.
+//! An item's stored form: a short text holding its size, then each attribute's value as the JSON
+//! text that differs from item to item — without what is the same for every attribute (`"name":`,
+//! `{"S":"`, `"}`), which a read writes back around it.
 //!
 //! ```text
-//! size  partition-key-at  sort-key-at  (attribute name kind length payload)*
+//! size  partition-key-at  sort-key-at  shape  (length payload)*                 an item of a known shape
+//! size  partition-key-at  sort-key-at  0      (name kind length payload)*       any other item
 //! ```
+//! `shape` is an interned shape's id plus one (`shapes.rs`: the attributes' names and kinds, in
+//! order, and which are the keys); most items have one, and store only their values. An item
+//! without one (a name too long or too late to intern, more attributes than a shape holds) names
+//! each attribute: `id + 1` of an interned name, or `0`, its length and its text; then its kind.
 //! `…-key-at` is where the table's key attribute starts among the attributes, plus one (zero: the
 //! form has no such attribute), so the storage compares keys without reading the other attributes.
-//! Numbers (size, name ids, lengths) are written 6 bits a byte, low bits first, 0x40 marking that
+//! Numbers (size, ids, lengths) are written 6 bits a byte, low bits first, 0x40 marking that
 //! another byte follows: every byte the form adds is ASCII, so the whole form is a `str` and a
 //! read copies slices of it into the response as they are (no UTF-8 check, no escaping).
-//! A name is `id + 1`, or `0`, its length and its text. Kinds: `S`, `N` and `B` keep the text
-//! JSON writes between `{"S":"` and `"}` (base64 for `B`), `E` a string whose JSON text has an
-//! escape (so that comparing or decoding an `S` never looks for one); `J` keeps the whole
-//! value as JSON (`{"SS":[…]}`, `{"M":{…}}`, `{"BOOL":true}`, …). Attributes are in name order, as
-//! `Item` keeps them, so a read writes exactly what serde_json writes for the item.
+//! Kinds: `S`, `N` and `B` keep the text JSON writes between `{"S":"` and `"}` (base64 for `B`),
+//! `E` a string whose JSON text has an escape (so that comparing or decoding an `S` never looks
+//! for one); `J` keeps the whole value as JSON (`{"SS":[…]}`, `{"M":{…}}`, `{"BOOL":true}`, …).
+//! Attributes are in name order, as `Item` keeps them, so a read writes exactly what serde_json
+//! writes for the item.
 
 use super::names;
+use super::shapes::{self, Shape};
 use crate::value::{AttributeValue, Item, Number};
 use base64::Engine as _;
 
@@ -28,31 +34,33 @@ const SUFFIX: &str = r#""}"#;
 /// The stored form of `item`, whose size by DynamoDB's rules is `size`; `key` names the table's
 /// key attributes (partition key, then sort key if any), whose places the form records.
 pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
-    let mut body = String::with_capacity(size + 3 * item.len() + 4);
-    let mut key_at = [0usize; 2];
     let mut ids = Vec::with_capacity(item.len());
     names::intern(item.keys().map(String::as_str), &mut ids);
-    for ((name, value), id) in item.iter().zip(ids) {
-        if let Some(which) = key.iter().position(|k| k.as_ref() == name) {
+    let values: Vec<(u8, String)> = item.values().map(kind_and_payload).collect();
+    let key_index = [0, 1].map(|which| {
+        let name = key.get(which)?.as_ref();
+        item.keys().position(|n| n == name)
+    });
+    let named: Option<Vec<(u32, u8)>> = ids.iter().zip(&values).map(|(id, (kind, _))| Some(((*id)?, *kind))).collect();
+    let shape = named.and_then(|named| shapes::intern(&named, key_index));
+    let mut body = String::with_capacity(size + 3 * item.len() + 4);
+    let mut key_at = [0usize; 2];
+    for (index, ((name, id), (kind, payload))) in item.keys().zip(ids).zip(&values).enumerate() {
+        if let Some(which) = key_index.iter().position(|k| *k == Some(index)) {
             if let Some(at) = key_at.get_mut(which) {
                 *at = body.len() + 1;
             }
         }
-        if let Some(id) = id {
-            push_number(id as usize + 1, &mut body);
-        } else {
-            push_number(0, &mut body);
-            push_number(name.len(), &mut body);
-            body.push_str(name);
+        if shape.is_none() {
+            if let Some(id) = id {
+                push_number(id as usize + 1, &mut body);
+            } else {
+                push_number(0, &mut body);
+                push_number(name.len(), &mut body);
+                body.push_str(name);
+            }
+            body.push(char::from(*kind));
         }
-        let json = serde_json::to_string(value).unwrap_or_default();
-        let (kind, payload) = [('S', PREFIX_S), ('N', PREFIX_N), ('B', PREFIX_B)]
-            .into_iter()
-            .find_map(|(kind, prefix)| Some((kind, json.strip_prefix(prefix)?.strip_suffix(SUFFIX)?)))
-            .filter(|(_, payload)| escaped_only(payload))
-            .unwrap_or(('J', json.as_str()));
-        let kind = if kind == 'S' && payload.contains('\\') { 'E' } else { kind };
-        body.push(kind);
         push_number(payload.len(), &mut body);
         body.push_str(payload);
     }
@@ -60,34 +68,79 @@ pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
     push_number(size, &mut out);
     push_number(key_at[0], &mut out);
     push_number(key_at[1], &mut out);
+    push_number(shape.map_or(0, |id| id as usize + 1), &mut out);
     out.push_str(&body);
     out
 }
 
-/// The form's header: the item's size, and where its attributes start.
+/// A value's kind and payload: the text JSON writes between `{"S":"` and `"}` for a string, a
+/// number or a binary (kind `E` for a string whose text has an escape), else the whole JSON (`J`).
+fn kind_and_payload(value: &AttributeValue) -> (u8, String) {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    let scalar = [(b'S', PREFIX_S), (b'N', PREFIX_N), (b'B', PREFIX_B)]
+        .into_iter()
+        .find_map(|(kind, prefix)| Some((kind, json.strip_prefix(prefix)?.strip_suffix(SUFFIX)?)))
+        .filter(|(_, payload)| escaped_only(payload));
+    match scalar {
+        Some((b'S', payload)) if payload.contains('\\') => (b'E', payload.to_string()),
+        Some((kind, payload)) => (kind, payload.to_string()),
+        None => (b'J', json),
+    }
+}
+
+/// The form's header: the item's size, where its key attributes start, how its attributes are
+/// written, and where they start.
 #[inline]
-fn header(form: &str) -> (usize, [usize; 2], usize) {
+fn header(form: &str) -> Header {
     let bytes = form.as_bytes();
     let mut at = 0;
-    let size = read_number(bytes, &mut at).unwrap_or(0);
-    let hash = read_number(bytes, &mut at).unwrap_or(0);
-    let range = read_number(bytes, &mut at).unwrap_or(0);
-    (size, [hash, range], at)
+    let mut next = || read_number(bytes, &mut at).unwrap_or(0);
+    let (size, hash, range, shape) = (next(), next(), next(), next());
+    let layout = match shape.checked_sub(1) {
+        None => Layout::Named,
+        Some(id) => u32::try_from(id).ok().and_then(shapes::get).map_or(Layout::Unknown, Layout::Shaped),
+    };
+    Header { size, key_at: [hash, range], layout, start: at }
+}
+
+struct Header {
+    size: usize,
+    key_at: [usize; 2],
+    layout: Layout,
+    start: usize,
+}
+
+/// How a form writes its attributes.
+#[derive(Clone, Copy)]
+enum Layout {
+    /// Each with its name and kind.
+    Named,
+    /// Values only, names and kinds in the shape.
+    Shaped(&'static Shape),
+    /// A shape this process never gave out: only a damaged form says so.
+    Unknown,
 }
 
 /// A key attribute's value as stored (`which`: 0 the partition key, 1 the sort key): its kind and
 /// payload, without decoding it.
 #[inline]
 pub fn key_value(form: &str, which: usize) -> Option<Stored<'_>> {
-    let (_, key_at, start) = header(form);
+    let header = header(form);
     let bytes = form.as_bytes();
-    let mut at = start + key_at.get(which)?.checked_sub(1)?;
-    // The name is skipped, not looked up: the caller knows which attribute it asked for.
-    if read_number(bytes, &mut at)? == 0 {
-        at += read_number(bytes, &mut at)?;
-    }
-    let kind = *bytes.get(at)?;
-    at += 1;
+    let mut at = header.start + header.key_at.get(which)?.checked_sub(1)?;
+    let kind = match header.layout {
+        Layout::Shaped(shape) => shape.attributes.get(usize::from((*shape.keys.get(which)?)?))?.kind,
+        Layout::Unknown => return None,
+        Layout::Named => {
+            // The name is skipped, not looked up: the caller knows which attribute it asked for.
+            if read_number(bytes, &mut at)? == 0 {
+                at += read_number(bytes, &mut at)?;
+            }
+            let kind = *bytes.get(at)?;
+            at += 1;
+            kind
+        }
+    };
     let length = read_number(bytes, &mut at)?;
     Some(Stored { kind, payload: form.get(at..at + length)? })
 }
@@ -218,7 +271,7 @@ fn escaped_only(payload: &str) -> bool {
 
 /// The item's size by DynamoDB's rules, as written first in its form.
 pub fn size(form: &str) -> usize {
-    header(form).0
+    header(form).size
 }
 
 /// What comes before an attribute's name in the item's JSON: the object's opening (the first
@@ -232,8 +285,33 @@ pub const OPENING: [&str; 4] = [PREFIX_S, PREFIX_N, PREFIX_B, ""];
 /// attribute walk is written out here rather than taken from `attributes`: this is every read's
 /// inner loop.)
 pub fn render(form: &str, out: &mut String) {
+    let header = header(form);
+    match header.layout {
+        Layout::Shaped(shape) => render_shaped(form, header.start, shape, out),
+        Layout::Unknown => out.push_str("{}"),
+        Layout::Named => render_unshaped(form, header.start, out),
+    }
+}
+
+/// An item of a known shape: each value's length and text, the JSON around them from the shape.
+fn render_shaped(form: &str, mut at: usize, shape: &Shape, out: &mut String) {
     let bytes = form.as_bytes();
-    let mut at = header(form).2;
+    out.reserve(form.len() * 2 + 16);
+    let mut written = 0;
+    for attribute in &shape.attributes {
+        let Some(length) = read_number(bytes, &mut at) else { break };
+        let Some(payload) = form.get(at..at + length) else { break };
+        at += length;
+        out.push_str(attribute.before);
+        out.push_str(payload);
+        written += 1;
+    }
+    out.push_str(shape.closing(written));
+}
+
+/// An item that keeps its names and kinds.
+fn render_unshaped(form: &str, mut at: usize, out: &mut String) {
+    let bytes = form.as_bytes();
     // Room for the form and the JSON around each attribute, reserved once.
     out.reserve(form.len() * 2 + 16);
     let mut before = 0;
@@ -253,12 +331,7 @@ pub fn render(form: &str, out: &mut String) {
         let Some(length) = read_number(bytes, &mut at) else { break };
         let Some(payload) = form.get(at..at + length) else { break };
         at += length;
-        let kind = match kind {
-            b'S' | b'E' => 0,
-            b'N' => 1,
-            b'B' => 2,
-            _ => 3,
-        };
+        let kind = shapes::opening(kind);
         match interned {
             Ok(name) => out.push_str(name.fragment(before, kind)),
             Err(text) => {
@@ -333,12 +406,21 @@ fn decode_value(kind: u8, text: &str) -> Option<AttributeValue> {
 
 /// The attributes of a form, in name order.
 pub fn attributes(form: &str) -> Attributes<'_> {
-    Attributes { form, at: header(form).2 }
+    let header = header(form);
+    // A shape this process never gave out (a damaged form) reads as no attributes.
+    let (shape, at) = match header.layout {
+        Layout::Unknown => (None, form.len()),
+        Layout::Shaped(shape) => (Some(shape), header.start),
+        Layout::Named => (None, header.start),
+    };
+    Attributes { form, at, shape, index: 0 }
 }
 
 pub struct Attributes<'f> {
     form: &'f str,
     at: usize,
+    shape: Option<&'static Shape>,
+    index: usize,
 }
 
 impl<'f> Iterator for Attributes<'f> {
@@ -350,17 +432,24 @@ impl<'f> Iterator for Attributes<'f> {
         if self.at >= bytes.len() {
             return None;
         }
-        let name = match read_number(bytes, &mut self.at)? {
-            0 => {
-                let length = read_number(bytes, &mut self.at)?;
-                let text = self.form.get(self.at..self.at + length)?;
-                self.at += length;
-                Name::Text(text)
-            }
-            id => Name::Interned(names::get(u32::try_from(id - 1).ok()?)?),
+        let (name, kind) = if let Some(shape) = self.shape {
+            let attribute = shape.attributes.get(self.index)?;
+            self.index += 1;
+            (Name::Interned(attribute.name), attribute.kind)
+        } else {
+            let name = match read_number(bytes, &mut self.at)? {
+                0 => {
+                    let length = read_number(bytes, &mut self.at)?;
+                    let text = self.form.get(self.at..self.at + length)?;
+                    self.at += length;
+                    Name::Text(text)
+                }
+                id => Name::Interned(names::get(u32::try_from(id - 1).ok()?)?),
+            };
+            let kind = *bytes.get(self.at)?;
+            self.at += 1;
+            (name, kind)
         };
-        let kind = *bytes.get(self.at)?;
-        self.at += 1;
         let length = read_number(bytes, &mut self.at)?;
         let payload = self.form.get(self.at..self.at + length)?;
         self.at += length;
@@ -490,6 +579,34 @@ mod tests {
         assert_eq!(order(&b(&[1]), &b(&[1, 0])), std::cmp::Ordering::Less);
         let plain = Item::from([("a".to_string(), AttributeValue::S("x".into()))]);
         assert_eq!(key_value(&encode(&plain, 2, &["pk"]), 0), None);
+    }
+
+    #[test]
+    fn an_item_without_a_shape_keeps_names_and_kinds_and_reads_the_same() {
+        use crate::value::KeyValue;
+        let long = "l".repeat(names::MAX_INTERNED_LEN + 1);
+        let wide: Item = (0..=shapes::MAX_ATTRIBUTES)
+            .map(|i| (format!("w{i:03}"), AttributeValue::N(Number::parse(&i.to_string()).expect("n"))))
+            .chain([("pk".to_string(), AttributeValue::S("p \"1\"".into()))])
+            .collect();
+        let with_long = Item::from([
+            (long, AttributeValue::S("v".into())),
+            ("pk".to_string(), AttributeValue::S("p".into())),
+            ("sk".to_string(), AttributeValue::B(vec![1, 2])),
+        ]);
+        for item in [wide, with_long] {
+            let form = encode(&item, 11, &["pk", "sk"]);
+            assert!(matches!(header(&form).layout, Layout::Named), "no shape");
+            assert_eq!(decode(&form), item);
+            let mut json = String::new();
+            render(&form, &mut json);
+            assert_eq!(json, serde_json::to_string(&item).expect("json"));
+            let key = |which| key_value(&form, which).and_then(|v| v.key_value());
+            assert_eq!(key(0), item.get("pk").and_then(KeyValue::from_attribute));
+            assert_eq!(key(1), item.get("sk").and_then(KeyValue::from_attribute));
+        }
+        let shaped = Item::from([("pk".to_string(), AttributeValue::S("p".into()))]);
+        assert!(matches!(header(&encode(&shaped, 3, &["pk"])).layout, Layout::Shaped(_)), "a shape");
     }
 
     proptest::proptest! {

@@ -8,6 +8,7 @@ pub mod key_bytes;
 pub mod names;
 mod places;
 pub mod schema;
+pub mod shapes;
 pub mod storage;
 
 pub use index::{Index, IndexDefinition, IndexKind, Projection};
