@@ -22,6 +22,19 @@ pub fn push(value: &KeyValue, out: &mut Vec<u8>) {
     }
 }
 
+/// The first eight bytes of a value's encoding as one number (zeros after a shorter encoding). A
+/// smaller value never has a larger one, so an ordered set compares these first and reads the
+/// values themselves only when they are equal.
+pub fn leading(value: &KeyValue) -> u64 {
+    let mut bytes = Vec::with_capacity(16);
+    push(value, &mut bytes);
+    let mut first = [0u8; 8];
+    for (to, from) in first.iter_mut().zip(&bytes) {
+        *to = *from;
+    }
+    u64::from_be_bytes(first)
+}
+
 /// The bytes every encoding of a value beginning with `prefix` starts with (no end marker).
 pub fn push_prefix(prefix: &KeyValue, out: &mut Vec<u8>) {
     match prefix {
@@ -176,6 +189,9 @@ pub(crate) mod tests {
             let (read_a, used) = read(&ac, kind).expect("reads");
             prop_assert_eq!(&read_a, &a);
             prop_assert_eq!(read(&ac[used..], kind).expect("reads").0, c);
+            // The leading bytes never contradict the order: they differ only as the values do.
+            let (la, lb) = (leading(&a), leading(&b));
+            prop_assert!(la == lb || la.cmp(&lb) == a.cmp(&b), "{:?} {:?}: {} {}", a, b, la, lb);
         }
 
         #[test]
