@@ -154,26 +154,46 @@ fn place_bound(bound: &Bound<EntryPlace>) -> Bound<&(dyn Place + '_)> {
 }
 
 /// One index partition's entries. Most partitions of an index on a unique attribute (an email, an
-/// order number) hold one entry, which is kept as it is: a B-tree costs a whole node even for one.
+/// order number) hold one entry, which is kept as it is: a B-tree costs a whole node even for one,
+/// and the set beside a single entry would cost its size in every partition.
 #[derive(Debug, Clone, Default)]
-pub struct IndexCollection {
-    /// The only entry, while there is one; then `many` holds them all.
-    one: Option<Entry>,
-    many: BTreeSet<Entry>,
+pub struct IndexCollection(Entries);
+
+#[derive(Debug, Clone, Default)]
+enum Entries {
+    #[default]
+    None,
+    One(Entry),
+    /// Two or more.
+    Many(BTreeSet<Entry>),
 }
 
 impl IndexCollection {
     pub fn len(&self) -> usize {
-        usize::from(self.one.is_some()) + self.many.len()
+        match &self.0 {
+            Entries::None => 0,
+            Entries::One(_) => 1,
+            Entries::Many(many) => many.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// The only entry, if there is one; the set of them, if there are more.
+    fn parts(&self) -> (Option<&Entry>, Option<&BTreeSet<Entry>>) {
+        match &self.0 {
+            Entries::None => (None, None),
+            Entries::One(only) => (Some(only), None),
+            Entries::Many(many) => (None, Some(many)),
+        }
+    }
+
     /// Every entry, in order.
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &StoredItem> {
-        self.one.iter().chain(self.many.iter()).map(|e| &e.item)
+        let (one, many) = self.parts();
+        one.into_iter().chain(many.into_iter().flatten()).map(|e| &e.item)
     }
 
     /// The entries between two places, in order (an empty or inverted range reads nothing).
@@ -188,32 +208,32 @@ impl IndexCollection {
             | (Bound::Excluded(a), Bound::Included(b)) => compare_places(a, b) != Ordering::Less,
             _ => false,
         };
-        let one = self.one.as_ref().filter(|entry| !empty && within(entry, lower, upper));
-        let range = if empty || self.many.is_empty() {
-            None
-        } else {
-            Some(range_of(&self.many, place_bound(lower), place_bound(upper)))
-        };
+        let (one, many) = self.parts();
+        let one = one.filter(|entry| !empty && within(entry, lower, upper));
+        let range = many.filter(|_| !empty).map(|many| range_of(many, place_bound(lower), place_bound(upper)));
         one.into_iter().chain(range.into_iter().flatten()).map(|e| &e.item)
     }
 
     /// Adds the entry with these RANGE bytes (its table key is in `item`); the one it replaced.
     pub fn insert(&mut self, range: &[u8], item: StoredItem) -> Option<StoredItem> {
         let entry = Entry { range: ShortBytes::new(range), item };
-        match self.one.take() {
-            None if self.many.is_empty() => {
-                self.one = Some(entry);
+        match std::mem::take(&mut self.0) {
+            Entries::None => {
+                self.0 = Entries::One(entry);
                 None
             }
-            None => self.many.replace(entry).map(|e| e.item),
-            Some(only) if only == entry => {
-                self.one = Some(entry);
+            Entries::One(only) if only == entry => {
+                self.0 = Entries::One(entry);
                 Some(only.item)
             }
-            Some(only) => {
-                self.many.insert(only);
-                self.many.insert(entry);
+            Entries::One(only) => {
+                self.0 = Entries::Many(BTreeSet::from([only, entry]));
                 None
+            }
+            Entries::Many(mut many) => {
+                let replaced = many.replace(entry).map(|e| e.item);
+                self.0 = Entries::Many(many);
+                replaced
             }
         }
     }
@@ -221,15 +241,24 @@ impl IndexCollection {
     /// Removes the entry with these RANGE bytes and table key.
     pub fn remove(&mut self, range: &[u8], key: &PrimaryKey) -> Option<StoredItem> {
         let place = EntryPlace::at(range.to_vec(), key);
-        if self.one.as_ref().is_some_and(|only| compare_places(only, &place) == Ordering::Equal) {
-            return self.one.take().map(|e| e.item);
+        match std::mem::take(&mut self.0) {
+            Entries::None => None,
+            Entries::One(only) if compare_places(&only, &place) == Ordering::Equal => Some(only.item),
+            Entries::One(only) => {
+                self.0 = Entries::One(only);
+                None
+            }
+            Entries::Many(mut many) => {
+                let removed = many.take(&place as &dyn Place).map(|e| e.item);
+                // Back to one entry kept as it is.
+                self.0 = match many.len() {
+                    0 => Entries::None,
+                    1 => many.pop_first().map_or(Entries::None, Entries::One),
+                    _ => Entries::Many(many),
+                };
+                removed
+            }
         }
-        let removed = self.many.take(&place as &dyn Place).map(|e| e.item);
-        // Back to one entry kept as it is.
-        if self.many.len() == 1 {
-            self.one = self.many.pop_first();
-        }
-        removed
     }
 }
 
@@ -307,11 +336,13 @@ mod tests {
 
     #[test]
     fn a_partition_of_one_entry_reads_removes_and_grows_as_a_larger_one() {
+        // A partition costs its one entry and no more (an index on a unique key has one per item).
+        assert_eq!(std::mem::size_of::<IndexCollection>(), std::mem::size_of::<Entry>());
         let mut collection = IndexCollection::default();
         let (a, first, first_key) = entry("a", "p1", 1);
         assert!(collection.insert(&a, first.clone()).is_none());
         assert_eq!(collection.len(), 1);
-        assert!(collection.one.is_some() && collection.many.is_empty(), "one entry is kept as it is");
+        assert!(matches!(collection.0, Entries::One(_)), "one entry is kept as it is");
         // Replacing it, and the ranges that hold it or not.
         assert!(collection.insert(&a, first.clone()).is_some());
         assert_eq!(collection.len(), 1);
@@ -324,11 +355,11 @@ mod tests {
         // A second entry moves both into the set; removing one brings the other back.
         let (b, second, second_key) = entry("b", "p2", 2);
         collection.insert(&b, second);
-        assert!(collection.one.is_none() && collection.many.len() == 2);
+        assert!(matches!(&collection.0, Entries::Many(many) if many.len() == 2));
         let order: Vec<_> = collection.values().map(|s| s.get("r")).collect();
         assert_eq!(order, vec![Some(AttributeValue::S("a".into())), Some(AttributeValue::S("b".into()))]);
         assert!(collection.remove(&b, &second_key).is_some());
-        assert!(collection.one.is_some() && collection.many.is_empty());
+        assert!(matches!(collection.0, Entries::One(_)));
         assert!(collection.remove(&a, &first_key).is_some());
         assert!(collection.is_empty());
     }
