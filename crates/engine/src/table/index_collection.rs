@@ -125,7 +125,11 @@ impl EntryPlace {
 
     /// Exactly the entry with these RANGE bytes and this table key (where a read resumes).
     pub fn at(range: Vec<u8>, key: &PrimaryKey) -> Self {
-        Self { range, key: Some((Stored::text_of(&key.0), key.1.as_ref().map(Stored::text_of))) }
+        let owned = |value| {
+            let (kind, text) = Stored::text_of(value);
+            (kind, text.into_owned())
+        };
+        Self { range, key: Some((owned(&key.0), key.1.as_ref().map(owned))) }
     }
 }
 

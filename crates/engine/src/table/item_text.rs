@@ -153,17 +153,20 @@ pub struct Stored<'f> {
 }
 
 impl Stored<'_> {
-    /// The stored text of a key value (what `encode` keeps for it).
-    pub fn text_of(value: &crate::value::KeyValue) -> (u8, String) {
+    /// The stored text of a key value (what `encode` keeps for it): a string JSON writes as it
+    /// is (no quote, backslash or control character) is borrowed, not copied.
+    pub fn text_of(value: &crate::value::KeyValue) -> (u8, std::borrow::Cow<'_, str>) {
         use crate::value::KeyValue;
+        use std::borrow::Cow;
         match value {
+            KeyValue::S(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => (b'S', Cow::Borrowed(s)),
             KeyValue::S(s) => {
                 let json = serde_json::to_string(s).unwrap_or_default();
                 let text = json.get(1..json.len().saturating_sub(1)).unwrap_or_default().to_string();
-                (if text.contains('\\') { b'E' } else { b'S' }, text)
+                (if text.contains('\\') { b'E' } else { b'S' }, Cow::Owned(text))
             }
-            KeyValue::N(n) => (b'N', n.to_string()),
-            KeyValue::B(b) => (b'B', base64::engine::general_purpose::STANDARD.encode(b)),
+            KeyValue::N(n) => (b'N', Cow::Owned(n.to_string())),
+            KeyValue::B(b) => (b'B', Cow::Owned(base64::engine::general_purpose::STANDARD.encode(b))),
         }
     }
 
@@ -562,11 +565,14 @@ mod tests {
             ("sk".to_string(), AttributeValue::N(Number::parse("-2.5").expect("n"))),
         ]);
         let form = encode(&item, 20, &["pk", "sk"]);
-        let (kind, text) = Stored::text_of(&KeyValue::S("say \"hi\"".into()));
+        let quoted = KeyValue::S("say \"hi\"".into());
+        let (kind, text) = Stored::text_of(&quoted);
         assert_eq!(key_value(&form, 0), Some(Stored { kind, payload: &text }));
         assert_eq!(key_value(&form, 1), Some(Stored { kind: b'N', payload: "-2.5" }));
-        let s = |v: &str| Stored::text_of(&KeyValue::S(v.into()));
-        let order = |a: &(u8, String), b: &(u8, String)| {
+        let owned = |(kind, text): Text<'_>| -> Text<'static> { (kind, std::borrow::Cow::Owned(text.into_owned())) };
+        let s = |v: &str| owned(Stored::text_of(&KeyValue::S(v.into())));
+        type Text<'a> = (u8, std::borrow::Cow<'a, str>);
+        let order = |a: &Text<'_>, b: &Text<'_>| {
             Stored { kind: a.0, payload: &a.1 }.compare(&Stored { kind: b.0, payload: &b.1 })
         };
         // Escaped characters compare as the characters: '"' (0x22) sorts before '#' (0x23), and
@@ -574,7 +580,7 @@ mod tests {
         assert_eq!(order(&s("a\"z"), &s("a#")), std::cmp::Ordering::Less);
         assert_eq!(order(&s("a\u{1}"), &s("a ")), std::cmp::Ordering::Less);
         assert_eq!(order(&s("é"), &s("z")), std::cmp::Ordering::Greater);
-        let b = |v: &[u8]| Stored::text_of(&KeyValue::B(v.to_vec()));
+        let b = |v: &[u8]| owned(Stored::text_of(&KeyValue::B(v.to_vec())));
         assert_eq!(order(&b(&[0xFF]), &b(&[0x00, 0xFF])), std::cmp::Ordering::Greater);
         assert_eq!(order(&b(&[1]), &b(&[1, 0])), std::cmp::Ordering::Less);
         let plain = Item::from([("a".to_string(), AttributeValue::S("x".into()))]);

@@ -235,22 +235,25 @@ impl Place for Entry {
 super::places::ordered_by_place!(Entry, Place, compare_places);
 
 /// A place made from key values (a request's key, a condition's bound, a start key).
-struct Probe {
+struct Probe<'k> {
     hash: u64,
     sort_leading: u64,
-    partition: Option<(u8, String)>,
-    sort: ProbeSort,
+    partition: Option<KeyText<'k>>,
+    sort: ProbeSort<'k>,
 }
 
-enum ProbeSort {
+/// A key value as its form stores it (`Stored::text_of`).
+type KeyText<'k> = (u8, std::borrow::Cow<'k, str>);
+
+enum ProbeSort<'k> {
     First,
-    At(Option<(u8, String)>),
+    At(Option<KeyText<'k>>),
     Last,
 }
 
-impl Probe {
+impl<'k> Probe<'k> {
     /// At a sort key of a partition whose hash is `hash` (`None`: a table without a sort key).
-    fn at_sort(hash: u64, partition: &KeyValue, sort: Option<&KeyValue>) -> Self {
+    fn at_sort(hash: u64, partition: &'k KeyValue, sort: Option<&'k KeyValue>) -> Self {
         Self {
             hash,
             sort_leading: sort_leading(sort),
@@ -260,9 +263,20 @@ impl Probe {
     }
 
     /// Before (`First`) or after (`Last`) every item of a partition whose hash is `hash`.
-    fn edge(hash: u64, partition: &KeyValue, sort: ProbeSort) -> Self {
+    fn edge(hash: u64, partition: &'k KeyValue, sort: ProbeSort<'k>) -> Self {
         let sort_leading = if matches!(sort, ProbeSort::Last) { u64::MAX } else { 0 };
         Self { hash, sort_leading, partition: Some(item_text::Stored::text_of(partition)), sort }
+    }
+
+    /// The same place, owning its texts.
+    fn into_owned(self) -> Probe<'static> {
+        let owned = |(kind, text): KeyText<'_>| (kind, std::borrow::Cow::Owned(text.into_owned()));
+        let sort = match self.sort {
+            ProbeSort::First => ProbeSort::First,
+            ProbeSort::At(key) => ProbeSort::At(key.map(owned)),
+            ProbeSort::Last => ProbeSort::Last,
+        };
+        Probe { hash: self.hash, sort_leading: self.sort_leading, partition: self.partition.map(owned), sort }
     }
 
     /// Before every item whose partition hashes to `hash` or more.
@@ -275,11 +289,11 @@ fn sort_leading(sort: Option<&KeyValue>) -> u64 {
     sort.map_or(0, super::key_bytes::leading)
 }
 
-fn stored(text: &(u8, String)) -> item_text::Stored<'_> {
+fn stored<'t>(text: &'t KeyText<'_>) -> item_text::Stored<'t> {
     item_text::Stored { kind: text.0, payload: &text.1 }
 }
 
-impl Place for Probe {
+impl Place for Probe<'_> {
     fn hash(&self) -> u64 {
         self.hash
     }
@@ -298,11 +312,11 @@ impl Place for Probe {
     }
 }
 
-fn as_place(probe: &Probe) -> &dyn Place {
+fn as_place<'p>(probe: &'p Probe<'_>) -> &'p (dyn Place + 'p) {
     probe
 }
 
-fn bound((probe, included): &(Probe, bool)) -> Bound<&dyn Place> {
+fn bound<'p>((probe, included): &'p (Probe<'_>, bool)) -> Bound<&'p (dyn Place + 'p)> {
     if *included {
         Bound::Included(probe)
     } else {
@@ -342,7 +356,7 @@ impl Storage {
         }
     }
 
-    fn probe(&self, key: &PrimaryKey) -> Probe {
+    fn probe<'k>(&self, key: &'k PrimaryKey) -> Probe<'k> {
         Probe::at_sort((self.hash_of)(&key.0), &key.0, key.1.as_ref())
     }
 
@@ -454,7 +468,7 @@ impl Storage {
         upper: Bound<&KeyValue>,
     ) -> impl DoubleEndedIterator<Item = &StoredItem> {
         let hash = (self.hash_of)(partition);
-        let at = |v: &KeyValue| Probe::at_sort(hash, partition, Some(v));
+        let at = |v| Probe::at_sort(hash, partition, Some(v));
         let low = match lower {
             Bound::Included(v) => (at(v), true),
             Bound::Excluded(v) => (at(v), false),
@@ -472,7 +486,7 @@ impl Storage {
         // Another partition's items lie between the two ends only if it has the hash too: when
         // the hash is not shared, they are all another's (the first says) or none is; when it
         // is, each is looked at.
-        let own = Probe::edge(hash, partition, ProbeSort::First);
+        let own = Probe::edge(hash, partition, ProbeSort::First).into_owned();
         let shared = self.shared_hashes.contains(&hash);
         let range = range.filter(|r| shared || r.clone().next().is_none_or(|e| same_partition(e, &own)));
         range.into_iter().flatten().filter(move |e| !shared || same_partition(*e, &own)).map(|e| &e.item)
