@@ -559,6 +559,7 @@ mod tests {
     #[test]
     fn key_values_are_found_and_compare_as_dynamodb_orders_them() {
         use crate::value::KeyValue;
+        type Text<'a> = (u8, std::borrow::Cow<'a, str>);
         let item = Item::from([
             ("a".to_string(), AttributeValue::S("x".into())),
             ("pk".to_string(), AttributeValue::S("say \"hi\"".into())),
@@ -571,7 +572,6 @@ mod tests {
         assert_eq!(key_value(&form, 1), Some(Stored { kind: b'N', payload: "-2.5" }));
         let owned = |(kind, text): Text<'_>| -> Text<'static> { (kind, std::borrow::Cow::Owned(text.into_owned())) };
         let s = |v: &str| owned(Stored::text_of(&KeyValue::S(v.into())));
-        type Text<'a> = (u8, std::borrow::Cow<'a, str>);
         let order = |a: &Text<'_>, b: &Text<'_>| {
             Stored { kind: a.0, payload: &a.1 }.compare(&Stored { kind: b.0, payload: &b.1 })
         };
