@@ -3,6 +3,7 @@
 
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
+use crate::table::index::PartitionsFrom;
 use crate::table::StoredItem;
 use crate::value::item_to_json;
 use serde::Serialize;
@@ -54,11 +55,11 @@ impl Engine {
             Some(name) => {
                 let index = table.index(name).ok_or_else(|| no_such_index(name))?;
                 let hash: Vec<&str> = index.definition.hash.iter().map(|a| a.name.as_str()).collect();
-                for (_, collection) in index.partitions_from(None) {
+                for partition in index.partitions_from(PartitionsFrom::First) {
                     if budget == 0 {
                         break;
                     }
-                    views.push(view(&hash, collection.values(), &mut budget));
+                    views.push(view(&hash, partition.collection.values(), &mut budget));
                 }
             }
         }
@@ -91,7 +92,11 @@ impl Engine {
             Some(name) => {
                 let index = table.index(name).ok_or_else(|| no_such_index(name))?;
                 (
-                    Box::new(index.partitions_from(None).map(|(_, c)| (c.len(), Box::new(c.values()) as Entries<'_>))),
+                    Box::new(
+                        index
+                            .partitions_from(PartitionsFrom::First)
+                            .map(|p| (p.collection.len(), Box::new(p.collection.values()) as Entries<'_>)),
+                    ),
                     index.item_count(),
                 )
             }

@@ -9,7 +9,7 @@ use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{Condition, DocPath, ExprKind, ExpressionParams};
-use crate::table::index::IndexSlot;
+use crate::table::index::PartitionsFrom;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Item};
 use serde::Deserialize;
@@ -176,24 +176,20 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
         }
         Some(index) => {
             let start = target.index_start(input.exclusive_start_key.as_ref())?;
-            let first_slot = match (&start, first_hash) {
-                (Some(start), _) => Some(IndexSlot::of(&start.hash)),
-                (None, Some(hash)) => Some(IndexSlot::first_with_hash(hash)),
-                (None, None) => None,
+            let start = start.as_ref();
+            let from = match (start, first_hash) {
+                (Some(start), _) => PartitionsFrom::Partition(&start.hash),
+                (None, Some(hash)) => PartitionsFrom::Hash(hash),
+                (None, None) => PartitionsFrom::First,
             };
             let target = &target;
-            let start_slot = start.as_ref().map(|start| IndexSlot::of(&start.hash));
-            let items = index
-                .partitions_from(first_slot.as_ref())
-                .take_while(move |(slot, _)| in_segment(slot.hash))
-                .flat_map(move |(slot, collection)| {
+            let items = index.partitions_from(from).take_while(move |partition| in_segment(partition.hash)).flat_map(
+                move |partition| {
                     // The start key's partition resumes right after it; the others from their first entry.
-                    let after = start
-                        .as_ref()
-                        .filter(|_| start_slot.as_ref() == Some(slot))
-                        .map_or(Bound::Unbounded, IndexStart::after);
-                    collection.range(&after, &Bound::Unbounded).map(move |entry| target.candidate(entry))
-                });
+                    let after = start.filter(|_| partition.is_start).map_or(Bound::Unbounded, IndexStart::after);
+                    partition.collection.range(&after, &Bound::Unbounded).map(move |entry| target.candidate(entry))
+                },
+            );
             read_page(items, &spec)
         }
     };

@@ -48,34 +48,47 @@ pub struct IndexDefinition {
     pub throughput: Option<(u64, u64)>,
 }
 
-/// Where an index partition sits: the stable hash of its HASH values, then the values as key
-/// bytes (which sort as the values do; inline when short, so a partition costs no allocation of
-/// its own for its key).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct IndexSlot {
-    pub hash: u64,
-    key: ShortBytes,
-}
-
-impl IndexSlot {
-    pub fn of(key: &[KeyValue]) -> Self {
-        let hash = key.iter().fold(0u64, |h, k| h.rotate_left(17) ^ k.stable_hash());
-        Self { hash, key: ShortBytes::new(&range_bytes(key)) }
-    }
-
-    /// Before every partition whose hash is `hash` or more (where a Scan segment starts).
-    pub fn first_with_hash(hash: u64) -> Self {
-        Self { hash, key: ShortBytes::new(&[]) }
-    }
+/// The stable hash of an index partition's HASH values: the order of partitions (scan order).
+pub fn partition_hash(key: &[KeyValue]) -> u64 {
+    key.iter().fold(0u64, |h, k| h.rotate_left(17) ^ k.stable_hash())
 }
 
 pub use super::index_collection::{range_bytes, EntryPlace, IndexCollection, ShortBytes};
+
+/// The partitions of one hash: almost always one, kept without its key (its HASH values are in
+/// its items); partitions whose values share a hash (FNV can be made to collide) are kept by
+/// their values as key bytes, in that order.
+#[derive(Debug, Clone)]
+enum HashPartitions {
+    One(IndexCollection),
+    Shared(Vec<(ShortBytes, IndexCollection)>),
+}
+
+/// Where a walk over an index's partitions starts.
+#[derive(Clone, Copy)]
+pub enum PartitionsFrom<'k> {
+    First,
+    /// The first partition whose hash is this or more (where a Scan segment starts).
+    Hash(u64),
+    /// This partition (its HASH values), or the first after where it would be.
+    Partition(&'k [KeyValue]),
+}
+
+/// One index partition in a walk.
+pub struct IndexPartition<'a> {
+    pub hash: u64,
+    /// Whether it is the partition the walk was asked to start at (`PartitionsFrom::Partition`).
+    pub is_start: bool,
+    pub collection: &'a IndexCollection,
+}
 
 /// An index with its entries.
 #[derive(Debug, Clone)]
 pub struct Index {
     pub definition: IndexDefinition,
-    partitions: BTreeMap<IndexSlot, IndexCollection>,
+    partitions: BTreeMap<u64, HashPartitions>,
+    /// A partition's hash: `partition_hash` (tests give one every partition shares).
+    hash_of: fn(&[KeyValue]) -> u64,
     item_count: usize,
     total_bytes: usize,
 }
@@ -130,7 +143,7 @@ impl IndexDefinition {
 
 impl Index {
     pub fn new(definition: IndexDefinition) -> Self {
-        Self { definition, partitions: BTreeMap::new(), item_count: 0, total_bytes: 0 }
+        Self { definition, partitions: BTreeMap::new(), hash_of: partition_hash, item_count: 0, total_bytes: 0 }
     }
 
     pub fn item_count(&self) -> usize {
@@ -215,16 +228,71 @@ impl Index {
         let written = (Units::write(stored.size()), stored.size());
         self.item_count += 1;
         self.total_bytes += stored.size();
-        self.partitions.entry(IndexSlot::of(&hash)).or_default().insert(&range_bytes(&range), stored);
+        let range = range_bytes(&range);
+        let key = range_bytes(&hash);
+        let names = &self.definition.hash;
+        let at = (self.hash_of)(&hash);
+        let partitions = match self.partitions.remove(&at) {
+            None => HashPartitions::One(IndexCollection::default()),
+            Some(HashPartitions::One(only)) if key_bytes_of(names, &only) == key => HashPartitions::One(only),
+            Some(HashPartitions::One(other)) => {
+                HashPartitions::Shared(vec![(ShortBytes::new(&key_bytes_of(names, &other)), other)])
+            }
+            Some(shared) => shared,
+        };
+        let partitions = match partitions {
+            HashPartitions::One(mut only) => {
+                only.insert(&range, stored);
+                HashPartitions::One(only)
+            }
+            HashPartitions::Shared(mut shared) => {
+                match shared.binary_search_by(|(k, _)| k.as_slice().cmp(&key)) {
+                    Ok(found) => {
+                        if let Some((_, collection)) = shared.get_mut(found) {
+                            collection.insert(&range, stored);
+                        }
+                    }
+                    Err(place) => {
+                        let mut collection = IndexCollection::default();
+                        collection.insert(&range, stored);
+                        shared.insert(place, (ShortBytes::new(&key), collection));
+                    }
+                }
+                HashPartitions::Shared(shared)
+            }
+        };
+        self.partitions.insert(at, partitions);
         written
     }
 
     fn remove(&mut self, (hash, range): &(Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey) -> (Units, usize) {
-        let slot = IndexSlot::of(hash);
-        let Some(collection) = self.partitions.get_mut(&slot) else { return (Units(0), 0) };
-        let Some(old) = collection.remove(&range_bytes(range), key) else { return (Units(0), 0) };
-        if collection.is_empty() {
-            self.partitions.remove(&slot);
+        let at = (self.hash_of)(hash);
+        let range = range_bytes(range);
+        // The table key names one item, so the entry is found only in its own partition.
+        let old = match self.partitions.get_mut(&at) {
+            None => None,
+            Some(HashPartitions::One(only)) => only.remove(&range, key),
+            Some(HashPartitions::Shared(shared)) => {
+                let key_bytes = range_bytes(hash);
+                shared.iter_mut().find(|(k, _)| k.as_slice() == key_bytes).and_then(|(_, c)| c.remove(&range, key))
+            }
+        };
+        let Some(old) = old else { return (Units(0), 0) };
+        // An emptied partition goes; of partitions sharing a hash, the last one left is kept as one.
+        match self.partitions.remove(&at) {
+            Some(HashPartitions::One(only)) if only.is_empty() => {}
+            Some(HashPartitions::Shared(mut shared)) => {
+                shared.retain(|(_, c)| !c.is_empty());
+                if shared.len() > 1 {
+                    self.partitions.insert(at, HashPartitions::Shared(shared));
+                } else if let Some((_, only)) = shared.pop() {
+                    self.partitions.insert(at, HashPartitions::One(only));
+                }
+            }
+            Some(kept) => {
+                self.partitions.insert(at, kept);
+            }
+            None => {}
         }
         self.item_count -= 1;
         self.total_bytes -= old.size();
@@ -233,12 +301,130 @@ impl Index {
 
     /// One index partition.
     pub fn collection(&self, hash: &[KeyValue]) -> Option<&IndexCollection> {
-        self.partitions.get(&IndexSlot::of(hash))
+        match self.partitions.get(&(self.hash_of)(hash))? {
+            HashPartitions::One(only) => {
+                (key_bytes_of(&self.definition.hash, only) == range_bytes(hash)).then_some(only)
+            }
+            HashPartitions::Shared(shared) => {
+                let key = range_bytes(hash);
+                shared.iter().find(|(k, _)| k.as_slice() == key).map(|(_, c)| c)
+            }
+        }
     }
 
     /// Index partitions from `start` on, in scan order.
-    pub fn partitions_from(&self, start: Option<&IndexSlot>) -> impl Iterator<Item = (&IndexSlot, &IndexCollection)> {
-        let lower = start.map_or(std::ops::Bound::Unbounded, |s| std::ops::Bound::Included(s.clone()));
-        self.partitions.range((lower, std::ops::Bound::Unbounded))
+    pub fn partitions_from<'a>(&'a self, start: PartitionsFrom<'_>) -> impl Iterator<Item = IndexPartition<'a>> {
+        let (first, start_key) = match start {
+            PartitionsFrom::First => (0, None),
+            PartitionsFrom::Hash(hash) => (hash, None),
+            PartitionsFrom::Partition(values) => ((self.hash_of)(values), Some(range_bytes(values))),
+        };
+        let names = &self.definition.hash;
+        self.partitions.range(first..).flat_map(move |(&hash, partitions)| {
+            // Only the start's own hash holds partitions before it, or the start itself: `None`
+            // before it, `Some(true)` the start, `Some(false)` after it.
+            let key = start_key.as_deref().filter(|_| hash == first);
+            let place = move |bytes: &[u8]| match key.map(|key| bytes.cmp(key)) {
+                None | Some(std::cmp::Ordering::Greater) => Some(false),
+                Some(std::cmp::Ordering::Equal) => Some(true),
+                Some(std::cmp::Ordering::Less) => None,
+            };
+            let listed: Vec<IndexPartition<'a>> = match partitions {
+                HashPartitions::One(only) => {
+                    // Its values are read from an entry only where the start's hash needs them.
+                    let is_start = if key.is_some() { place(&key_bytes_of(names, only)) } else { Some(false) };
+                    is_start.map(|is_start| IndexPartition { hash, is_start, collection: only }).into_iter().collect()
+                }
+                HashPartitions::Shared(shared) => shared
+                    .iter()
+                    .filter_map(|(k, c)| Some(IndexPartition { hash, is_start: place(k.as_slice())?, collection: c }))
+                    .collect(),
+            };
+            listed
+        })
+    }
+}
+
+/// Whether a partition's HASH values are `values` (read from one of its entries, as stored).
+fn holds(names: &[KeyAttribute], collection: &IndexCollection, values: &[KeyValue]) -> bool {
+    let Some(item) = collection.values().next() else { return false };
+    names.len() == values.len() && names.iter().zip(values).all(|(a, v)| item.has_key_value(&a.name, v))
+}
+
+/// A partition's HASH values as key bytes, read from one of its entries (every entry holds the
+/// index key).
+fn key_bytes_of(names: &[KeyAttribute], collection: &IndexCollection) -> Vec<u8> {
+    let Some(item) = collection.values().next() else { return Vec::new() };
+    let values: Vec<KeyValue> =
+        names.iter().filter_map(|a| item.get(&a.name).as_ref().and_then(KeyValue::from_attribute)).collect();
+    range_bytes(&values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{AttributeValue, ScalarType};
+
+    fn index() -> Index {
+        Index::new(IndexDefinition {
+            name: "by_g".into(),
+            kind: IndexKind::Global,
+            hash: vec![KeyAttribute { name: "g".into(), kind: ScalarType::S }],
+            range: vec![],
+            projection: Projection::All,
+            throughput: None,
+        })
+    }
+
+    fn item(g: &str, id: usize) -> (PrimaryKey, Item) {
+        let key = (KeyValue::S(format!("id{id}")), None);
+        (key.clone(), Item::from([("id".into(), key.0.to_attribute()), ("g".into(), AttributeValue::S(g.into()))]))
+    }
+
+    #[test]
+    fn a_partition_costs_its_entries_and_its_hash() {
+        assert_eq!(std::mem::size_of::<HashPartitions>(), std::mem::size_of::<IndexCollection>());
+    }
+
+    #[test]
+    fn partitions_whose_values_share_a_hash_stay_apart_and_in_order() {
+        let mut index = index();
+        index.hash_of = |_| 7;
+        let put = |index: &mut Index, g: &str, id: usize| {
+            let (key, item) = item(g, id);
+            index.apply(&key, None, Some((&item, &StoredItem::new(&item, &["id"]))), &["id"], None);
+        };
+        let delete = |index: &mut Index, g: &str, id: usize| {
+            let (key, item) = item(g, id);
+            index.apply(&key, Some(&item), None, &["id"], None);
+        };
+        let g = |v: &str| vec![KeyValue::S(v.into())];
+        put(&mut index, "b", 1);
+        assert!(index.collection(&g("b")).is_some());
+        assert!(index.collection(&g("a")).is_none(), "the one partition of the hash is b's, not a's");
+        for (value, id) in [("c", 2), ("a", 3), ("a", 4)] {
+            put(&mut index, value, id);
+        }
+        let len = |index: &Index, v: &str| index.collection(&g(v)).map(IndexCollection::len);
+        assert_eq!(
+            (len(&index, "a"), len(&index, "b"), len(&index, "c"), len(&index, "d")),
+            (Some(2), Some(1), Some(1), None)
+        );
+        let walk = |index: &Index, from: PartitionsFrom<'_>| -> Vec<(bool, usize)> {
+            index.partitions_from(from).map(|p| (p.is_start, p.collection.len())).collect()
+        };
+        assert_eq!(walk(&index, PartitionsFrom::First), [(false, 2), (false, 1), (false, 1)], "a, b, c in key order");
+        assert_eq!(walk(&index, PartitionsFrom::Partition(&g("b"))), [(true, 1), (false, 1)]);
+        assert_eq!(walk(&index, PartitionsFrom::Partition(&g("bb"))), [(false, 1)], "after where bb would be: c");
+        delete(&mut index, "b", 1);
+        assert_eq!(len(&index, "b"), None);
+        delete(&mut index, "a", 3);
+        delete(&mut index, "a", 4);
+        assert!(matches!(index.partitions.get(&7), Some(HashPartitions::One(_))), "one partition left: kept as one");
+        assert_eq!(walk(&index, PartitionsFrom::Partition(&g("a"))), [(false, 1)], "c, after where a would be");
+        assert_eq!(walk(&index, PartitionsFrom::Partition(&g("d"))), [], "nothing after d");
+        delete(&mut index, "c", 2);
+        assert!(index.partitions.is_empty());
+        assert_eq!((index.item_count(), index.total_bytes()), (0, 0));
     }
 }

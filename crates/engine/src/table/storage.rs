@@ -58,6 +58,14 @@ impl StoredItem {
         item_text::attributes(&self.form).find(|a| a.name.text() == name)?.value()
     }
 
+    /// Whether the item's attribute `name` is the key value `value`, compared as stored (no decoding).
+    pub fn has_key_value(&self, name: &str, value: &KeyValue) -> bool {
+        let Some(attribute) = item_text::attributes(&self.form).find(|a| a.name.text() == name) else { return false };
+        let (kind, text) = item_text::Stored::text_of(value);
+        let stored = item_text::Stored { kind: attribute.kind, payload: attribute.payload };
+        stored.compare(&item_text::Stored { kind, payload: &text }) == Ordering::Equal
+    }
+
     /// The item reduced to `names`, decoding only their values: what a page's LastEvaluatedKey
     /// and the TTL sweep need.
     pub fn only(&self, names: &[&str]) -> Item {
