@@ -302,9 +302,7 @@ impl Index {
     /// One index partition.
     pub fn collection(&self, hash: &[KeyValue]) -> Option<&IndexCollection> {
         match self.partitions.get(&(self.hash_of)(hash))? {
-            HashPartitions::One(only) => {
-                (key_bytes_of(&self.definition.hash, only) == range_bytes(hash)).then_some(only)
-            }
+            HashPartitions::One(only) => holds(&self.definition.hash, only, hash).then_some(only),
             HashPartitions::Shared(shared) => {
                 let key = range_bytes(hash);
                 shared.iter().find(|(k, _)| k.as_slice() == key).map(|(_, c)| c)
