@@ -64,6 +64,56 @@ enum HashPartitions {
     Shared(Vec<(ShortBytes, IndexCollection)>),
 }
 
+impl HashPartitions {
+    /// Adds an entry to the partition of HASH values `key` (as key bytes) under a hash that holds
+    /// another partition, or several: they are kept apart, in key order.
+    fn insert_shared(&mut self, names: &[KeyAttribute], key: Vec<u8>, range: &[u8], stored: StoredItem) {
+        if let Self::One(other) = self {
+            let other = std::mem::take(other);
+            *self = Self::Shared(vec![(ShortBytes::new(&key_bytes_of(names, &other)), other)]);
+        }
+        let Self::Shared(shared) = self else { return };
+        match shared.binary_search_by(|(k, _)| k.as_slice().cmp(&key)) {
+            Ok(found) => {
+                if let Some((_, collection)) = shared.get_mut(found) {
+                    collection.insert(range, stored);
+                }
+            }
+            Err(place) => {
+                let mut collection = IndexCollection::default();
+                collection.insert(range, stored);
+                shared.insert(place, (ShortBytes::new(&key), collection));
+            }
+        }
+    }
+
+    /// Removes the entry of HASH values `hash`, RANGE bytes `range` and table key `key`; of
+    /// partitions sharing a hash, the last one left is kept as one again.
+    fn remove(&mut self, hash: &[KeyValue], range: &[u8], key: &PrimaryKey) -> Option<StoredItem> {
+        match self {
+            Self::One(only) => only.remove(range, key),
+            Self::Shared(shared) => {
+                let key_bytes = range_bytes(hash);
+                let old = shared.iter_mut().find(|(k, _)| k.as_slice() == key_bytes)?.1.remove(range, key);
+                shared.retain(|(_, c)| !c.is_empty());
+                if shared.len() == 1 {
+                    if let Some((_, only)) = shared.pop() {
+                        *self = Self::One(only);
+                    }
+                }
+                old
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Self::One(only) => only.is_empty(),
+            Self::Shared(shared) => shared.is_empty(),
+        }
+    }
+}
+
 /// Where a walk over an index's partitions starts.
 #[derive(Clone, Copy)]
 pub enum PartitionsFrom<'k> {
@@ -229,70 +279,30 @@ impl Index {
         self.item_count += 1;
         self.total_bytes += stored.size();
         let range = range_bytes(&range);
-        let key = range_bytes(&hash);
         let names = &self.definition.hash;
         let at = (self.hash_of)(&hash);
-        let partitions = match self.partitions.remove(&at) {
-            None => HashPartitions::One(IndexCollection::default()),
-            Some(HashPartitions::One(only)) if key_bytes_of(names, &only) == key => HashPartitions::One(only),
-            Some(HashPartitions::One(other)) => {
-                HashPartitions::Shared(vec![(ShortBytes::new(&key_bytes_of(names, &other)), other)])
-            }
-            Some(shared) => shared,
-        };
-        let partitions = match partitions {
-            HashPartitions::One(mut only) => {
+        match self.partitions.get_mut(&at) {
+            Some(HashPartitions::One(only)) if holds(names, only, &hash) => {
                 only.insert(&range, stored);
-                HashPartitions::One(only)
             }
-            HashPartitions::Shared(mut shared) => {
-                match shared.binary_search_by(|(k, _)| k.as_slice().cmp(&key)) {
-                    Ok(found) => {
-                        if let Some((_, collection)) = shared.get_mut(found) {
-                            collection.insert(&range, stored);
-                        }
-                    }
-                    Err(place) => {
-                        let mut collection = IndexCollection::default();
-                        collection.insert(&range, stored);
-                        shared.insert(place, (ShortBytes::new(&key), collection));
-                    }
-                }
-                HashPartitions::Shared(shared)
+            Some(partitions) => partitions.insert_shared(names, range_bytes(&hash), &range, stored),
+            None => {
+                let mut only = IndexCollection::default();
+                only.insert(&range, stored);
+                self.partitions.insert(at, HashPartitions::One(only));
             }
-        };
-        self.partitions.insert(at, partitions);
+        }
         written
     }
 
     fn remove(&mut self, (hash, range): &(Vec<KeyValue>, Vec<KeyValue>), key: &PrimaryKey) -> (Units, usize) {
         let at = (self.hash_of)(hash);
         let range = range_bytes(range);
+        let Some(partitions) = self.partitions.get_mut(&at) else { return (Units(0), 0) };
         // The table key names one item, so the entry is found only in its own partition.
-        let old = match self.partitions.get_mut(&at) {
-            None => None,
-            Some(HashPartitions::One(only)) => only.remove(&range, key),
-            Some(HashPartitions::Shared(shared)) => {
-                let key_bytes = range_bytes(hash);
-                shared.iter_mut().find(|(k, _)| k.as_slice() == key_bytes).and_then(|(_, c)| c.remove(&range, key))
-            }
-        };
-        let Some(old) = old else { return (Units(0), 0) };
-        // An emptied partition goes; of partitions sharing a hash, the last one left is kept as one.
-        match self.partitions.remove(&at) {
-            Some(HashPartitions::One(only)) if only.is_empty() => {}
-            Some(HashPartitions::Shared(mut shared)) => {
-                shared.retain(|(_, c)| !c.is_empty());
-                if shared.len() > 1 {
-                    self.partitions.insert(at, HashPartitions::Shared(shared));
-                } else if let Some((_, only)) = shared.pop() {
-                    self.partitions.insert(at, HashPartitions::One(only));
-                }
-            }
-            Some(kept) => {
-                self.partitions.insert(at, kept);
-            }
-            None => {}
+        let Some(old) = partitions.remove(hash, &range, key) else { return (Units(0), 0) };
+        if partitions.is_empty() {
+            self.partitions.remove(&at);
         }
         self.item_count -= 1;
         self.total_bytes -= old.size();
