@@ -283,6 +283,34 @@ pub const BEFORE: [&str; 3] = ["{", r#""},"#, ","];
 /// What opens a value after its name, by kind: `S` (and `E`), `N`, `B`, a whole JSON value.
 pub const OPENING: [&str; 4] = [PREFIX_S, PREFIX_N, PREFIX_B, ""];
 
+/// Which `OPENING` a kind of value has.
+pub fn opening(kind: u8) -> usize {
+    match kind {
+        b'S' | b'E' => 0,
+        b'N' => 1,
+        b'B' => 2,
+        _ => 3,
+    }
+}
+
+/// Which `BEFORE` comes before an attribute, by the kind of the one before it (`None`: the first).
+pub fn before(previous: Option<u8>) -> usize {
+    match previous.map(opening) {
+        None => 0,
+        Some(3) => 2,
+        Some(_) => 1,
+    }
+}
+
+/// What ends the item's JSON, by the kind of its last attribute (`None`: it has none).
+pub fn closing(last: Option<u8>) -> &'static str {
+    match last.map(opening) {
+        None => "{}",
+        Some(3) => "}",
+        Some(_) => r#""}}"#,
+    }
+}
+
 /// Writes the item's DynamoDB JSON, exactly as serde_json writes the item: for each attribute the
 /// text before its value (one precomputed fragment for an interned name), then the value. (The
 /// attribute walk is written out here rather than taken from `attributes`: this is every read's
@@ -317,7 +345,7 @@ fn render_unshaped(form: &str, mut at: usize, out: &mut String) {
     let bytes = form.as_bytes();
     // Room for the form and the JSON around each attribute, reserved once.
     out.reserve(form.len() * 2 + 16);
-    let mut before = 0;
+    let mut previous = None;
     while at < bytes.len() {
         let Some(tag) = read_number(bytes, &mut at) else { break };
         let interned = if tag == 0 {
@@ -334,24 +362,19 @@ fn render_unshaped(form: &str, mut at: usize, out: &mut String) {
         let Some(length) = read_number(bytes, &mut at) else { break };
         let Some(payload) = form.get(at..at + length) else { break };
         at += length;
-        let kind = shapes::opening(kind);
         match interned {
-            Ok(name) => out.push_str(name.fragment(before, kind)),
+            Ok(name) => out.push_str(name.fragment(before(previous), opening(kind))),
             Err(text) => {
-                out.push_str(BEFORE[before]);
+                out.push_str(BEFORE.get(before(previous)).copied().unwrap_or_default());
                 out.push_str(&serde_json::to_string(text).unwrap_or_default());
                 out.push(':');
-                out.push_str(OPENING[kind]);
+                out.push_str(OPENING.get(opening(kind)).copied().unwrap_or_default());
             }
         }
         out.push_str(payload);
-        before = if kind == 3 { 2 } else { 1 };
+        previous = Some(kind);
     }
-    out.push_str(match before {
-        0 => "{}",
-        1 => r#""}}"#,
-        _ => "}",
-    });
+    out.push_str(closing(previous));
 }
 
 /// The whole item.

@@ -8,6 +8,7 @@
 //! that is not interned, the item keeps names and kinds itself. At most 4,096 shapes of 64
 //! attributes take about 9 MB, once per process. Reading a shape is two atomic loads, no lock.
 
+use super::item_text;
 use super::names::{self, Name};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -41,13 +42,9 @@ impl Shape {
         let attributes = attributes
             .iter()
             .map(|&(name, kind)| {
-                let before = match previous {
-                    None => 0,
-                    Some(b'J') => 2,
-                    Some(_) => 1,
-                };
+                let before = item_text::before(previous);
                 previous = Some(kind);
-                ShapeAttribute { name, kind, before: name.fragment(before, opening(kind)) }
+                ShapeAttribute { name, kind, before: name.fragment(before, item_text::opening(kind)) }
             })
             .collect();
         Self { attributes, keys }
@@ -55,21 +52,7 @@ impl Shape {
 
     /// What a read writes after the first `written` values (all of them, unless the form was cut).
     pub fn closing(&self, written: usize) -> &'static str {
-        match written.checked_sub(1).and_then(|last| self.attributes.get(last)) {
-            None => "{}",
-            Some(attribute) if attribute.kind == b'J' => "}",
-            Some(_) => r#""}}"#,
-        }
-    }
-}
-
-/// Which opening (`item_text::OPENING`) a kind of value has.
-pub fn opening(kind: u8) -> usize {
-    match kind {
-        b'S' | b'E' => 0,
-        b'N' => 1,
-        b'B' => 2,
-        _ => 3,
+        item_text::closing(written.checked_sub(1).and_then(|last| self.attributes.get(last)).map(|a| a.kind))
     }
 }
 
