@@ -67,13 +67,13 @@ enum HashPartitions {
 impl HashPartitions {
     /// Adds an entry to the partition of HASH values `key` (as key bytes) under a hash that holds
     /// another partition, or several: they are kept apart, in key order.
-    fn insert_shared(&mut self, names: &[KeyAttribute], key: Vec<u8>, range: &[u8], stored: StoredItem) {
+    fn insert_shared(&mut self, names: &[KeyAttribute], key: &[u8], range: &[u8], stored: StoredItem) {
         if let Self::One(other) = self {
             let other = std::mem::take(other);
             *self = Self::Shared(vec![(ShortBytes::new(&key_bytes_of(names, &other)), other)]);
         }
         let Self::Shared(shared) = self else { return };
-        match shared.binary_search_by(|(k, _)| k.as_slice().cmp(&key)) {
+        match shared.binary_search_by(|(k, _)| k.as_slice().cmp(key)) {
             Ok(found) => {
                 if let Some((_, collection)) = shared.get_mut(found) {
                     collection.insert(range, stored);
@@ -82,7 +82,7 @@ impl HashPartitions {
             Err(place) => {
                 let mut collection = IndexCollection::default();
                 collection.insert(range, stored);
-                shared.insert(place, (ShortBytes::new(&key), collection));
+                shared.insert(place, (ShortBytes::new(key), collection));
             }
         }
     }
@@ -285,7 +285,7 @@ impl Index {
             Some(HashPartitions::One(only)) if holds(names, only, &hash) => {
                 only.insert(&range, stored);
             }
-            Some(partitions) => partitions.insert_shared(names, range_bytes(&hash), &range, stored),
+            Some(partitions) => partitions.insert_shared(names, &range_bytes(&hash), &range, stored),
             None => {
                 let mut only = IndexCollection::default();
                 only.insert(&range, stored);

@@ -2,7 +2,7 @@
 //! inline when short), then by the table key, read from the entry's item rather than kept beside
 //! it (docs/storage.md). An ALL-projected entry is the table's item itself, shared.
 
-use super::item_text::{self, Stored};
+use super::item_text::{self, KeyText, Stored};
 use super::schema::PrimaryKey;
 use super::storage::StoredItem;
 use crate::value::KeyValue;
@@ -113,7 +113,7 @@ pub struct EntryPlace {
 }
 
 /// A table key as stored texts: partition key, and sort key if any.
-type StoredKey = ((u8, String), Option<(u8, String)>);
+type StoredKey = (KeyText<'static>, Option<KeyText<'static>>);
 
 impl EntryPlace {
     /// Before every entry whose RANGE bytes are `range` or after them. A bound from a key
@@ -125,16 +125,9 @@ impl EntryPlace {
 
     /// Exactly the entry with these RANGE bytes and this table key (where a read resumes).
     pub fn at(range: Vec<u8>, key: &PrimaryKey) -> Self {
-        let owned = |value| {
-            let (kind, text) = Stored::text_of(value);
-            (kind, text.into_owned())
-        };
+        let owned = |value| item_text::owned_text(Stored::text_of(value));
         Self { range, key: Some((owned(&key.0), key.1.as_ref().map(owned))) }
     }
-}
-
-fn stored(text: &(u8, String)) -> Stored<'_> {
-    Stored { kind: text.0, payload: &text.1 }
 }
 
 impl Place for EntryPlace {
@@ -144,7 +137,9 @@ impl Place for EntryPlace {
     fn key(&self) -> KeyPlace<'_> {
         match &self.key {
             None => KeyPlace::First,
-            Some((partition, sort)) => KeyPlace::At(Some(stored(partition)), sort.as_ref().map(stored)),
+            Some((partition, sort)) => {
+                KeyPlace::At(Some(Stored::of_text(partition)), sort.as_ref().map(Stored::of_text))
+            }
         }
     }
 }

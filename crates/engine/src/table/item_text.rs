@@ -145,6 +145,14 @@ pub fn key_value(form: &str, which: usize) -> Option<Stored<'_>> {
     Some(Stored { kind, payload: form.get(at..at + length)? })
 }
 
+/// A key value as a form stores it: its kind and text (`Stored::text_of`), borrowed where it can be.
+pub type KeyText<'k> = (u8, std::borrow::Cow<'k, str>);
+
+/// The same text, owned (to keep it beyond the value it was made from).
+pub fn owned_text((kind, text): KeyText<'_>) -> KeyText<'static> {
+    (kind, std::borrow::Cow::Owned(text.into_owned()))
+}
+
 /// A scalar as stored: its kind (`S`, `N`, `B`) and the text JSON writes for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stored<'f> {
@@ -155,7 +163,7 @@ pub struct Stored<'f> {
 impl Stored<'_> {
     /// The stored text of a key value (what `encode` keeps for it): a string JSON writes as it
     /// is (no quote, backslash or control character) is borrowed, not copied.
-    pub fn text_of(value: &crate::value::KeyValue) -> (u8, std::borrow::Cow<'_, str>) {
+    pub fn text_of(value: &crate::value::KeyValue) -> KeyText<'_> {
         use crate::value::KeyValue;
         use std::borrow::Cow;
         match value {
@@ -168,6 +176,11 @@ impl Stored<'_> {
             KeyValue::N(n) => (b'N', Cow::Owned(n.to_string())),
             KeyValue::B(b) => (b'B', Cow::Owned(base64::engine::general_purpose::STANDARD.encode(b))),
         }
+    }
+
+    /// A key value's text, as stored.
+    pub fn of_text<'t>((kind, text): &'t KeyText<'_>) -> Stored<'t> {
+        Stored { kind: *kind, payload: text }
     }
 
     /// The key value, decoded.
@@ -582,7 +595,6 @@ mod tests {
     #[test]
     fn key_values_are_found_and_compare_as_dynamodb_orders_them() {
         use crate::value::KeyValue;
-        type Text<'a> = (u8, std::borrow::Cow<'a, str>);
         let item = Item::from([
             ("a".to_string(), AttributeValue::S("x".into())),
             ("pk".to_string(), AttributeValue::S("say \"hi\"".into())),
@@ -593,17 +605,14 @@ mod tests {
         let (kind, text) = Stored::text_of(&quoted);
         assert_eq!(key_value(&form, 0), Some(Stored { kind, payload: &text }));
         assert_eq!(key_value(&form, 1), Some(Stored { kind: b'N', payload: "-2.5" }));
-        let owned = |(kind, text): Text<'_>| -> Text<'static> { (kind, std::borrow::Cow::Owned(text.into_owned())) };
-        let s = |v: &str| owned(Stored::text_of(&KeyValue::S(v.into())));
-        let order = |a: &Text<'_>, b: &Text<'_>| {
-            Stored { kind: a.0, payload: &a.1 }.compare(&Stored { kind: b.0, payload: &b.1 })
-        };
+        let s = |v: &str| owned_text(Stored::text_of(&KeyValue::S(v.into())));
+        let order = |a: &KeyText<'_>, b: &KeyText<'_>| Stored::of_text(a).compare(&Stored::of_text(b));
         // Escaped characters compare as the characters: '"' (0x22) sorts before '#' (0x23), and
         // a control character before a space.
         assert_eq!(order(&s("a\"z"), &s("a#")), std::cmp::Ordering::Less);
         assert_eq!(order(&s("a\u{1}"), &s("a ")), std::cmp::Ordering::Less);
         assert_eq!(order(&s("é"), &s("z")), std::cmp::Ordering::Greater);
-        let b = |v: &[u8]| owned(Stored::text_of(&KeyValue::B(v.to_vec())));
+        let b = |v: &[u8]| owned_text(Stored::text_of(&KeyValue::B(v.to_vec())));
         assert_eq!(order(&b(&[0xFF]), &b(&[0x00, 0xFF])), std::cmp::Ordering::Greater);
         assert_eq!(order(&b(&[1]), &b(&[1, 0])), std::cmp::Ordering::Less);
         let plain = Item::from([("a".to_string(), AttributeValue::S("x".into()))]);

@@ -1,7 +1,7 @@
 //! Item storage: partitions in stable-hash order, each an item collection ordered by sort key.
 //! Scan walks this order, so `ExclusiveStartKey` resumes exactly and insertion order never shows.
 
-use super::item_text;
+use super::item_text::{self, KeyText};
 use super::schema::{KeySchema, PrimaryKey};
 use crate::value::{item_size, AttributeValue, Item, KeyValue};
 use serde::Serialize;
@@ -15,12 +15,6 @@ use std::sync::Arc;
 pub struct PartitionSlot {
     pub hash: u64,
     pub key: KeyValue,
-}
-
-impl PartitionSlot {
-    pub fn of(key: &KeyValue) -> Self {
-        Self { hash: key.stable_hash(), key: key.clone() }
-    }
 }
 
 /// An item as stored: its compact form (`item_text`), in one shared allocation. A read writes its
@@ -250,9 +244,6 @@ struct Probe<'k> {
     sort: ProbeSort<'k>,
 }
 
-/// A key value as its form stores it (`Stored::text_of`).
-type KeyText<'k> = (u8, std::borrow::Cow<'k, str>);
-
 enum ProbeSort<'k> {
     First,
     At(Option<KeyText<'k>>),
@@ -278,7 +269,7 @@ impl<'k> Probe<'k> {
 
     /// The same place, owning its texts.
     fn into_owned(self) -> Probe<'static> {
-        let owned = |(kind, text): KeyText<'_>| (kind, std::borrow::Cow::Owned(text.into_owned()));
+        let owned = item_text::owned_text;
         let sort = match self.sort {
             ProbeSort::First => ProbeSort::First,
             ProbeSort::At(key) => ProbeSort::At(key.map(owned)),
@@ -297,10 +288,6 @@ fn sort_leading(sort: Option<&KeyValue>) -> u64 {
     sort.map_or(0, super::key_bytes::leading)
 }
 
-fn stored<'t>(text: &'t KeyText<'_>) -> item_text::Stored<'t> {
-    item_text::Stored { kind: text.0, payload: &text.1 }
-}
-
 impl Place for Probe<'_> {
     fn hash(&self) -> u64 {
         self.hash
@@ -309,12 +296,12 @@ impl Place for Probe<'_> {
         self.sort_leading
     }
     fn partition(&self) -> Option<item_text::Stored<'_>> {
-        self.partition.as_ref().map(stored)
+        self.partition.as_ref().map(item_text::Stored::of_text)
     }
     fn sort(&self) -> SortPlace<'_> {
         match &self.sort {
             ProbeSort::First => SortPlace::First,
-            ProbeSort::At(key) => SortPlace::At(key.as_ref().map(stored)),
+            ProbeSort::At(key) => SortPlace::At(key.as_ref().map(item_text::Stored::of_text)),
             ProbeSort::Last => SortPlace::Last,
         }
     }
