@@ -8,7 +8,6 @@ use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
-use std::sync::Arc;
 
 /// Where a partition sits in scan order: its key's stable hash, then the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -23,13 +22,13 @@ pub struct PartitionSlot {
 /// (docs/storage.md, with the forms measured and why this one).
 #[derive(Debug, Clone)]
 pub struct StoredItem {
-    form: Arc<str>,
+    form: arcstr::ArcStr,
 }
 
 impl StoredItem {
     /// `key` names the table's key attributes (partition key, then sort key if any).
     pub fn new(item: &Item, key: &[impl AsRef<str>]) -> Self {
-        Self { form: item_text::encode(item, item_size(item), key).into() }
+        Self { form: arcstr::ArcStr::from(item_text::encode(item, item_size(item), key)) }
     }
 
     /// The stored form (`item_text`).
@@ -693,7 +692,16 @@ mod tests {
     fn a_clone_shares_the_text() {
         let a = StoredItem::new(&item(), &["pk"]);
         let b = StoredItem::new(&item(), &["pk"]);
-        assert!(Arc::ptr_eq(&a.clone().form, &a.form));
-        assert!(!Arc::ptr_eq(&b.form, &a.form));
+        assert!(arcstr::ArcStr::ptr_eq(&a.clone().form, &a.form));
+        assert!(!arcstr::ArcStr::ptr_eq(&b.form, &a.form));
+    }
+
+    /// Every table entry and index entry holds a stored item: it is one pointer, and an entry is
+    /// its hash, its sort key's leading bytes and that pointer.
+    #[test]
+    fn a_stored_item_is_one_pointer() {
+        assert_eq!(std::mem::size_of::<StoredItem>(), std::mem::size_of::<usize>());
+        assert_eq!(std::mem::size_of::<Option<StoredItem>>(), std::mem::size_of::<usize>());
+        assert_eq!(std::mem::size_of::<Entry>(), 16 + std::mem::size_of::<usize>());
     }
 }
