@@ -46,7 +46,8 @@ def free_port():
 
 def servers(args):
     found = {}
-    dynalab = ROOT / "target" / "release" / "dynalab"
+    # DYNALAB names another build (to compare two side by side); the release build by default.
+    dynalab = Path(os.environ.get("DYNALAB") or ROOT / "target" / "release" / "dynalab")
     if dynalab.exists():
         found["dynalab"] = lambda port: [str(dynalab), "serve", "--port", str(port)]
     dynoxide = os.environ.get("DYNOXIDE") or next(
