@@ -22,22 +22,27 @@ pub fn push(value: &KeyValue, out: &mut Vec<u8>) {
     }
 }
 
-/// The first eight bytes of a value's encoding as one number (zeros after a shorter encoding). A
-/// smaller value never has a larger one, so an ordered set compares these first and reads the
-/// values themselves only when they are equal.
-pub fn leading(value: &KeyValue) -> u64 {
+/// How many of a value's first bytes [`leading`] keeps: enough for the sort keys designs use most
+/// (`ORDER#0001`, `2026-12-03T10:4`, a number of nine digits) to differ in them.
+pub const LEADING_BYTES: usize = 12;
+
+/// The first [`LEADING_BYTES`] bytes of a value's encoding as one number, in its most significant
+/// bytes (zeros after a shorter encoding, and in the last four bytes). A smaller value never has a
+/// larger one, so an ordered set compares these first and reads the values themselves only when
+/// they are equal.
+pub fn leading(value: &KeyValue) -> u128 {
     // Written here rather than cut from `push`'s output: this runs for every lookup, and `push`
     // allocates.
-    let mut first = [0u8; 8];
+    let mut first = [0u8; 16];
     let mut at = 0;
     let mut put = |b: u8| {
-        if let Some(slot) = first.get_mut(at) {
+        if let Some(slot) = first.get_mut(at).filter(|_| at < LEADING_BYTES) {
             *slot = b;
         }
         at += 1;
     };
     let mut put_bytes = |bytes: &[u8]| {
-        for &b in bytes.iter().take(8) {
+        for &b in bytes.iter().take(LEADING_BYTES) {
             put(b);
             if b == 0 {
                 put(ESCAPE);
@@ -57,14 +62,14 @@ pub fn leading(value: &KeyValue) -> u64 {
                 let biased = (exp.clamp(-32_768, 32_767) + 32_768) as u16;
                 let flip = |b: u8| if negative { !b } else { b };
                 put(if negative { 0x40 } else { 0xC0 });
-                for b in biased.to_be_bytes().into_iter().chain(digits.bytes().take(5)) {
+                for b in biased.to_be_bytes().into_iter().chain(digits.bytes().take(LEADING_BYTES)) {
                     put(flip(b));
                 }
                 put(if negative { 0xFF } else { 0x00 });
             }
         }
     }
-    u64::from_be_bytes(first)
+    u128::from_be_bytes(first)
 }
 
 /// The bytes every encoding of a value beginning with `prefix` starts with (no end marker).
@@ -223,11 +228,11 @@ pub(crate) mod tests {
             prop_assert_eq!(read(&ac[used..], kind).expect("reads").0, c);
             // The leading bytes never contradict the order: they differ only as the values do.
             let (la, lb) = (leading(&a), leading(&b));
-            let mut first = [0u8; 8];
-            for (to, from) in first.iter_mut().zip(encoded(&a)) {
+            let mut first = [0u8; 16];
+            for (to, from) in first.iter_mut().zip(encoded(&a)).take(LEADING_BYTES) {
                 *to = from;
             }
-            prop_assert_eq!(la, u64::from_be_bytes(first), "the first eight bytes of the encoding");
+            prop_assert_eq!(la, u128::from_be_bytes(first), "the first twelve bytes of the encoding");
             prop_assert!(la == lb || la.cmp(&lb) == a.cmp(&b), "{:?} {:?}: {} {}", a, b, la, lb);
         }
 

@@ -161,14 +161,37 @@ fn raw<S: serde::Serializer>(serializer: S, json: &str) -> Result<S::Ok, S::Erro
     raw.end()
 }
 
-/// One stored item, its partition's stable hash (which leads the order: scan order) and its sort
-/// key's leading bytes (`key_bytes::leading`), so that finding an item compares numbers held here
-/// and reads keys from items only where those are equal.
+/// One stored item, the leading half of its partition's stable hash (which leads the order: scan
+/// order) and its sort key's leading bytes (`key_bytes::leading`), so that finding an item compares
+/// numbers held here and reads keys from items only where those are equal. 24 bytes: the hash's
+/// 32 bits are enough to keep partitions apart in all but a few cases (keys sharing a hash are
+/// handled, `Storage::shared_hashes`), and leave room for 12 bytes of the sort key.
 #[derive(Debug, Clone)]
 struct Entry {
-    hash: u64,
-    sort_leading: u64,
+    hash: u32,
+    /// The sort key's leading bytes: the first eight, then the next four (two fields, not a
+    /// tuple, so that the entry packs into 24 bytes).
+    sort_first: u64,
+    sort_next: u32,
     item: StoredItem,
+}
+
+/// The hash bits a table keeps (`Entry::hash`), in place: a hash with the rest cleared.
+const KEPT_HASH_BITS: u64 = 0xFFFF_FFFF_0000_0000;
+
+impl Entry {
+    fn new(hash: u64, sort_leading: u128, item: StoredItem) -> Self {
+        // Only the kept bits, which the shifts take: the conversions cannot lose any.
+        let hash = u32::try_from(hash >> 32).unwrap_or(u32::MAX);
+        let sort_first = u64::try_from(sort_leading >> 64).unwrap_or(u64::MAX);
+        let sort_next = u32::try_from((sort_leading >> 32) & 0xFFFF_FFFF).unwrap_or(u32::MAX);
+        Self { hash, sort_first, sort_next, item }
+    }
+
+    /// The kept hash, in place (`KEPT_HASH_BITS`).
+    fn hash(&self) -> u64 {
+        u64::from(self.hash) << 32
+    }
 }
 
 /// A place in a table's order: by partition hash, then by the sort key's leading bytes, then by
@@ -179,7 +202,7 @@ struct Entry {
 /// (`Borrow<dyn Place>`).
 trait Place {
     fn hash(&self) -> u64;
-    fn sort_leading(&self) -> u64;
+    fn sort_leading(&self) -> u128;
     /// The partition key; `None` before every partition of this hash.
     fn partition(&self) -> Option<item_text::Stored<'_>>;
     fn sort(&self) -> SortPlace<'_>;
@@ -220,10 +243,10 @@ fn compare_places(a: &(dyn Place + '_), b: &(dyn Place + '_)) -> Ordering {
 
 impl Place for Entry {
     fn hash(&self) -> u64 {
-        self.hash
+        Entry::hash(self)
     }
-    fn sort_leading(&self) -> u64 {
-        self.sort_leading
+    fn sort_leading(&self) -> u128 {
+        u128::from(self.sort_first) << 64 | u128::from(self.sort_next) << 32
     }
     fn partition(&self) -> Option<item_text::Stored<'_>> {
         item_text::key_value(&self.item.form, 0)
@@ -238,7 +261,7 @@ super::places::ordered_by_place!(Entry, Place, compare_places);
 /// A place made from key values (a request's key, a condition's bound, a start key).
 struct Probe<'k> {
     hash: u64,
-    sort_leading: u64,
+    sort_leading: u128,
     partition: Option<KeyText<'k>>,
     sort: ProbeSort<'k>,
 }
@@ -262,7 +285,7 @@ impl<'k> Probe<'k> {
 
     /// Before (`First`) or after (`Last`) every item of a partition whose hash is `hash`.
     fn edge(hash: u64, partition: &'k KeyValue, sort: ProbeSort<'k>) -> Self {
-        let sort_leading = if matches!(sort, ProbeSort::Last) { u64::MAX } else { 0 };
+        let sort_leading = if matches!(sort, ProbeSort::Last) { u128::MAX } else { 0 };
         Self { hash, sort_leading, partition: Some(item_text::Stored::text_of(partition)), sort }
     }
 
@@ -283,7 +306,7 @@ impl<'k> Probe<'k> {
     }
 }
 
-fn sort_leading(sort: Option<&KeyValue>) -> u64 {
+fn sort_leading(sort: Option<&KeyValue>) -> u128 {
     sort.map_or(0, super::key_bytes::leading)
 }
 
@@ -291,7 +314,7 @@ impl Place for Probe<'_> {
     fn hash(&self) -> u64 {
         self.hash
     }
-    fn sort_leading(&self) -> u64 {
+    fn sort_leading(&self) -> u128 {
         self.sort_leading
     }
     fn partition(&self) -> Option<item_text::Stored<'_>> {
@@ -332,6 +355,7 @@ pub struct Storage {
     /// the set is empty otherwise.
     shared_hashes: BTreeSet<u64>,
     /// A partition key's hash: `KeyValue::stable_hash` (tests give a weaker one, to share hashes).
+    /// Only its `KEPT_HASH_BITS` are used (`Storage::hash`).
     hash_of: fn(&KeyValue) -> u64,
     item_count: usize,
     total_bytes: usize,
@@ -350,8 +374,13 @@ impl Storage {
         }
     }
 
+    /// A partition key's hash as the table keeps it.
+    fn hash(&self, partition: &KeyValue) -> u64 {
+        (self.hash_of)(partition) & KEPT_HASH_BITS
+    }
+
     fn probe<'k>(&self, key: &'k PrimaryKey) -> Probe<'k> {
-        Probe::at_sort((self.hash_of)(&key.0), &key.0, key.1.as_ref())
+        Probe::at_sort(self.hash(&key.0), &key.0, key.1.as_ref())
     }
 
     /// The item form of `item` for this table.
@@ -374,8 +403,8 @@ impl Storage {
     /// Stores an item already encoded (by [`Storage::encode`]) under `key`, its key.
     pub fn put_stored(&mut self, key: &PrimaryKey, stored: StoredItem) -> Option<StoredItem> {
         let size = stored.size();
-        let hash = (self.hash_of)(&key.0);
-        let entry = Entry { hash, sort_leading: sort_leading(key.1.as_ref()), item: stored };
+        let hash = self.hash(&key.0);
+        let entry = Entry::new(hash, sort_leading(key.1.as_ref()), stored);
         let old = self.entries.replace(entry).map(|e| e.item);
         self.total_bytes += size;
         if let Some(previous) = &old {
@@ -395,7 +424,7 @@ impl Storage {
         if self.shared_hashes.contains(&hash) {
             return;
         }
-        let (first, next) = (Probe::from_hash(hash), hash.checked_add(1).map(Probe::from_hash));
+        let (first, next) = (Probe::from_hash(hash), hash.checked_add(!KEPT_HASH_BITS + 1).map(Probe::from_hash));
         let upper = next.as_ref().map_or(Bound::Unbounded, |next| Bound::Excluded(as_place(next)));
         let mut run = range_of(&self.entries, Bound::Included(as_place(&first)), upper);
         let own = Probe::edge(hash, partition, ProbeSort::First);
@@ -450,7 +479,7 @@ impl Storage {
             Some((probe, false)) => range_of(&self.entries, Bound::Included(as_place(probe)), Bound::Unbounded),
             None => range_of(&self.entries, Bound::Unbounded, Bound::Unbounded),
         };
-        entries.map(|e| (e.hash, &e.item))
+        entries.map(|e| (e.hash(), &e.item))
     }
 
     /// The items of one partition whose sort keys are within `lower` and `upper`, in sort-key
@@ -461,7 +490,7 @@ impl Storage {
         lower: Bound<&KeyValue>,
         upper: Bound<&KeyValue>,
     ) -> impl DoubleEndedIterator<Item = &StoredItem> {
-        let hash = (self.hash_of)(partition);
+        let hash = self.hash(partition);
         let at = |v| Probe::at_sort(hash, partition, Some(v));
         let low = match lower {
             Bound::Included(v) => (at(v), true),
@@ -505,8 +534,8 @@ impl Storage {
             while let Some(next) = entries.next_if(|e| e.hash == first.hash) {
                 run.push(next);
             }
-            let slot = |entry: &Entry| PartitionSlot { hash: entry.hash, key: self.key_of(&entry.item).0 };
-            if !self.shared_hashes.contains(&first.hash) {
+            let slot = |entry: &Entry| PartitionSlot { hash: entry.hash(), key: self.key_of(&entry.item).0 };
+            if !self.shared_hashes.contains(&first.hash()) {
                 return Some((slot(first), run.into_iter().map(|e| &e.item).collect()));
             }
             // In partition-key order; each partition's items keep their (sort-key) order.
@@ -579,7 +608,12 @@ mod tests {
 
         /// Two hashes for every key: most partitions share one, as only keys made to collide do.
         fn shared_hash(key: &KeyValue) -> u64 {
-            key.stable_hash() % 2
+            (key.stable_hash() % 2) << 63
+        }
+
+        /// Hashes that differ only in the bits a table does not keep: every partition shares one.
+        fn hash_differing_in_dropped_bits(key: &KeyValue) -> u64 {
+            key.stable_hash() & !KEPT_HASH_BITS
         }
 
         fn item(key: &PrimaryKey, n: usize) -> Item {
@@ -626,17 +660,22 @@ mod tests {
             fn the_set_orders_finds_and_ranges_as_a_map_of_the_keys_does(
                 (range_kind, partitions, sorts, writes, cut) in setup(),
                 low in 0usize..8, high in 0usize..8, low_in in any::<bool>(), high_in in any::<bool>(),
-                shared in any::<bool>(),
+                hashing in 0usize..3,
             ) {
                 let hash_kind = partitions[0].scalar_type();
-                let hash_of: fn(&KeyValue) -> u64 = if shared { shared_hash } else { KeyValue::stable_hash };
+                let hash_of: fn(&KeyValue) -> u64 = match hashing {
+                    0 => KeyValue::stable_hash,
+                    1 => shared_hash,
+                    _ => hash_differing_in_dropped_bits,
+                };
                 let mut stored = storage(hash_kind, range_kind, hash_of);
-                let mut model: BTreeMap<(u64, u64, KeyValue, KeyValue), usize> = BTreeMap::new();
+                let mut model: BTreeMap<(u64, u128, KeyValue, KeyValue), usize> = BTreeMap::new();
                 for (n, (p, s)) in writes.iter().enumerate() {
                     let key = (partitions[p % partitions.len()].clone(), Some(sorts[s % sorts.len()].clone()));
                     let old = stored.put_stored(&key, stored.encode(&item(&key, n)));
                     let sort = key.1.clone().unwrap_or(key.0.clone());
-                    let before = model.insert((hash_of(&key.0), crate::table::key_bytes::leading(&sort), key.0.clone(), sort), n);
+                    let kept_hash = hash_of(&key.0) & KEPT_HASH_BITS;
+                    let before = model.insert((kept_hash, crate::table::key_bytes::leading(&sort), key.0.clone(), sort), n);
                     prop_assert_eq!(old.is_some(), before.is_some());
                 }
                 let expected: Vec<PrimaryKey> = model.keys().map(|(_, _, p, s)| (p.clone(), Some(s.clone()))).collect();
