@@ -22,8 +22,8 @@ pub fn push(value: &KeyValue, out: &mut Vec<u8>) {
     }
 }
 
-/// How many of a value's first bytes [`leading`] keeps: enough for the sort keys designs use most
-/// (`ORDER#0001`, `2026-12-03T10:4`, a number of nine digits) to differ in them.
+/// How many of a value's first bytes [`leading`] keeps: enough for many sort keys designs use
+/// (`ORDER#0001`, a date, a number of up to nine digits) to differ in them.
 pub const LEADING_BYTES: usize = 12;
 
 /// The first [`LEADING_BYTES`] bytes of a value's encoding as one number, in its most significant

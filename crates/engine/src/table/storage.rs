@@ -351,8 +351,8 @@ pub struct Storage {
     key_names: Vec<String>,
     /// Hashes that two or more partition keys have had (never forgotten). The items of such
     /// partitions interleave in the order, so reading one partition of these hashes skips the
-    /// others' items. Two keys share a 64-bit hash only by design (FNV can be made to collide);
-    /// the set is empty otherwise.
+    /// others' items. Of the 32 bits kept, n partitions share about n²/2³³ pairs by chance (a
+    /// million partitions: ~116), and FNV can be made to collide; a small table's set is empty.
     shared_hashes: BTreeSet<u64>,
     /// A partition key's hash: `KeyValue::stable_hash` (tests give a weaker one, to share hashes).
     /// Only its `KEPT_HASH_BITS` are used (`Storage::hash`).
@@ -424,6 +424,7 @@ impl Storage {
         if self.shared_hashes.contains(&hash) {
             return;
         }
+        // The next hash a table can keep bounds the run.
         let (first, next) = (Probe::from_hash(hash), hash.checked_add(!KEPT_HASH_BITS + 1).map(Probe::from_hash));
         let upper = next.as_ref().map_or(Bound::Unbounded, |next| Bound::Excluded(as_place(next)));
         let mut run = range_of(&self.entries, Bound::Included(as_place(&first)), upper);
