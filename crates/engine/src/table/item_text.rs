@@ -88,23 +88,22 @@ fn kind_and_payload(value: &AttributeValue) -> (u8, String) {
     }
 }
 
-/// The form's header: the item's size, where its key attributes start, how its attributes are
-/// written, and where they start.
+/// The form's header past the item's size (which `size` reads alone): where its key attributes
+/// start, how its attributes are written, and where they start.
 #[inline]
 fn header(form: &str) -> Header {
     let bytes = form.as_bytes();
     let mut at = 0;
     let mut next = || read_number(bytes, &mut at).unwrap_or(0);
-    let (size, hash, range, shape) = (next(), next(), next(), next());
+    let (_size, hash, range, shape) = (next(), next(), next(), next());
     let layout = match shape.checked_sub(1) {
         None => Layout::Named,
         Some(id) => u32::try_from(id).ok().and_then(shapes::get).map_or(Layout::Unknown, Layout::Shaped),
     };
-    Header { size, key_at: [hash, range], layout, start: at }
+    Header { key_at: [hash, range], layout, start: at }
 }
 
 struct Header {
-    size: usize,
     key_at: [usize; 2],
     layout: Layout,
     start: usize,
