@@ -330,25 +330,29 @@ impl Index {
         let names = &self.definition.hash;
         self.partitions.range(first..).flat_map(move |(&hash, partitions)| {
             // Only the start's own hash holds partitions before it, or the start itself: `None`
-            // before it, `Some(true)` the start, `Some(false)` after it.
-            let key = start_key.as_deref().filter(|_| hash == first);
-            let place = move |bytes: &[u8]| match key.map(|key| bytes.cmp(key)) {
+            // before it, `Some(true)` the start, `Some(false)` after it. (Its key is copied for
+            // that hash alone, so that the walk below may keep it.)
+            let key = if hash == first { start_key.clone() } else { None };
+            let starts_here = key.is_some();
+            let place = move |bytes: &[u8]| match key.as_deref().map(|key| bytes.cmp(key)) {
                 None | Some(std::cmp::Ordering::Greater) => Some(false),
                 Some(std::cmp::Ordering::Equal) => Some(true),
                 Some(std::cmp::Ordering::Less) => None,
             };
-            let listed: Vec<IndexPartition<'a>> = match partitions {
+            // One partition or several; either way walked without collecting them.
+            let (one, shared): (Option<IndexPartition<'a>>, &'a [(ShortBytes, IndexCollection)]) = match partitions {
                 HashPartitions::One(only) => {
                     // Its values are read from an entry only where the start's hash needs them.
-                    let is_start = if key.is_some() { place(&key_bytes_of(names, only)) } else { Some(false) };
-                    is_start.map(|is_start| IndexPartition { hash, is_start, collection: only }).into_iter().collect()
+                    let is_start = if starts_here { place(&key_bytes_of(names, only)) } else { Some(false) };
+                    (is_start.map(|is_start| IndexPartition { hash, is_start, collection: only }), &[])
                 }
-                HashPartitions::Shared(shared) => shared
-                    .iter()
-                    .filter_map(|(k, c)| Some(IndexPartition { hash, is_start: place(k.as_slice())?, collection: c }))
-                    .collect(),
+                HashPartitions::Shared(shared) => (None, shared),
             };
-            listed
+            one.into_iter().chain(
+                shared.iter().filter_map(move |(k, c)| {
+                    Some(IndexPartition { hash, is_start: place(k.as_slice())?, collection: c })
+                }),
+            )
         })
     }
 }
