@@ -3,15 +3,18 @@
 //! `{"S":"`, `"}`), which a read writes back around it.
 //!
 //! ```text
-//! size  partition-key-at  sort-key-at  shape  (length payload)*                 an item of a known shape
-//! size  partition-key-at  sort-key-at  0      (name kind length payload)*       any other item
+//! size  shape  length*  payload*                                            an item of a known shape
+//! size  0  partition-key-at  sort-key-at  (name kind length payload)*       any other item
 //! ```
 //! `shape` is an interned shape's id plus one (`shapes.rs`: the attributes' names and kinds, in
-//! order, and which are the keys); most items have one, and store only their values. An item
-//! without one (a name too long or too late to intern, more attributes than a shape holds) names
-//! each attribute: `id + 1` of an interned name, or `0`, its length and its text; then its kind.
+//! order, and which are the keys); most items have one, and store only their values: every
+//! length first, then every payload, so a read finds each value's place from the lengths (one
+//! cache line, usually one byte each) instead of from the value before it. An item without one (a
+//! name too long or too late to intern, more attributes than a shape holds) names each attribute:
+//! `id + 1` of an interned name, or `0`, its length and its text; then its kind. Its
 //! `…-key-at` is where the table's key attribute starts among the attributes, plus one (zero: the
-//! form has no such attribute), so the storage compares keys without reading the other attributes.
+//! form has no such attribute), so the storage compares keys without reading the other attributes
+//! (a shaped item's key places come from its shape and lengths).
 //! Numbers (size, ids, lengths) are written 6 bits a byte, low bits first, 0x40 marking that
 //! another byte follows: every byte the form adds is ASCII, so the whole form is a `str` and a
 //! read copies slices of it into the response as they are (no UTF-8 check, no escaping).
@@ -43,6 +46,18 @@ pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
     });
     let named: Option<Vec<(u32, u8)>> = ids.iter().zip(&values).map(|(id, (kind, _))| Some(((*id)?, *kind))).collect();
     let shape = named.and_then(|named| shapes::intern(&named, key_index));
+    let mut out = String::with_capacity(size + 3 * item.len() + 8);
+    push_number(size, &mut out);
+    if let Some(id) = shape {
+        push_number(id as usize + 1, &mut out);
+        for (_, payload) in &values {
+            push_number(payload.len(), &mut out);
+        }
+        for (_, payload) in &values {
+            out.push_str(payload);
+        }
+        return out;
+    }
     let mut body = String::with_capacity(size + 3 * item.len() + 4);
     let mut key_at = [0usize; 2];
     for (index, ((name, id), (kind, payload))) in item.keys().zip(ids).zip(&values).enumerate() {
@@ -51,24 +66,20 @@ pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
                 *at = body.len() + 1;
             }
         }
-        if shape.is_none() {
-            if let Some(id) = id {
-                push_number(id as usize + 1, &mut body);
-            } else {
-                push_number(0, &mut body);
-                push_number(name.len(), &mut body);
-                body.push_str(name);
-            }
-            body.push(char::from(*kind));
+        if let Some(id) = id {
+            push_number(id as usize + 1, &mut body);
+        } else {
+            push_number(0, &mut body);
+            push_number(name.len(), &mut body);
+            body.push_str(name);
         }
+        body.push(char::from(*kind));
         push_number(payload.len(), &mut body);
         body.push_str(payload);
     }
-    let mut out = String::with_capacity(body.len() + 8);
-    push_number(size, &mut out);
+    push_number(0, &mut out);
     push_number(key_at[0], &mut out);
     push_number(key_at[1], &mut out);
-    push_number(shape.map_or(0, |id| id as usize + 1), &mut out);
     out.push_str(&body);
     out
 }
@@ -88,23 +99,25 @@ fn kind_and_payload(value: &AttributeValue) -> (u8, String) {
     }
 }
 
-/// The form's header past the item's size (which `size` reads alone): where its key attributes
-/// start, how its attributes are written, and where they start.
+/// The form's header past the item's size (which `size` reads alone): how its attributes are
+/// written, where an unshaped form's key attributes start, and where the attributes start.
 #[inline]
 fn header(form: &str) -> Header {
     let bytes = form.as_bytes();
     let mut at = 0;
     let mut next = || read_number(bytes, &mut at).unwrap_or(0);
-    let (_size, hash, range, shape) = (next(), next(), next(), next());
+    let (_size, shape) = (next(), next());
     let layout = match shape.checked_sub(1) {
-        None => Layout::Named,
+        None => {
+            let key_at = [next(), next()];
+            Layout::Named { key_at }
+        }
         Some(id) => u32::try_from(id).ok().and_then(shapes::get).map_or(Layout::Unknown, Layout::Shaped),
     };
-    Header { key_at: [hash, range], layout, start: at }
+    Header { layout, start: at }
 }
 
 struct Header {
-    key_at: [usize; 2],
     layout: Layout,
     start: usize,
 }
@@ -112,12 +125,21 @@ struct Header {
 /// How a form writes its attributes.
 #[derive(Clone, Copy)]
 enum Layout {
-    /// Each with its name and kind.
-    Named,
+    /// Each with its name and kind; where the key attributes start (plus one; zero: none).
+    Named { key_at: [usize; 2] },
     /// Values only, names and kinds in the shape.
     Shaped(&'static Shape),
     /// A shape this process never gave out: only a damaged form says so.
     Unknown,
+}
+
+/// Where a shaped form's payloads start: after its `count` lengths, which start at `at`.
+#[inline]
+fn payloads_start(bytes: &[u8], mut at: usize, count: usize) -> Option<usize> {
+    for _ in 0..count {
+        read_number(bytes, &mut at)?;
+    }
+    Some(at)
 }
 
 /// A key attribute's value as stored (`which`: 0 the partition key, 1 the sort key): its kind and
@@ -126,22 +148,31 @@ enum Layout {
 pub fn key_value(form: &str, which: usize) -> Option<Stored<'_>> {
     let header = header(form);
     let bytes = form.as_bytes();
-    let mut at = header.start + header.key_at.get(which)?.checked_sub(1)?;
-    let kind = match header.layout {
-        Layout::Shaped(shape) => shape.attributes.get(usize::from((*shape.keys.get(which)?)?))?.kind,
-        Layout::Unknown => return None,
-        Layout::Named => {
+    match header.layout {
+        Layout::Shaped(shape) => {
+            let index = usize::from((*shape.keys.get(which)?)?);
+            let kind = shape.attributes.get(index)?.kind;
+            let mut lengths = header.start;
+            let mut payload = payloads_start(bytes, header.start, shape.attributes.len())?;
+            for _ in 0..index {
+                payload += read_number(bytes, &mut lengths)?;
+            }
+            let length = read_number(bytes, &mut lengths)?;
+            Some(Stored { kind, payload: form.get(payload..payload + length)? })
+        }
+        Layout::Unknown => None,
+        Layout::Named { key_at } => {
+            let mut at = header.start + key_at.get(which)?.checked_sub(1)?;
             // The name is skipped, not looked up: the caller knows which attribute it asked for.
             if read_number(bytes, &mut at)? == 0 {
                 at += read_number(bytes, &mut at)?;
             }
             let kind = *bytes.get(at)?;
             at += 1;
-            kind
+            let length = read_number(bytes, &mut at)?;
+            Some(Stored { kind, payload: form.get(at..at + length)? })
         }
-    };
-    let length = read_number(bytes, &mut at)?;
-    Some(Stored { kind, payload: form.get(at..at + length)? })
+    }
 }
 
 /// A key value as a form stores it: its kind and text (`Stored::text_of`), borrowed where it can be.
@@ -333,22 +364,25 @@ pub fn render(form: &str, out: &mut String) {
     match header.layout {
         Layout::Shaped(shape) => render_shaped(form, header.start, shape, out),
         Layout::Unknown => out.push_str("{}"),
-        Layout::Named => render_unshaped(form, header.start, out),
+        Layout::Named { .. } => render_unshaped(form, header.start, out),
     }
 }
 
-/// An item of a known shape: each value's length and text, the JSON around them from the shape.
-fn render_shaped(form: &str, mut at: usize, shape: &Shape, out: &mut String) {
+/// An item of a known shape: its values' lengths, then their texts; the JSON around them from the
+/// shape.
+fn render_shaped(form: &str, mut lengths: usize, shape: &Shape, out: &mut String) {
     let bytes = form.as_bytes();
     out.reserve(form.len() * 2 + 16);
     let mut written = 0;
-    for attribute in &shape.attributes {
-        let Some(length) = read_number(bytes, &mut at) else { break };
-        let Some(payload) = form.get(at..at + length) else { break };
-        at += length;
-        out.push_str(attribute.before);
-        out.push_str(payload);
-        written += 1;
+    if let Some(mut at) = payloads_start(bytes, lengths, shape.attributes.len()) {
+        for attribute in &shape.attributes {
+            let Some(length) = read_number(bytes, &mut lengths) else { break };
+            let Some(payload) = form.get(at..at + length) else { break };
+            at += length;
+            out.push_str(attribute.before);
+            out.push_str(payload);
+            written += 1;
+        }
     }
     out.push_str(shape.closing(written));
 }
@@ -446,18 +480,26 @@ fn decode_value(kind: u8, text: &str) -> Option<AttributeValue> {
 /// The attributes of a form, in name order.
 pub fn attributes(form: &str) -> Attributes<'_> {
     let header = header(form);
-    // A shape this process never gave out (a damaged form) reads as no attributes.
-    let (shape, at) = match header.layout {
-        Layout::Unknown => (None, form.len()),
-        Layout::Shaped(shape) => (Some(shape), header.start),
-        Layout::Named => (None, header.start),
+    let bytes = form.as_bytes();
+    // A shape this process never gave out (a damaged form) reads as no attributes; so does a
+    // shaped form cut inside its lengths.
+    let (shape, lengths, at) = match header.layout {
+        Layout::Unknown => (None, 0, form.len()),
+        Layout::Shaped(shape) => match payloads_start(bytes, header.start, shape.attributes.len()) {
+            Some(at) => (Some(shape), header.start, at),
+            None => (None, 0, form.len()),
+        },
+        Layout::Named { .. } => (None, 0, header.start),
     };
-    Attributes { form, at, shape, index: 0 }
+    Attributes { form, at, lengths, shape, index: 0 }
 }
 
 pub struct Attributes<'f> {
     form: &'f str,
+    /// Where the next attribute (unshaped) or the next payload (shaped) starts.
     at: usize,
+    /// Where a shaped form's next length is.
+    lengths: usize,
     shape: Option<&'static Shape>,
     index: usize,
 }
@@ -468,27 +510,28 @@ impl<'f> Iterator for Attributes<'f> {
     #[inline]
     fn next(&mut self) -> Option<Attribute<'f>> {
         let bytes = self.form.as_bytes();
+        if let Some(shape) = self.shape {
+            let attribute = shape.attributes.get(self.index)?;
+            self.index += 1;
+            let length = read_number(bytes, &mut self.lengths)?;
+            let payload = self.form.get(self.at..self.at + length)?;
+            self.at += length;
+            return Some(Attribute { name: Name::Interned(attribute.name), kind: attribute.kind, payload });
+        }
         if self.at >= bytes.len() {
             return None;
         }
-        let (name, kind) = if let Some(shape) = self.shape {
-            let attribute = shape.attributes.get(self.index)?;
-            self.index += 1;
-            (Name::Interned(attribute.name), attribute.kind)
-        } else {
-            let name = match read_number(bytes, &mut self.at)? {
-                0 => {
-                    let length = read_number(bytes, &mut self.at)?;
-                    let text = self.form.get(self.at..self.at + length)?;
-                    self.at += length;
-                    Name::Text(text)
-                }
-                id => Name::Interned(names::get(u32::try_from(id - 1).ok()?)?),
-            };
-            let kind = *bytes.get(self.at)?;
-            self.at += 1;
-            (name, kind)
+        let name = match read_number(bytes, &mut self.at)? {
+            0 => {
+                let length = read_number(bytes, &mut self.at)?;
+                let text = self.form.get(self.at..self.at + length)?;
+                self.at += length;
+                Name::Text(text)
+            }
+            id => Name::Interned(names::get(u32::try_from(id - 1).ok()?)?),
         };
+        let kind = *bytes.get(self.at)?;
+        self.at += 1;
         let length = read_number(bytes, &mut self.at)?;
         let payload = self.form.get(self.at..self.at + length)?;
         self.at += length;
@@ -634,7 +677,7 @@ mod tests {
         ]);
         for item in [wide, with_long] {
             let form = encode(&item, 11, &["pk", "sk"]);
-            assert!(matches!(header(&form).layout, Layout::Named), "no shape");
+            assert!(matches!(header(&form).layout, Layout::Named { .. }), "no shape");
             assert_eq!(decode(&form), item);
             let mut json = String::new();
             render(&form, &mut json);
@@ -677,6 +720,10 @@ mod tests {
             render(&form, &mut json);
             proptest::prop_assert_eq!(json, serde_json::to_string(&item).expect("json"));
             proptest::prop_assert_eq!(size(&form), 7);
+            for (which, name) in ["a", "b"].into_iter().enumerate() {
+                let expected = item.get(name).and_then(crate::value::KeyValue::from_attribute);
+                proptest::prop_assert_eq!(key_value(&form, which).and_then(|v| v.key_value()), expected);
+            }
         }
     }
 
