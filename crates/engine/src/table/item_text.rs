@@ -8,13 +8,12 @@
 //! ```
 //! `shape` is an interned shape's id plus one (`shapes.rs`: the attributes' names and kinds, in
 //! order, and which are the keys); most items have one, and store only their values: every
-//! length first, then every payload, so a read finds each value's place from the lengths (one
-//! cache line, usually one byte each) instead of from the value before it. An item without one (a
-//! name too long or too late to intern, more attributes than a shape holds) names each attribute:
-//! `id + 1` of an interned name, or `0`, its length and its text; then its kind. Its
-//! `…-key-at` is where the table's key attribute starts among the attributes, plus one (zero: the
-//! form has no such attribute), so the storage compares keys without reading the other attributes
-//! (a shaped item's key places come from its shape and lengths).
+//! length, then every payload. Its keys are found from the shape (which attributes) and the
+//! lengths (where), so it spends no bytes on key places. An item without one (a name too long or
+//! too late to intern, more attributes than a shape holds) names each attribute: `id + 1` of an
+//! interned name, or `0`, its length and its text; then its kind. Its `…-key-at` is where the
+//! table's key attribute starts among the attributes, plus one (zero: the form has no such
+//! attribute), so the storage compares keys without reading the other attributes.
 //! Numbers (size, ids, lengths) are written 6 bits a byte, low bits first, 0x40 marking that
 //! another byte follows: every byte the form adds is ASCII, so the whole form is a `str` and a
 //! read copies slices of it into the response as they are (no UTF-8 check, no escaping).
