@@ -181,11 +181,13 @@ const KEPT_HASH_BITS: u64 = 0xFFFF_FFFF_0000_0000;
 
 impl Entry {
     fn new(hash: u64, sort_leading: u128, item: StoredItem) -> Self {
-        // Only the kept bits, which the shifts take: the conversions cannot lose any.
-        let hash = u32::try_from(hash >> 32).unwrap_or(u32::MAX);
-        let sort_first = u64::try_from(sort_leading >> 64).unwrap_or(u64::MAX);
-        let sort_next = u32::try_from((sort_leading >> 32) & 0xFFFF_FFFF).unwrap_or(u32::MAX);
-        Self { hash, sort_first, sort_next, item }
+        // The casts keep exactly the kept bits: the hash's top 32, the leading bytes' top 96.
+        Self {
+            hash: (hash >> 32) as u32,
+            sort_first: (sort_leading >> 64) as u64,
+            sort_next: (sort_leading >> 32) as u32,
+            item,
+        }
     }
 
     /// The kept hash, in place (`KEPT_HASH_BITS`).
