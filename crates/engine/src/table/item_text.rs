@@ -151,12 +151,18 @@ pub fn key_value(form: &str, which: usize) -> Option<Stored<'_>> {
         Layout::Shaped(shape) => {
             let index = usize::from((*shape.keys.get(which)?)?);
             let kind = shape.attributes.get(index)?.kind;
-            let mut lengths = header.start;
-            let mut payload = payloads_start(bytes, header.start, shape.attributes.len())?;
-            for _ in 0..index {
-                payload += read_number(bytes, &mut lengths)?;
+            // One walk over the lengths: those before the key say how far into the payloads it
+            // starts, and the end of the lengths is where the payloads start.
+            let (mut at, mut before, mut length) = (header.start, 0, 0);
+            for i in 0..shape.attributes.len() {
+                let next = read_number(bytes, &mut at)?;
+                match i.cmp(&index) {
+                    std::cmp::Ordering::Less => before += next,
+                    std::cmp::Ordering::Equal => length = next,
+                    std::cmp::Ordering::Greater => {}
+                }
             }
-            let length = read_number(bytes, &mut lengths)?;
+            let payload = at + before;
             Some(Stored { kind, payload: form.get(payload..payload + length)? })
         }
         Layout::Unknown => None,
