@@ -76,8 +76,10 @@ impl Record {
                 }
                 order
             }
-            Record::Line { order: o, sku, qty, price } => json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{sku}")},
-                "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}}),
+            Record::Line { order: o, sku, qty, price } => {
+                json!({"pk": {"S": format!("ORDER#o{o}")}, "sk": {"S": format!("ITEM#sku{sku}")},
+                "qty": {"N": qty.to_string()}, "price": {"N": price.to_string()}})
+            }
         }
     }
 
@@ -192,7 +194,8 @@ mod tests {
             let fixture = OrdersFixture { users: 40, orders_per_user: 30, skew, seed: 3 };
             let requests: Vec<Value> =
                 fixture.requests().map(|(_, text)| serde_json::from_str(&text).expect("valid JSON")).collect();
-            let expected: Vec<Value> = fixture.items().into_iter().map(|item| json!({"TableName": ORDERS_TABLE, "Item": item})).collect();
+            let expected: Vec<Value> =
+                fixture.items().into_iter().map(|item| json!({"TableName": ORDERS_TABLE, "Item": item})).collect();
             assert_eq!(requests, expected);
             assert!(requests.iter().any(|r| r["Item"].get("open_wh").is_some()), "some orders are open");
         }

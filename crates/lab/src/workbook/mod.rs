@@ -8,7 +8,6 @@
 pub mod analysis;
 pub mod check;
 pub mod compare;
-pub mod cost;
 pub mod gallery;
 pub mod import;
 pub mod pictures;

@@ -1,7 +1,7 @@
 //! The design note, in Markdown as an expert would write it, and the same content as JSON.
 
+use super::analysis::cost::Bill;
 use super::analysis::{unit, DesignResult, PatternResult, Verdict};
-use super::cost::Bill;
 use super::plan::Plan;
 use super::runner::PatternRun;
 use crate::numbers::decimal as units;

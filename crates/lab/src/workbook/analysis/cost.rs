@@ -5,11 +5,11 @@
 //! tables pay writes and storage in each region; a Standard-IA table pays its class's prices.
 //! Request and storage cost only: what is left out is listed in [`EXCLUDED`].
 
-use super::analysis::PatternResult;
-use super::plan::Plan;
-use super::prices::{self, Prices, TableClass};
-use super::runner::{CallRun, PatternRun};
-use super::{Pattern, PatternKind, Workbook};
+use super::PatternResult;
+use crate::workbook::plan::Plan;
+use crate::workbook::prices::{self, Prices, TableClass};
+use crate::workbook::runner::{CallRun, PatternRun};
+use crate::workbook::{Pattern, PatternKind, Workbook};
 use dynalab_engine::explain::StepKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -123,7 +123,7 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
     let at_peak = split(&|p| p.peak_rps);
     let expected = plan.workbook.patterns.iter().any(|p| p.avg_rps.is_some()).then(|| split(&|p| p.avg_rps));
     // Provisioned for the summed peak of each target (a replica region provisions its own writes).
-    let peak = super::analysis::demand_at_peak(patterns);
+    let peak = super::capacity::demand_at_peak(patterns);
     let hours = prices::HOURS_PER_MONTH;
     let provisioned = Bill {
         reads: peak.iter().map(|(t, u)| u.0.ceil() * pricing.of(t).rcu_hour * hours).sum::<f64>() + 0.0,
