@@ -1,10 +1,12 @@
 //! `dynalab check FILE`: plans a design (every problem → exit 2), runs it, reports; the exit code
-//! is the verdict (1 when anything fails).
+//! is the verdict (1 when anything fails). A design without access patterns is reported with
+//! proposals and proves nothing: exit 0. In the JSON formats a refused design still writes its
+//! problems, so a CI job always gets something to read.
 
 use crate::endpoint::{Credentials, EndpointTarget};
 use dynalab_engine::SystemClock;
 use dynalab_lab::workbook::analysis::{analyse, DesignResult, Verdict};
-use dynalab_lab::workbook::import::{import, Imported, Source};
+use dynalab_lab::workbook::import::{import_with, Imported, Options, Source};
 use dynalab_lab::workbook::plan::Plan;
 use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget, PatternRun};
 use dynalab_lab::workbook::{compare as comparison, pictures, report};
@@ -13,46 +15,59 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// What to write: the design note, the JSON report, or every call's request and response.
+/// What to write: the design note, the JSON report, every call's request and response, or the
+/// workbook the design became.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Output {
     Markdown,
     Json,
     Validation,
+    Workbook,
 }
 
-/// The design `file` holds, with what an import left out said on standard error.
-fn read(file: &Path) -> Result<Imported, ExitCode> {
-    let text = std::fs::read_to_string(file).map_err(|e| invalid(file, &e.to_string()))?;
-    let imported = import(&text).map_err(|e| invalid(file, &e))?;
+/// How a check is run: the output, where it goes, and what the reader is told beyond the file.
+pub struct Run<'a> {
+    pub output: Output,
+    pub out: Option<&'a Path>,
+    pub options: &'a Options,
+}
+
+/// The design `file` holds, with what an import left out said on standard error; notes kept
+/// for a refusal's JSON.
+fn read(file: &Path, run: &Run<'_>, notes: &mut Vec<String>) -> Result<Imported, ExitCode> {
+    let text = std::fs::read_to_string(file).map_err(|e| invalid(file, &[e.to_string()], notes, run))?;
+    let imported = import_with(&text, run.options).map_err(|e| invalid(file, &lines(&e), notes, run))?;
     if imported.source != Source::Workbook {
         eprintln!("dynalab: read {} as {}", file.display(), imported.source.describe());
     }
     for note in &imported.notes {
         eprintln!("dynalab: {note}");
     }
+    notes.extend(imported.notes.iter().cloned());
     Ok(imported)
 }
 
-/// `--format workbook`: writes the workbook any design becomes (patterns or not), to edit and
-/// check, once its tables, items and calls have been planned (a workbook that cannot load is not
-/// written).
-pub fn convert(file: &Path, out: Option<&Path>) -> ExitCode {
-    let imported = match read(file) {
-        Ok(imported) => imported,
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(String::from).collect()
+}
+
+/// `--format workbook`: writes the workbook any design becomes — with proposed patterns when it
+/// carried none — to edit and check, once its tables, items and calls have been planned (a
+/// workbook that cannot load is not written).
+pub fn convert(file: &Path, run: &Run<'_>) -> ExitCode {
+    let plan = match plan(file, run) {
+        Ok(plan) => plan,
         Err(code) => return code,
     };
-    if let Err(problems) = Plan::build(imported.workbook.clone(), Arc::new(SystemClock)) {
-        return invalid(file, &problems.to_string());
-    }
-    let text = serde_json::to_string_pretty(&imported.workbook).unwrap_or_default() + "\n";
-    write(out, &text).map_or(ExitCode::from(2), |()| ExitCode::SUCCESS)
+    let text = serde_json::to_string_pretty(&plan.workbook).unwrap_or_default() + "\n";
+    write(run.out, &text).map_or(ExitCode::from(2), |()| ExitCode::SUCCESS)
 }
 
 /// The design `file` holds, planned: every problem listed, exit 2.
-fn plan(file: &Path) -> Result<Plan, ExitCode> {
-    let imported = read(file)?.checkable().map_err(|e| invalid(file, &e))?;
-    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| invalid(file, &problems.to_string()))
+fn plan(file: &Path, run: &Run<'_>) -> Result<Plan, ExitCode> {
+    let mut notes = Vec::new();
+    let imported = read(file, run, &mut notes)?.checkable().map_err(|e| invalid(file, &[e], &notes, run))?;
+    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| invalid(file, &problems.0, &notes, run))
 }
 
 fn run_plan(plan: &Plan, endpoint: Option<&str>) -> Result<Vec<PatternRun>, ExitCode> {
@@ -74,8 +89,9 @@ fn run_plan(plan: &Plan, endpoint: Option<&str>) -> Result<Vec<PatternRun>, Exit
     }
 }
 
-pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&str>) -> ExitCode {
-    let plan = match plan(file) {
+pub fn run(file: &Path, run: &Run<'_>, endpoint: Option<&str>) -> ExitCode {
+    let (output, out) = (run.output, run.out);
+    let plan = match plan(file, run) {
         Ok(plan) => plan,
         Err(code) => return code,
     };
@@ -88,7 +104,8 @@ pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&st
         Output::Markdown if out.is_some() => with_pictures(&result, out),
         Output::Markdown => report::markdown(&result),
         Output::Json => report::json(&result),
-        Output::Validation => report::validation(&plan, &runs),
+        Output::Validation => report::validation(&plan, &runs, &result),
+        Output::Workbook => return convert(file, run),
     };
     if write(out, &rendered).is_err() {
         return ExitCode::from(2);
@@ -97,10 +114,11 @@ pub fn run(file: &Path, output: Output, out: Option<&Path>, endpoint: Option<&st
 }
 
 /// `--compare OTHER`: both designs checked on the lab's engine, side by side.
-pub fn compare(file: &Path, other: &Path, output: Output, out: Option<&Path>) -> ExitCode {
+pub fn compare(file: &Path, other: &Path, run: &Run<'_>) -> ExitCode {
+    let (output, out) = (run.output, run.out);
     let mut results = Vec::new();
     for path in [file, other] {
-        let plan = match plan(path) {
+        let plan = match plan(path, run) {
             Ok(plan) => plan,
             Err(code) => return code,
         };
@@ -109,7 +127,7 @@ pub fn compare(file: &Path, other: &Path, output: Output, out: Option<&Path>) ->
     }
     let rendered = match output {
         Output::Json => comparison::json(&results[0], &results[1]),
-        Output::Markdown | Output::Validation => comparison::markdown(&results[0], &results[1]),
+        Output::Markdown | Output::Validation | Output::Workbook => comparison::markdown(&results[0], &results[1]),
     };
     if write(out, &rendered).is_err() {
         return ExitCode::from(2);
@@ -121,7 +139,9 @@ pub fn compare(file: &Path, other: &Path, output: Output, out: Option<&Path>) ->
 fn verdict(results: &[&DesignResult]) -> ExitCode {
     let mut failed: Vec<String> = Vec::new();
     for result in results {
-        failed.extend(result.patterns.iter().filter(|p| p.verdict == Verdict::Fail).map(|p| p.id.clone()));
+        failed.extend(
+            result.patterns.iter().filter(|p| !p.proposed && p.verdict == Verdict::Fail).map(|p| p.id.clone()),
+        );
         failed.extend(result.capacity.iter().filter(|f| f.verdict == Verdict::Fail).map(|f| f.text.clone()));
     }
     if results.iter().all(|r| r.verdict != Verdict::Fail) {
@@ -140,12 +160,25 @@ fn write(out: Option<&Path>, text: &str) -> Result<(), ()> {
     Ok(())
 }
 
-/// Every problem on its own line, then exit 2.
-fn invalid(file: &Path, problems: &str) -> ExitCode {
-    for problem in problems.lines() {
+/// Every problem on its own line, then exit 2. The JSON formats also write the problems (each
+/// with its path in the file) and the import's notes, so a refusal is never an empty output.
+fn invalid(file: &Path, problems: &[String], notes: &[String], run: &Run<'_>) -> ExitCode {
+    for problem in problems {
         eprintln!("dynalab: {}: {problem}", file.display());
     }
     eprintln!("dynalab: {}: invalid design, nothing was checked", file.display());
+    if run.output != Output::Markdown {
+        let listed: Vec<serde_json::Value> = problems
+            .iter()
+            .map(|p| {
+                let (path, message) = report::problem_path(p);
+                serde_json::json!({"path": path, "message": message})
+            })
+            .collect();
+        let body = serde_json::json!({"file": file.display().to_string(), "valid": false,
+            "summary": "invalid design, nothing was checked", "problems": listed, "notes": notes});
+        let _ = write(run.out, &(serde_json::to_string_pretty(&body).unwrap_or_default() + "\n"));
+    }
     ExitCode::from(2)
 }
 

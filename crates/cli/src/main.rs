@@ -74,8 +74,10 @@ enum Command {
     /// compare designs. Add it to an agent's MCP configuration as the command `dynalab mcp`.
     Mcp,
     /// Prove a design: run every access pattern of a workbook on a fresh engine loaded with its
-    /// fixture, and report calls, capacity, hot keys, cost and a verdict per pattern. Exit 0 when
-    /// no pattern fails, 1 when one does, 2 when the workbook is invalid.
+    /// fixture, and report calls, capacity, hot keys, cost and a verdict per pattern. A design
+    /// without access patterns is reported (what it holds, its declared capacity, proposed
+    /// patterns) and proves nothing. Exit 0 when no pattern fails, 1 when one does (or declared
+    /// capacity is under the demand), 2 when the design is invalid.
     Check {
         /// The workbook (format dynalab-workbook/1, see docs/workbook.md), or a design to import: a
         /// DynamoDB MCP server dynamodb_data_model.json, a design skill cost model, a NoSQL Workbench
@@ -101,6 +103,10 @@ enum Command {
         /// challenge pack, as the playground does (exit 1 unless it passes).
         #[arg(long, value_name = "PACK")]
         pack: Option<PathBuf>,
+        /// A value for a CloudFormation template's parameter, as `aws cloudformation deploy
+        /// --parameter-overrides` takes it (repeatable). Taken before the parameter's Default.
+        #[arg(long = "parameter", value_name = "NAME=VALUE", value_parser = parse_parameter)]
+        parameters: Vec<(String, String)>,
     },
     /// Workshop and challenge packs (docs/pack.md).
     Pack {
@@ -172,7 +178,7 @@ fn main() -> std::process::ExitCode {
             }
         },
         Command::Pack { command: PackCommand::Check { files } } => pack::check(&files),
-        Command::Check { file, format, out, endpoint, compare, pack: pack_file } => {
+        Command::Check { file, format, out, endpoint, compare, pack: pack_file, parameters } => {
             if let Some(text) = std::fs::read_to_string(&file).ok().filter(|t| pack::is_solution(t)) {
                 return pack::grade_solution(
                     &file,
@@ -186,13 +192,24 @@ fn main() -> std::process::ExitCode {
                 Format::Md => check::Output::Markdown,
                 Format::Json => check::Output::Json,
                 Format::Validation => check::Output::Validation,
-                Format::Workbook => return check::convert(&file, out.as_deref()),
+                Format::Workbook => check::Output::Workbook,
             };
-            match compare {
-                Some(other) => check::compare(&file, &other, output, out.as_deref()),
-                None => check::run(&file, output, out.as_deref(), endpoint.as_deref()),
+            let options = dynalab_lab::workbook::import::Options { parameters: parameters.into_iter().collect() };
+            let run = check::Run { output, out: out.as_deref(), options: &options };
+            match (compare, output) {
+                (_, check::Output::Workbook) => check::convert(&file, &run),
+                (Some(other), _) => check::compare(&file, &other, &run),
+                (None, _) => check::run(&file, &run, endpoint.as_deref()),
             }
         }
+    }
+}
+
+/// `NAME=VALUE` (the value may itself hold `=`).
+fn parse_parameter(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err("expected NAME=VALUE, e.g. --parameter Stage=prod".into()),
     }
 }
 

@@ -84,9 +84,14 @@ impl Json {
         if self.is_attribute_value() {
             return None;
         }
-        let Self::Object(members) = self else { return Some(format!("{path}: expected {{\"<type>\": value}}")) };
+        let Self::Object(members) = self else {
+            return Some(format!("{path}: expected a DynamoDB JSON value such as {{\"S\": \"text\"}}"));
+        };
         let [(kind, value)] = members.as_slice() else {
-            return Some(format!("{path}: expected one type descriptor, found {}", members.len()));
+            return Some(format!(
+                "{path}: expected one DynamoDB type such as {{\"S\": \"text\"}}, found {} members",
+                members.len()
+            ));
         };
         let at = format!("{path}.{kind}");
         Some(match (kind.as_str(), value) {
@@ -104,8 +109,36 @@ impl Json {
             }
             ("L", _) => format!("{at}: expected a list of attribute values"),
             ("M", _) => format!("{at}: expected a map of attribute values"),
-            (other, _) => format!("{at}: `{other}` is not a DynamoDB type"),
+            (other, _) => {
+                format!("{at}: `{other}` is not a DynamoDB type (expected one of S, N, B, BOOL, NULL, M, L, SS, NS, BS)")
+            }
         })
+    }
+
+    /// Every mistake in this attribute value at `path` (a map or list lists each of its own).
+    fn all_mistakes(&self, path: &str, out: &mut Vec<String>) {
+        if self.is_attribute_value() {
+            return;
+        }
+        match self {
+            Self::Object(members) if members.len() == 1 => {
+                let (kind, value) = &members[0];
+                let at = format!("{path}.{kind}");
+                match (kind.as_str(), value) {
+                    ("L", Self::Array(items)) => {
+                        items.iter().enumerate().for_each(|(i, item)| item.all_mistakes(&format!("{at}[{i}]"), out));
+                    }
+                    ("M", Self::Object(entries)) => {
+                        entries.iter().for_each(|(name, entry)| entry.all_mistakes(&format!("{at}.{name}"), out));
+                    }
+                    (other, _) if !TYPES.contains(&other) => out.push(format!(
+                        "{at}: `{other}` is not a DynamoDB type (expected one of S, N, B, BOOL, NULL, M, L, SS, NS, BS)"
+                    )),
+                    _ => out.extend(self.mistake(path)),
+                }
+            }
+            _ => out.extend(self.mistake(path)),
+        }
     }
 
     fn is_attribute_value(&self) -> bool {
@@ -138,6 +171,106 @@ pub fn item_from(json: &Json) -> Result<Value, String> {
         Json::Object(members) => Ok(Value::Object(attribute_map(members))),
         _ => Err("An item must be a JSON object".into()),
     }
+}
+
+/// An item as a modelling tool writes it (NoSQL Workbench): DynamoDB JSON whose `M` and `L`
+/// values may hold plain JSON (`{"M": {"City": "Paris", "HP": 100}}`), read as plain JSON with a
+/// note naming each; an item wholly in plain JSON is read as such. Every mistake is listed, each
+/// with its path after `path` and what was expected, not only the first.
+pub fn item_from_model(json: &Json, path: &str) -> Result<(Value, Vec<String>), Vec<String>> {
+    let Json::Object(members) = json else { return Err(vec![format!("{path}: an item must be a JSON object")]) };
+    if !members.iter().all(|(_, v)| v.looks_typed()) {
+        return item_from(json).map(|item| (item, Vec::new())).map_err(|e| vec![format!("{path}{}", joined(&e))]);
+    }
+    let mut notes = Vec::new();
+    let mut errors = Vec::new();
+    let mut item = Map::new();
+    for (name, value) in members {
+        if let Some(value) = model_attribute(value, &format!("{path}.{name}"), &mut notes, &mut errors) {
+            item.insert(name.clone(), value);
+        }
+    }
+    if errors.is_empty() {
+        Ok((Value::Object(item), notes))
+    } else {
+        Err(errors)
+    }
+}
+
+/// `: message`, or `.path: message` as it came.
+fn joined(error: &str) -> String {
+    if error.starts_with('.') {
+        error.to_string()
+    } else {
+        format!(": {error}")
+    }
+}
+
+/// One attribute value of a model's item, `M` and `L` contents allowed in plain JSON.
+fn model_attribute(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut Vec<String>) -> Option<Value> {
+    if value.is_attribute_value() {
+        return Some(value.to_value());
+    }
+    let Json::Object(members) = value else {
+        errors.push(format!("{at}: expected a DynamoDB JSON value such as {{\"S\": \"text\"}} or {{\"N\": \"12\"}}"));
+        return None;
+    };
+    let [(kind, inner)] = members.as_slice() else {
+        let names: Vec<String> = members.iter().map(|(n, _)| format!("`{n}`")).collect();
+        errors.push(format!(
+            "{at}: expected one type such as {{\"S\": \"text\"}}, found {} members ({})",
+            members.len(),
+            names.join(", ")
+        ));
+        return None;
+    };
+    let at_kind = format!("{at}.{kind}");
+    match (kind.as_str(), inner) {
+        ("M", Json::Object(entries)) => {
+            if entries.iter().all(|(_, v)| !v.looks_typed()) {
+                notes.push(format!("{at_kind}: plain JSON inside `M` (as NoSQL Workbench writes it), read as plain JSON"));
+                return Some(inner.to_attribute());
+            }
+            let mut map = Map::new();
+            for (name, entry) in entries {
+                match model_attribute_or_plain(entry, &format!("{at_kind}.{name}"), notes, errors) {
+                    Some(v) => {
+                        map.insert(name.clone(), v);
+                    }
+                    None => continue,
+                }
+            }
+            Some(Value::Object(Map::from_iter([("M".to_string(), Value::Object(map))])))
+        }
+        ("L", Json::Array(items)) => {
+            if items.iter().all(|v| !v.looks_typed()) {
+                notes.push(format!("{at_kind}: plain JSON inside `L` (as NoSQL Workbench writes it), read as plain JSON"));
+                return Some(inner.to_attribute());
+            }
+            let list: Vec<Value> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| model_attribute_or_plain(v, &format!("{at_kind}[{i}]"), notes, errors))
+                .collect();
+            Some(Value::Object(Map::from_iter([("L".to_string(), Value::Array(list))])))
+        }
+        _ => {
+            let mut found = Vec::new();
+            value.all_mistakes(at, &mut found);
+            errors.extend(found);
+            None
+        }
+    }
+}
+
+/// Inside a map or list that mixes typed and plain values: a typed value is read as such, a plain
+/// scalar as plain JSON (with a note), anything else is a mistake.
+fn model_attribute_or_plain(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut Vec<String>) -> Option<Value> {
+    if value.looks_typed() {
+        return model_attribute(value, at, notes, errors);
+    }
+    notes.push(format!("{at}: plain JSON among DynamoDB JSON values, read as plain JSON"));
+    Some(value.to_attribute())
 }
 
 /// An item's text, DynamoDB JSON or plain, in DynamoDB JSON.

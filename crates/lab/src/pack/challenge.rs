@@ -180,6 +180,7 @@ fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Vec<
                 requests: requests.clone(),
                 parameters: test.parameters.clone(),
                 expect: Expect { error: test.error.clone(), ..Expect::default() },
+                proposed: false,
             });
         }
     }
@@ -204,6 +205,8 @@ fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Vec<
         fixtures,
         setup: Vec::new(),
         patterns,
+        facets: Vec::new(),
+        capacity: BTreeMap::new(),
     };
     Ok((workbook, made))
 }

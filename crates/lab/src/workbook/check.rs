@@ -79,7 +79,7 @@ mod tests {
         assert!(unreadable.problems[0].starts_with("not JSON"), "{unreadable:?}");
         let empty = check_text(r#"{"format":"dynalab-workbook/1","name":"x","tables":[],"patterns":[]}"#, clock())
             .expect_err("nothing to check");
-        assert!(empty.problems[0].contains("no access patterns"), "{empty:?}");
+        assert!(empty.problems[0].contains("has no DynamoDB tables: nothing to check"), "{empty:?}");
         let broken = r#"{"format":"dynalab-workbook/1","name":"x","tables":[],"patterns":[
             {"id":"p","description":"d","requests":[{"operation":"GetItem","request":{"TableName":"missing","Key":{"pk":{"S":"a"}}}}]}]}"#;
         let planned = check_text(broken, clock()).expect_err("the plan refuses it");

@@ -8,11 +8,14 @@
 pub mod analysis;
 pub mod check;
 pub mod compare;
+pub mod declared;
 pub mod gallery;
 pub mod import;
+pub mod inventory;
 pub mod pictures;
 pub mod plan;
 pub mod prices;
+pub mod propose;
 pub mod report;
 pub mod runner;
 
@@ -56,6 +59,27 @@ pub struct Workbook {
     #[serde(default)]
     pub setup: Vec<Call>,
     pub patterns: Vec<Pattern>,
+    /// Views a modelling tool named (NoSQL Workbench facets): proposals take their names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facets: Vec<Facet>,
+    /// What the source file declares about capacity beyond each CreateTable request.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub capacity: BTreeMap<String, declared::Declared>,
+}
+
+/// A named view of one table's items: its key aliases, and the prefix its items' sort keys share.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Facet {
+    pub table: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_key_alias: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_key_alias: Option<String>,
+    /// The kind (see [`inventory::kind_of`]) every one of its items has, when they share one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -88,6 +112,16 @@ pub struct Pattern {
     pub parameters: Map<String, Value>,
     #[serde(default)]
     pub expect: Expect,
+    /// A call Dynalab proposed from the design's keys and indexes: it runs and is reported, but
+    /// proves nothing and never fails a check until the designer confirms it (rates, consistency,
+    /// then `proposed` removed).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub proposed: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// `busiest_key_share`: one share, or one per `table` or `table/index` (others take 1).

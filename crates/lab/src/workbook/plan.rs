@@ -4,7 +4,9 @@
 //! the file (`patterns[3].requests[0]`, `fixtures.Orders[12].total.N`). A plan that builds has no
 //! call that cannot run; the runner and the analysis never resolve anything again.
 
+use super::inventory::{self, Inventory};
 use super::prices::TableClass;
+use super::propose::propose;
 use super::{Pattern, Workbook};
 use crate::plain_json;
 use dynalab_engine::{Clock, Engine, Operation, TableShape};
@@ -40,6 +42,8 @@ pub struct Plan {
     pub shapes: Vec<TableShape>,
     /// Each table's class (`TableClass` in its CreateTable request; Standard when absent).
     pub classes: BTreeMap<String, TableClass>,
+    /// What the tables and indexes hold: counts, sizes, collections, sparse indexes.
+    pub inventory: Inventory,
 }
 
 /// Every problem found, each naming its field.
@@ -82,7 +86,7 @@ impl Collector {
 
 impl Plan {
     /// Resolves and loads `workbook` on a scratch engine; every problem, or the plan.
-    pub fn build(workbook: Workbook, clock: Arc<dyn Clock>) -> Result<Self, Problems> {
+    pub fn build(mut workbook: Workbook, clock: Arc<dyn Clock>) -> Result<Self, Problems> {
         let mut problems = Collector { listed: Vec::new(), more: 0 };
         for problem in workbook.problems() {
             problems.push(problem);
@@ -148,6 +152,14 @@ impl Plan {
                 }
             }
         }
+        let shapes: Vec<TableShape> =
+            engine.table_names().iter().filter_map(|name| engine.shape(name).ok()).collect();
+        let inventory = inventory::measure(&engine, &shapes, &tables);
+        // A design without patterns still gets a report: the calls its keys and indexes support,
+        // proposed and run, never counted as proof.
+        if workbook.patterns.is_empty() && problems.listed.is_empty() {
+            workbook.patterns = propose(&engine, &shapes, &tables, &inventory, &workbook.facets);
+        }
         let mut patterns = Vec::new();
         for (i, pattern) in workbook.patterns.iter().enumerate() {
             let mut calls = Vec::new();
@@ -163,8 +175,7 @@ impl Plan {
         if let Some(problems) = problems.finish() {
             return Err(problems);
         }
-        let shapes = engine.table_names().iter().filter_map(|name| engine.shape(name).ok()).collect();
-        Ok(Self { workbook, tables, fixture, setup, patterns, shapes, classes })
+        Ok(Self { workbook, tables, fixture, setup, patterns, shapes, classes, inventory })
     }
 
     /// The patterns with their planned calls.

@@ -17,7 +17,7 @@ pub fn json(result: &DesignResult) -> String {
 /// `{"validation_response": [{pattern_id, description, dynamodb_operation, command, response}]}`,
 /// one entry per call, `response` the operation's answer (the AWS CLI's output) or the AWS CLI's
 /// error line. ConsumedCapacity the check asked for is left out unless the request asked too.
-pub fn validation(plan: &Plan, runs: &[PatternRun]) -> String {
+pub fn validation(plan: &Plan, runs: &[PatternRun], result: &DesignResult) -> String {
     let mut entries = Vec::new();
     for ((pattern, planned), run) in plan.patterns().zip(runs) {
         if let Some(problem) = &run.problem {
@@ -57,7 +57,24 @@ pub fn validation(plan: &Plan, runs: &[PatternRun]) -> String {
             }));
         }
     }
-    serde_json::to_string_pretty(&json!({"validation_response": entries})).unwrap_or_default() + "\n"
+    let body = json!({"summary": result.summary, "proven": result.proven, "validation_response": entries,
+        "inventory": result.inventory, "declared_capacity": result.declared});
+    serde_json::to_string_pretty(&body).unwrap_or_default() + "\n"
+}
+
+/// A problem's path in the file and its message: `patterns[2].requests[0] (AP3)` and the rest,
+/// or no path when the problem is about the whole file (`not JSON: …`).
+pub fn problem_path(problem: &str) -> (String, String) {
+    if let Some((path, message)) = problem.split_once(": ") {
+        let bare = path.split(" (").next().unwrap_or(path);
+        let is_path = !bare.is_empty()
+            && !bare.contains(' ')
+            && bare.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '-');
+        if is_path {
+            return (path.to_string(), message.to_string());
+        }
+    }
+    (String::new(), problem.to_string())
 }
 
 /// Dollars to the cent; never "$-0.00".
@@ -93,33 +110,62 @@ type Pick = fn(&Bill) -> f64;
 /// The Markdown design note.
 pub fn markdown(result: &DesignResult) -> String {
     let mut out = String::new();
-    let count = |v: Verdict| result.patterns.iter().filter(|p| p.verdict == v).count();
-    let _ = writeln!(out, "# Design check: {}\n", result.name);
+    let confirmed = || result.patterns.iter().filter(|p| !p.proposed);
+    let count = |v: Verdict| confirmed().filter(|p| p.verdict == v).count();
+    let proposals = result.patterns.iter().filter(|p| p.proposed).count();
+    if result.proven {
+        let _ = writeln!(out, "# Design check: {}\n", result.name);
+    } else {
+        let _ = writeln!(out, "# Design check: {} — nothing proven\n", result.name);
+    }
     if !result.description.is_empty() {
         let _ = writeln!(out, "{}\n", result.description);
     }
-    let _ = writeln!(
-        out,
-        "**Verdict: {}** — {} patterns: {} pass, {} warn, {} fail. Region {}, production scale ×{}.\n",
-        result.verdict.label().to_uppercase(),
-        result.patterns.len(),
-        count(Verdict::Pass),
-        count(Verdict::Warn),
-        count(Verdict::Fail),
-        result.region,
-        result.scale
-    );
-    let c = &result.cost;
-    let _ = writeln!(
-        out,
-        "**Monthly cost at peak: {}** (on demand, every pattern at its peak rate all month, storage included).",
-        money(c.at_peak.total())
-    );
-    if let Some(expected) = &c.expected {
-        let _ =
-            writeln!(out, "**Expected monthly cost: {}** (on demand, at the average rates).", money(expected.total()));
+    if result.proven {
+        let _ = writeln!(
+            out,
+            "**Verdict: {}** — {}: {} pass, {} warn, {} fail{}. Region {}, production scale ×{}.\n",
+            result.verdict.label().to_uppercase(),
+            plural(confirmed().count(), "pattern", "patterns"),
+            count(Verdict::Pass),
+            count(Verdict::Warn),
+            count(Verdict::Fail),
+            if proposals > 0 { format!(" ({} not counted)", plural(proposals, "proposal", "proposals")) } else { String::new() },
+            result.region,
+            result.scale
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "**Nothing proven: the design carries no access patterns.** Below: what it holds, the capacity it declares, and {} — the calls its keys and indexes support, run on its items. Give each a rate and a consistency and remove `proposed` to make it part of the inventory (`dynalab check FILE --format workbook` writes them). Region {}.\n",
+            plural(proposals, "proposed pattern", "proposed patterns"),
+            result.region
+        );
     }
-    let _ = writeln!(out, "On provisioned capacity sized for the peak: {}.\n", money(c.provisioned.total()));
+    let c = &result.cost;
+    let d = &result.declared;
+    if result.proven {
+        let _ = writeln!(
+            out,
+            "**Monthly cost at peak: {}** (on demand, every pattern at its peak rate all month, storage included).",
+            money(c.at_peak.total())
+        );
+        if let Some(expected) = &c.expected {
+            let _ = writeln!(
+                out,
+                "**Expected monthly cost: {}** (on demand, at the average rates).",
+                money(expected.total())
+            );
+        }
+        let _ = writeln!(out, "On provisioned capacity sized for the peak: {}.", money(c.provisioned.total()));
+    }
+    if d.tables.iter().any(|t| !t.targets.is_empty()) {
+        let _ = writeln!(out, "**Declared capacity: {} a month**{}.", money(d.monthly), scaling_range(d.monthly_min, d.monthly_max));
+    }
+    if !out.ends_with("\n\n") {
+        out.push('\n');
+    }
+    inventory_section(&mut out, result);
     let mut seen: Vec<&str> = Vec::new();
     for table in result.patterns.iter().map(|p| p.table.as_str()) {
         if seen.contains(&table) {
@@ -131,7 +177,7 @@ pub fn markdown(result: &DesignResult) -> String {
             let indexes: Vec<String> = shape
                 .indexes
                 .iter()
-                .map(|i| format!("`{}` {} entries, {} B", i.name, i.totals.items, i.totals.bytes))
+                .map(|i| format!("`{}` {}, {} B", i.name, plural(i.totals.items, "entry", "entries"), i.totals.bytes))
                 .collect();
             let class = match result.table_classes.get(&shape.name) {
                 Some(super::prices::TableClass::InfrequentAccess) => " Standard-IA table class.",
@@ -143,8 +189,8 @@ pub fn markdown(result: &DesignResult) -> String {
             };
             let _ = writeln!(
                 out,
-                "Fixture: {} items, {} B; largest item {} B; largest item collection {} B.{}{}\n",
-                shape.totals.items,
+                "Fixture: {}, {} B; largest item {} B; largest item collection {} B.{}{}\n",
+                plural(shape.totals.items, "item", "items"),
                 shape.totals.bytes,
                 shape.largest_item.unwrap_or(0),
                 shape.largest_collection.unwrap_or(0),
@@ -170,13 +216,13 @@ pub fn markdown(result: &DesignResult) -> String {
                 p.items,
                 per_call,
                 at_peak,
-                p.verdict.label(),
+                if p.proposed { "proposed (not counted)" } else { p.verdict.label() },
                 cell(p.reasons.first().map_or("", String::as_str))
             );
         }
         out.push('\n');
     }
-    if !result.capacity.is_empty() {
+    if !result.capacity.is_empty() && result.proven {
         let _ = writeln!(out, "## Provisioned capacity\n");
         let _ = writeln!(
             out,
@@ -187,6 +233,7 @@ pub fn markdown(result: &DesignResult) -> String {
         }
         out.push('\n');
     }
+    declared_section(&mut out, d);
     let _ = writeln!(out, "## Write invariants\n");
     if result.write_invariants.is_empty() {
         let _ = writeln!(out, "No write patterns.\n");
@@ -247,6 +294,10 @@ pub fn markdown(result: &DesignResult) -> String {
     for storage in &c.storage {
         let _ = writeln!(out, "- {}: {:.3} GB ({})", storage.table, storage.gb, storage.basis);
     }
+    if !result.proven {
+        let _ = writeln!(out, "\n## Deviations\n\nNothing proven: the design has no patterns of its own to judge.");
+        return out;
+    }
     let _ = writeln!(
         out,
         "\nPatterns by cost (on demand at peak{}):\n",
@@ -282,4 +333,161 @@ pub fn markdown(result: &DesignResult) -> String {
         }
     }
     out
+}
+
+/// `1 item`, `2 items`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// ` ($2.85–$28.47 across the auto scaling ranges)`, or nothing when the range is one figure.
+fn scaling_range(min: f64, max: f64) -> String {
+    if (max - min).abs() < 0.005 {
+        String::new()
+    } else {
+        format!(" ({}–{} across the auto scaling ranges)", money(min), money(max))
+    }
+}
+
+fn sizes(sizes: Option<super::inventory::Sizes>) -> String {
+    sizes.map_or_else(|| "—".into(), |s| format!("{} / {} / {} B", s.min, s.average, s.max))
+}
+
+/// What the tables and indexes hold, a row each, then which items each sparse index holds.
+fn inventory_section(out: &mut String, result: &DesignResult) {
+    let _ = writeln!(out, "## What the design holds\n");
+    let _ = writeln!(
+        out,
+        "| Table / index | Keys | Projection | Items | Item size min / avg / max | Item collections | Largest collection |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+    let mut sparse_lines = Vec::new();
+    for table in &result.inventory.tables {
+        let keys = match &table.sort_key {
+            Some(sort) => format!("{} + {sort}", table.partition_key),
+            None => table.partition_key.clone(),
+        };
+        let largest = |c: &super::inventory::Collections| {
+            if c.count == 0 {
+                "—".to_string()
+            } else {
+                format!("`{}`: {}, {} B", cell(&c.largest_key), plural(c.largest_items, "item", "items"), c.largest_bytes)
+            }
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | {keys} | — | {} | {} | {} | {} |",
+            table.name,
+            table.items,
+            sizes(table.sizes),
+            table.collections.count,
+            largest(&table.collections)
+        );
+        for index in &table.indexes {
+            let mut keys = index.partition_key.join(" + ");
+            if !index.sort_key.is_empty() {
+                keys = format!("{keys} / {}", index.sort_key.join(" + "));
+            }
+            let _ = writeln!(
+                out,
+                "| `{}` {} `{}` | {keys} | {} | {} | {} | {} | {} |",
+                table.name,
+                index.kind,
+                index.name,
+                cell(&index.projection),
+                index.items,
+                sizes(index.sizes),
+                index.collections.count,
+                largest(&index.collections)
+            );
+            if let Some(sparse) = &index.sparse {
+                let kinds: Vec<String> = sparse.kinds.iter().map(super::inventory::KindHeld::describe).collect();
+                sparse_lines.push(format!(
+                    "- `{}` is sparse: it holds {} of {} items of `{}` — {}.",
+                    index.name,
+                    sparse.held,
+                    sparse.of,
+                    table.name,
+                    kinds.join("; ")
+                ));
+            }
+        }
+    }
+    out.push('\n');
+    let kinds: Vec<String> = result
+        .inventory
+        .tables
+        .iter()
+        .filter(|t| t.kinds.len() > 1)
+        .map(|t| {
+            let list: Vec<String> = t.kinds.iter().map(|k| format!("`{}` {}", k.label, k.items)).collect();
+            format!("- `{}` items by kind (key prefix): {}.", t.name, list.join(", "))
+        })
+        .collect();
+    for line in kinds.iter().chain(&sparse_lines) {
+        let _ = writeln!(out, "{line}");
+    }
+    if !kinds.is_empty() || !sparse_lines.is_empty() {
+        out.push('\n');
+    }
+}
+
+/// Each provisioned table and GSI, per region: declared units, scaling, monthly cost, and what
+/// the patterns need at peak.
+fn declared_section(out: &mut String, declared: &super::analysis::capacity::DeclaredCapacity) {
+    let _ = writeln!(out, "## Declared capacity\n");
+    let on_demand: Vec<String> = declared
+        .tables
+        .iter()
+        .filter(|t| t.targets.is_empty())
+        .map(|t| {
+            if t.regions.len() > 1 {
+                format!("`{}` (a global table in {}: {})", t.table, plural(t.regions.len(), "region", "regions"), t.regions.join(", "))
+            } else {
+                format!("`{}`", t.table)
+            }
+        })
+        .collect();
+    if !on_demand.is_empty() {
+        let _ = writeln!(out, "On demand (paid per request, as costed above): {}.\n", on_demand.join(", "));
+    }
+    if declared.tables.iter().any(|t| !t.targets.is_empty()) {
+        let _ = writeln!(
+            out,
+            "| Table / index | Region | Provisioned RCU / WCU | Auto scaling RCU / WCU | $/month | min–max | Needed at peak |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+        let range = |r: Option<crate::workbook::declared::Range>| r.map_or("—".to_string(), |r| format!("{}–{}", r.min, r.max));
+        for target in declared.tables.iter().flat_map(|t| &t.targets) {
+            let _ = writeln!(
+                out,
+                "| `{}`{} | {} | {} / {} | {} / {} | {} | {}–{} | {} RCU/s, {} WCU/s |",
+                target.target,
+                if target.assumed.is_some() { " (assumed)" } else { "" },
+                target.region,
+                target.read_units,
+                target.write_units,
+                range(target.read_scaling),
+                range(target.write_scaling),
+                money(target.monthly),
+                money(target.monthly_min),
+                money(target.monthly_max),
+                units(target.needed_read),
+                units(target.needed_write)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "| **Total** | | | | **{}** | {}–{} | |\n",
+            money(declared.monthly),
+            money(declared.monthly_min),
+            money(declared.monthly_max)
+        );
+    }
+    for line in &declared.assumptions {
+        let _ = writeln!(out, "- Assumed: {line}.");
+    }
+    if !declared.assumptions.is_empty() {
+        out.push('\n');
+    }
 }

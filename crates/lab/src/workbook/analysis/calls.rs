@@ -36,6 +36,9 @@ impl Verdict {
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternResult {
     pub id: String,
+    /// Proposed by Dynalab (the design carried no patterns): reported, never counted.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub proposed: bool,
     pub description: String,
     pub kind: PatternKind,
     /// Requests per second at peak, and on average (the peak when no average is given).
@@ -199,6 +202,7 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternRe
     reasons.extend(notes);
     PatternResult {
         id: pattern.id.clone(),
+        proposed: pattern.proposed,
         description: pattern.description.clone(),
         kind: pattern.kind,
         peak_rps: pattern.peak_rps,

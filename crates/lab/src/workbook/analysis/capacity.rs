@@ -3,6 +3,9 @@
 
 use super::calls::{PatternResult, Verdict};
 use crate::numbers::decimal;
+use crate::workbook::declared::{Range, Replica};
+use crate::workbook::plan::Plan;
+use crate::workbook::prices::{self, Prices, TableClass};
 use dynalab_engine::TableShape;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -71,4 +74,184 @@ pub fn capacity_findings(shapes: &[TableShape], patterns: &[PatternResult]) -> V
         }
     }
     findings
+}
+
+/// The capacity a design declares, priced: each provisioned table and GSI in each region it is
+/// replicated to, at its declared units and across its auto scaling range, beside what the
+/// patterns need at peak. Free tier not applied.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DeclaredCapacity {
+    pub tables: Vec<DeclaredTable>,
+    /// All tables and regions, per month: at the declared units, and at the ends of the auto
+    /// scaling ranges (the declared units where none is set).
+    pub monthly: f64,
+    pub monthly_min: f64,
+    pub monthly_max: f64,
+    /// What the figures assume, each said once.
+    pub assumptions: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeclaredTable {
+    pub table: String,
+    /// `provisioned` or `on demand`.
+    pub billing: &'static str,
+    /// Set when the file named no billing mode.
+    pub billing_assumed: Option<String>,
+    /// The regions holding it (one unless it is a global table).
+    pub regions: Vec<String>,
+    pub targets: Vec<DeclaredTarget>,
+}
+
+/// One provisioned table or GSI in one region.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeclaredTarget {
+    /// `table` or `table/index`.
+    pub target: String,
+    pub region: String,
+    pub read_units: u64,
+    pub write_units: u64,
+    pub read_scaling: Option<Range>,
+    pub write_scaling: Option<Range>,
+    /// Set when this index declared no capacity of its own.
+    pub assumed: Option<String>,
+    pub monthly: f64,
+    pub monthly_min: f64,
+    pub monthly_max: f64,
+    /// Units per second the patterns need here at peak (an LSI's with its table's).
+    pub needed_read: f64,
+    pub needed_write: f64,
+}
+
+/// Prices what `plan` declares, with the demand of `patterns` at peak beside it.
+pub fn declared_capacity(plan: &Plan, patterns: &[PatternResult], prices: &Prices, own_region: bool) -> DeclaredCapacity {
+    let workbook = &plan.workbook;
+    let demand = demand_at_peak(patterns);
+    let mut out = DeclaredCapacity::default();
+    let assume = |text: String, out: &mut Vec<String>| {
+        if !out.contains(&text) {
+            out.push(text);
+        }
+    };
+    for shape in &plan.shapes {
+        let declared = workbook.capacity.get(&shape.name).cloned().unwrap_or_default();
+        let mut table = DeclaredTable {
+            table: shape.name.clone(),
+            billing: if shape.provisioned.is_some() { "provisioned" } else { "on demand" },
+            billing_assumed: declared.billing_assumed.clone(),
+            regions: Vec::new(),
+            targets: Vec::new(),
+        };
+        if let Some(text) = &declared.billing_assumed {
+            assume(format!("{}: {text}", shape.name), &mut out.assumptions);
+        }
+        let regions: Vec<Replica> = if declared.replicas.is_empty() {
+            vec![Replica { region: workbook.region.clone(), ..Replica::default() }]
+        } else {
+            declared.replicas.clone()
+        };
+        table.regions = regions.iter().map(|r| r.region.clone()).collect();
+        let need = |targets: &[String]| {
+            targets.iter().filter_map(|t| demand.get(t)).fold((0.0, 0.0), |a, d| (a.0 + d.0, a.1 + d.1))
+        };
+        for replica in &regions {
+            let class = replica
+                .table_class
+                .as_deref()
+                .map_or(plan.classes.get(&shape.name).copied().unwrap_or_default(), |c| {
+                    if c == "STANDARD_INFREQUENT_ACCESS" {
+                        TableClass::InfrequentAccess
+                    } else {
+                        TableClass::Standard
+                    }
+                });
+            let prices = prices.for_class(class);
+            if replica.region != prices.region {
+                let priced = if own_region { "" } else { " (no price table of its own)" };
+                assume(
+                    format!("{}{priced}: priced at {} prices", replica.region, prices.region),
+                    &mut out.assumptions,
+                );
+            }
+            if let Some((read, write)) = shape.provisioned {
+                let mut drawing = vec![shape.name.clone()];
+                drawing.extend(shape.indexes.iter().filter(|i| !i.global).map(|i| format!("{}/{}", shape.name, i.name)));
+                let (needed_read, needed_write) = need(&drawing);
+                table.targets.push(priced(
+                    &prices,
+                    DeclaredTarget {
+                        target: shape.name.clone(),
+                        region: replica.region.clone(),
+                        read_units: replica.read_units.unwrap_or(read),
+                        write_units: write,
+                        read_scaling: replica.read_scaling.or(declared.read_scaling),
+                        write_scaling: declared.write_scaling,
+                        assumed: None,
+                        monthly: 0.0,
+                        monthly_min: 0.0,
+                        monthly_max: 0.0,
+                        needed_read,
+                        needed_write,
+                    },
+                ));
+            }
+            for index in shape.indexes.iter().filter(|i| i.global) {
+                let Some((read, write)) = index.provisioned else { continue };
+                let target = format!("{}/{}", shape.name, index.name);
+                let own = declared.indexes.get(&index.name).cloned().unwrap_or_default();
+                if let Some(text) = &own.assumed {
+                    assume(format!("{target}: {text}"), &mut out.assumptions);
+                }
+                let (needed_read, needed_write) = need(std::slice::from_ref(&target));
+                table.targets.push(priced(
+                    &prices,
+                    DeclaredTarget {
+                        target,
+                        region: replica.region.clone(),
+                        read_units: read,
+                        write_units: write,
+                        read_scaling: own.read_scaling,
+                        write_scaling: own.write_scaling,
+                        assumed: own.assumed.clone(),
+                        monthly: 0.0,
+                        monthly_min: 0.0,
+                        monthly_max: 0.0,
+                        needed_read,
+                        needed_write,
+                    },
+                ));
+            }
+        }
+        if regions.len() > 1 && shape.provisioned.is_some() {
+            assume(
+                format!("{}: writes provisioned alike in each of its {} regions, each region's at that region's WCU-hour price", shape.name, regions.len()),
+                &mut out.assumptions,
+            );
+        }
+        out.tables.push(table);
+    }
+    for target in out.tables.iter().flat_map(|t| &t.targets) {
+        out.monthly += target.monthly;
+        out.monthly_min += target.monthly_min;
+        out.monthly_max += target.monthly_max;
+    }
+    if out.tables.iter().any(|t| !t.targets.is_empty()) {
+        assume("the free tier is not applied".into(), &mut out.assumptions);
+    }
+    out
+}
+
+/// `target` with its monthly figures: the declared units, and the ends of its scaling ranges.
+fn priced(prices: &Prices, mut target: DeclaredTarget) -> DeclaredTarget {
+    let month = |read: u64, write: u64| {
+        (read as f64 * prices.rcu_hour + write as f64 * prices.wcu_hour) * prices::HOURS_PER_MONTH
+    };
+    let low = |units: u64, range: Option<Range>| range.map_or(units, |r| r.min);
+    let high = |units: u64, range: Option<Range>| range.map_or(units, |r| r.max);
+    target.monthly = month(target.read_units, target.write_units);
+    target.monthly_min =
+        month(low(target.read_units, target.read_scaling), low(target.write_units, target.write_scaling));
+    target.monthly_max =
+        month(high(target.read_units, target.read_scaling), high(target.write_units, target.write_scaling));
+    target
 }

@@ -17,6 +17,8 @@ pub use hot_keys::{KeyLoad, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, UNKNOWN
 
 use super::plan::Plan;
 use super::runner::PatternRun;
+use crate::workbook::inventory::Inventory;
+use capacity::DeclaredCapacity;
 use cost::{cost, Cost};
 use dynalab_engine::TableShape;
 use serde::Serialize;
@@ -24,10 +26,16 @@ use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DesignResult {
+    /// The verdict in one line, or that nothing was proven.
+    pub summary: String,
     pub name: String,
     pub description: String,
     pub region: String,
     pub scale: f64,
+    /// False when every pattern is a proposal (the design carried none): nothing is proven, and
+    /// the verdict is only the declared capacity's.
+    pub proven: bool,
+    /// The verdict of the confirmed patterns and the design-level findings; proposals never count.
     pub verdict: Verdict,
     pub patterns: Vec<PatternResult>,
     pub tables: Vec<TableShape>,
@@ -38,6 +46,10 @@ pub struct DesignResult {
     /// Provisioned tables and GSIs: demand at peak against what is provisioned.
     pub capacity: Vec<Finding>,
     pub cost: Cost,
+    /// The capacity the design declares, priced, beside what the patterns need at peak.
+    pub declared: DeclaredCapacity,
+    /// What the tables and indexes hold.
+    pub inventory: Inventory,
     pub deviations: Vec<String>,
     /// How many times larger production's item collections are than the fixture's (for pictures).
     #[serde(skip)]
@@ -61,9 +73,11 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
         })
         .collect();
     let capacity = capacity::capacity_findings(&plan.shapes, &patterns);
-    let cost = cost(plan, &patterns, runs, prices, priced_for_region);
-    let verdict =
-        patterns.iter().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
+    let cost = cost(plan, &patterns, runs, prices.clone(), priced_for_region);
+    let confirmed = || patterns.iter().filter(|p| !p.proposed);
+    let verdict = confirmed().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
+    let proven = confirmed().next().is_some();
+    let declared = capacity::declared_capacity(plan, &patterns, &prices, priced_for_region);
     let hot_keys = patterns
         .iter()
         .flat_map(|p| p.busiest_key.iter().map(move |k| (p, k)))
@@ -81,8 +95,7 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
             )
         })
         .collect();
-    let mut deviations: Vec<String> = patterns
-        .iter()
+    let mut deviations: Vec<String> = confirmed()
         .filter(|p| p.verdict != Verdict::Pass)
         .map(|p| format!("{} ({}): {}", p.id, p.verdict.label(), p.reasons.first().cloned().unwrap_or_default()))
         .collect();
@@ -103,11 +116,28 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
             ));
         }
     }
+    let proposals = patterns.iter().filter(|p| p.proposed).count();
+    let summary = if proven {
+        let counted = patterns.len() - proposals;
+        format!(
+            "{}: {} checked{}",
+            verdict.label(),
+            crate::workbook::report::plural(counted, "pattern", "patterns"),
+            if proposals > 0 { format!(", {} not counted", crate::workbook::report::plural(proposals, "proposal", "proposals")) } else { String::new() }
+        )
+    } else {
+        format!(
+            "nothing proven: the design carries no access patterns ({} run on its items)",
+            crate::workbook::report::plural(proposals, "proposed pattern", "proposed patterns")
+        )
+    };
     DesignResult {
+        summary,
         name: workbook.name.clone(),
         description: workbook.description.clone(),
         region: workbook.region.clone(),
         scale: workbook.scale,
+        proven,
         verdict,
         write_invariants: calls::write_invariants(plan),
         hot_keys,
@@ -121,6 +151,8 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
             .collect(),
         capacity,
         cost,
+        declared,
+        inventory: plan.inventory.clone(),
         deviations,
         collection_scale,
     }

@@ -5,7 +5,8 @@
 //! expanded; pseudo parameters and attributes of other resources are noted. Every resource left
 //! out is counted by type.
 
-use super::{finish, tables, Imported, Source};
+use super::{finish, tables, Imported, Options, Source};
+use crate::workbook::declared::{Declared, DeclaredIndex, Range, Replica};
 use crate::workbook::FORMAT;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -15,6 +16,11 @@ const MAX_DEPTH: usize = 64;
 /// What a template deploys with its default parameters.
 struct Resolver<'a> {
     parameters: &'a Map<String, Value>,
+    /// Values given for parameters (`--parameter NAME=VALUE`), before their defaults.
+    overrides: &'a BTreeMap<String, String>,
+    /// Parameters with neither a value nor a Default, and where each was used: fatal only where
+    /// it shapes a table.
+    unresolved: Vec<(String, String)>,
     notes: Vec<String>,
     errors: Vec<String>,
 }
@@ -22,9 +28,10 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn parameter(&mut self, name: &str, at: &str) -> Option<Value> {
         if let Some(parameter) = self.parameters.get(name) {
-            let Some(default) = parameter.get("Default") else {
-                self.errors.push(format!("{at}: parameter `{name}` has no Default to deploy with"));
-                return None;
+            let given = self.overrides.get(name).map(|v| json!(v));
+            let Some(default) = given.as_ref().or_else(|| parameter.get("Default")) else {
+                self.unresolved.push((at.to_string(), name.to_string()));
+                return Some(json!(format!("<{name}>")));
             };
             // Parameter values are text: a list parameter's default is comma-separated, a Number's
             // is its digits (`"Default": "5"`).
@@ -238,20 +245,51 @@ fn replace_identifier(value: &Value, identifier: &str, item: &str) -> Value {
     }
 }
 
-pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, String> {
+/// Properties whose value decides a table's keys, indexes, capacity or regions: a parameter
+/// without a value there is fatal; anywhere else (tags, a KMS key, a stream's view) it is noted.
+const SHAPING: [&str; 12] = [
+    "KeySchema",
+    "AttributeDefinitions",
+    "BillingMode",
+    "ProvisionedThroughput",
+    "GlobalSecondaryIndexes",
+    "LocalSecondaryIndexes",
+    "TimeToLiveSpecification",
+    "PrimaryKey",
+    "Replicas",
+    "WriteProvisionedThroughputSettings",
+    "TableClass",
+    "ReadProvisionedThroughputSettings",
+];
+
+pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -> Result<Imported, String> {
     let empty = Map::new();
     let parameters = template.get("Parameters").and_then(Value::as_object).unwrap_or(&empty);
-    let mut resolver = Resolver { parameters, notes: Vec::new(), errors: Vec::new() };
+    for name in options.parameters.keys().filter(|n| !parameters.contains_key(*n)) {
+        return Err(format!("--parameter {name}: the template has no parameter of that name"));
+    }
+    let mut resolver =
+        Resolver { parameters, overrides: &options.parameters, unresolved: Vec::new(), notes: Vec::new(), errors: Vec::new() };
     let resources = template.get("Resources").and_then(Value::as_object).cloned().unwrap_or_default();
     let resources = expand_loops(&resources, &mut resolver, 0);
     let mut tables = Vec::new();
     let mut setup = Vec::new();
     let mut replicas = Map::new();
+    let mut capacity: BTreeMap<String, Declared> = BTreeMap::new();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let mut scaling: Vec<(String, Value)> = Vec::new();
     let mut left_out: BTreeMap<String, usize> = BTreeMap::new();
     for (logical, resource) in &resources {
         let kind = resource.get("Type").and_then(Value::as_str).unwrap_or("?");
         let at = format!("Resources.{logical}.Properties");
         let raw = resource.get("Properties").cloned().unwrap_or_else(|| json!({}));
+        if kind == "AWS::ApplicationAutoScaling::ScalableTarget" {
+            let resolved = resolver.resolve(&raw, &at, 0);
+            if resolved.get("ServiceNamespace").and_then(Value::as_str) == Some("dynamodb") {
+                scaling.push((logical.clone(), resolved));
+                continue;
+            }
+        }
         let properties = match kind {
             "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" | "AWS::Serverless::SimpleTable" => {
                 let mut value = resolver.resolve(&raw, &at, 0);
@@ -268,18 +306,44 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
                 .notes
                 .push(format!("Resources.{logical}: created only under a Condition; imported as if it holds"));
         }
-        let properties = match kind {
+        let mut declared = Declared::default();
+        let mut properties = match kind {
             "AWS::DynamoDB::GlobalTable" => {
-                let (properties, regions) = global_table(properties, &at, &mut resolver.notes);
+                let (properties, regions) = global_table(properties, &at, &mut resolver.notes, &mut declared);
                 if regions > 1 {
                     let name = properties.get("TableName").and_then(Value::as_str).unwrap_or(logical).to_string();
                     replicas.insert(name, json!(regions));
                 }
                 properties
             }
-            "AWS::Serverless::SimpleTable" => simple_table(&properties, &at, &mut resolver.errors),
+            "AWS::Serverless::SimpleTable" => {
+                if properties.get("ProvisionedThroughput").is_none() {
+                    declared.billing_assumed =
+                        Some("a SimpleTable without ProvisionedThroughput is on demand, as SAM deploys it".into());
+                }
+                simple_table(&properties, &at, &mut resolver.errors)
+            }
             _ => properties,
         };
+        billing(&mut properties, &at, &mut declared, &mut resolver.notes);
+        // A parameter without a value: fatal where it shapes the table, noted elsewhere.
+        let mut unnamed = false;
+        for (used_at, parameter) in resolver.unresolved.iter().filter(|(u, _)| u.starts_with(&format!("{at}."))) {
+            let property = used_at[at.len() + 1..].split(['.', '[']).next().unwrap_or("");
+            if SHAPING.contains(&property) {
+                resolver.errors.push(format!(
+                    "{used_at}: parameter `{parameter}` has no Default and no value given (--parameter {parameter}=VALUE)"
+                ));
+            } else if property == "TableName" {
+                unnamed = true;
+                resolver.notes.push(format!("{used_at}: parameter `{parameter}` has no value; the table is named `{logical}` here"));
+            } else {
+                resolver.notes.push(format!("{used_at}: parameter `{parameter}` has no value; left as `<{parameter}>` (it does not shape the table)"));
+            }
+        }
+        if unnamed {
+            properties.remove("TableName");
+        }
         let (mut create, mut calls) = tables::split(&at, &properties, &mut resolver.notes);
         if !create.get("TableName").is_some_and(Value::is_string) {
             resolver
@@ -288,9 +352,29 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
             create.insert("TableName".into(), json!(logical));
         }
         let name = create.get("TableName").and_then(Value::as_str).unwrap_or(logical).to_string();
+        names.insert(logical.clone(), name.clone());
+        names.insert(name.clone(), name.clone());
+        if declared != Declared::default() {
+            capacity.insert(name.clone(), declared);
+        }
         tables::name_setup(&mut calls, &name);
         setup.extend(calls);
         tables.push(Value::Object(create));
+    }
+    for (logical, target) in &scaling {
+        if !apply_scaling(target, &names, &mut capacity) {
+            resolver.notes.push(format!(
+                "Resources.{logical}: an auto scaling target on no table of this template; left out"
+            ));
+        }
+    }
+    // Unresolved parameters outside any table (a loop's collection) shape which tables exist.
+    for (used_at, parameter) in &resolver.unresolved {
+        if !resources.keys().any(|logical| used_at.starts_with(&format!("Resources.{logical}.Properties"))) {
+            resolver.errors.push(format!(
+                "{used_at}: parameter `{parameter}` has no Default and no value given (--parameter {parameter}=VALUE)"
+            ));
+        }
     }
     let mut notes = resolver.notes;
     for (kind, count) in &left_out {
@@ -310,46 +394,84 @@ pub(super) fn cloudformation(template: &Map<String, Value>) -> Result<Imported, 
     if !replicas.is_empty() {
         workbook["replicas"] = Value::Object(replicas);
     }
+    if !capacity.is_empty() {
+        workbook["capacity"] = serde_json::to_value(&capacity).unwrap_or_default();
+    }
     finish(Source::CloudFormation, workbook, notes)
 }
 
-/// `AWS::DynamoDB::GlobalTable`: the table as CreateTable takes it, and how many regions hold it.
-/// Provisioned writes are auto scaled there: checked at the scaling maximum.
-fn global_table(mut properties: Map<String, Value>, at: &str, notes: &mut Vec<String>) -> (Map<String, Value>, u64) {
+/// `AWS::DynamoDB::GlobalTable`: the table as CreateTable takes it, and how many regions hold it;
+/// each replica's region, reads and class go to `declared`. Provisioned writes are auto scaled
+/// there: checked at the scaling maximum, priced across the range.
+fn global_table(
+    mut properties: Map<String, Value>,
+    at: &str,
+    notes: &mut Vec<String>,
+    declared: &mut Declared,
+) -> (Map<String, Value>, u64) {
     let replicas = properties.remove("Replicas").and_then(|r| r.as_array().cloned()).unwrap_or_default();
     let regions = replicas.len().max(1) as u64;
     for (i, replica) in replicas.iter().enumerate() {
         for key in replica.as_object().into_iter().flat_map(Map::keys) {
-            if !matches!(key.as_str(), "Region" | "ReadProvisionedThroughputSettings" | "GlobalSecondaryIndexes") {
+            if !matches!(key.as_str(), "Region" | "ReadProvisionedThroughputSettings" | "GlobalSecondaryIndexes" | "TableClass") {
                 notes.push(format!("{at}.Replicas[{i}].{key}: left out (not part of what Dynalab models)"));
             }
         }
+        let settings = replica.get("ReadProvisionedThroughputSettings");
+        declared.replicas.push(Replica {
+            region: replica.get("Region").and_then(Value::as_str).unwrap_or("?").to_string(),
+            read_units: settings.and_then(|s| s.get("ReadCapacityUnits")).and_then(Value::as_u64),
+            read_scaling: settings.and_then(|s| s.get("ReadCapacityAutoScalingSettings")).and_then(Range::from_capacity),
+            table_class: replica.get("TableClass").and_then(Value::as_str).map(String::from),
+        });
     }
-    notes.push(format!("{at}: a global table in {regions} region(s): writes and storage are priced per region"));
+    let names: Vec<&str> = declared.replicas.iter().map(|r| r.region.as_str()).collect();
+    notes.push(format!(
+        "{at}: a global table in {regions} {} ({}): writes and storage are priced per region",
+        if regions == 1 { "region" } else { "regions" },
+        names.join(", ")
+    ));
     let write = properties.remove("WriteProvisionedThroughputSettings");
-    let maximum = |settings: Option<&Value>, key: &str| {
-        settings.and_then(|s| s.get(key)).and_then(|a| a.get("MaxCapacity")).cloned()
+    let write_scaling = |settings: Option<&Value>| {
+        settings.and_then(|s| s.get("WriteCapacityAutoScalingSettings")).and_then(Range::from_capacity)
     };
-    let read_settings = replicas.first().and_then(|r| r.get("ReadProvisionedThroughputSettings"));
+    if properties.get("BillingMode").is_none() {
+        let mode = if write.is_some() { "PROVISIONED" } else { "PAY_PER_REQUEST" };
+        properties.insert("BillingMode".into(), json!(mode));
+        declared.billing_assumed = Some(if write.is_some() {
+            "no BillingMode; PROVISIONED, CloudFormation's default, with the write settings given".into()
+        } else {
+            "no BillingMode and no write capacity settings; on demand assumed".into()
+        });
+    }
     if properties.get("BillingMode").and_then(Value::as_str) == Some("PROVISIONED") {
-        let read = read_settings
-            .and_then(|s| s.get("ReadCapacityUnits").cloned())
-            .or_else(|| maximum(read_settings, "ReadCapacityAutoScalingSettings"))
-            .unwrap_or(json!(5));
-        let write = maximum(write.as_ref(), "WriteCapacityAutoScalingSettings").unwrap_or(json!(5));
-        notes.push(format!("{at}: provisioned with auto scaling; checked at {read} RCU / {write} WCU (the replica's read setting and the write maximum)"));
-        properties
-            .insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}));
+        let first = declared.replicas.first().cloned().unwrap_or_default();
+        let read = first.read_units.or(first.read_scaling.map(|r| r.max)).unwrap_or(5);
+        declared.write_scaling = write_scaling(write.as_ref());
+        let write_units = declared.write_scaling.map_or(5, |r| r.max);
+        notes.push(format!("{at}: provisioned with auto scaling; checked at {read} RCU / {write_units} WCU (the first replica's read setting and the write maximum), priced per replica across the ranges"));
+        properties.insert(
+            "ProvisionedThroughput".into(),
+            json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write_units}),
+        );
         if let Some(Value::Array(indexes)) = properties.get_mut("GlobalSecondaryIndexes") {
             for index in indexes {
-                let write =
-                    maximum(index.get("WriteProvisionedThroughputSettings"), "WriteCapacityAutoScalingSettings")
-                        .unwrap_or_else(|| write.clone());
+                let own = write_scaling(index.get("WriteProvisionedThroughputSettings"));
+                let index_write = own.map_or(write_units, |r| r.max);
+                let name = index.get("IndexName").and_then(Value::as_str).unwrap_or("?").to_string();
+                declared.indexes.insert(
+                    name,
+                    DeclaredIndex {
+                        assumed: own.is_none().then(|| format!("no write settings of its own; the table's {write_units} WCU assumed")),
+                        read_scaling: first.read_scaling,
+                        write_scaling: own.or(declared.write_scaling),
+                    },
+                );
                 if let Some(index) = index.as_object_mut() {
                     index.remove("WriteProvisionedThroughputSettings");
                     index.insert(
                         "ProvisionedThroughput".into(),
-                        json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write}),
+                        json!({"ReadCapacityUnits": read, "WriteCapacityUnits": index_write}),
                     );
                 }
             }
@@ -361,6 +483,74 @@ fn global_table(mut properties: Map<String, Value>, at: &str, notes: &mut Vec<St
     }
     properties.remove("WriteOnDemandThroughputSettings");
     (properties, regions)
+}
+
+/// A table's billing mode as CloudFormation deploys it when the template names none (PROVISIONED,
+/// so ProvisionedThroughput is required), said in `declared`; a GSI of a provisioned table
+/// without throughput of its own takes the table's, said too.
+fn billing(properties: &mut Map<String, Value>, at: &str, declared: &mut Declared, notes: &mut Vec<String>) {
+    if properties.get("BillingMode").is_none() {
+        let (mode, why) = if properties.contains_key("ProvisionedThroughput") {
+            ("PROVISIONED", "no BillingMode; PROVISIONED, CloudFormation's default")
+        } else {
+            ("PAY_PER_REQUEST", "no BillingMode and no ProvisionedThroughput (CloudFormation would require one); on demand assumed")
+        };
+        properties.insert("BillingMode".into(), json!(mode));
+        if declared.billing_assumed.is_none() {
+            declared.billing_assumed = Some(why.into());
+            notes.push(format!("{at}.BillingMode: {why}"));
+        }
+    }
+    if properties.get("BillingMode").and_then(Value::as_str) != Some("PROVISIONED") {
+        return;
+    }
+    let Some(table) = properties.get("ProvisionedThroughput").cloned() else { return };
+    if let Some(Value::Array(indexes)) = properties.get_mut("GlobalSecondaryIndexes") {
+        for index in indexes.iter_mut().filter_map(Value::as_object_mut) {
+            if index.contains_key("ProvisionedThroughput") {
+                continue;
+            }
+            let name = index.get("IndexName").and_then(Value::as_str).unwrap_or("?").to_string();
+            let text = format!(
+                "declares no ProvisionedThroughput; the table's {} RCU / {} WCU assumed",
+                table["ReadCapacityUnits"], table["WriteCapacityUnits"]
+            );
+            notes.push(format!("{at}.GlobalSecondaryIndexes ({name}): {text}"));
+            declared.indexes.entry(name).or_default().assumed = Some(text);
+            index.insert("ProvisionedThroughput".into(), table.clone());
+        }
+    }
+}
+
+/// An `AWS::ApplicationAutoScaling::ScalableTarget` on a table or index of the template (its
+/// `ResourceId` `table/NAME` or `table/NAME/index/INDEX`, by table name or logical id), kept as
+/// that target's range. False when it names none.
+fn apply_scaling(target: &Value, names: &BTreeMap<String, String>, capacity: &mut BTreeMap<String, Declared>) -> bool {
+    let resource = target.get("ResourceId").and_then(Value::as_str).unwrap_or("");
+    let dimension = target.get("ScalableDimension").and_then(Value::as_str).unwrap_or("");
+    let Some(range) = Range::from_capacity(target) else { return false };
+    let parts: Vec<&str> = resource.split('/').collect();
+    let (table, index) = match parts.as_slice() {
+        ["table", table] => (*table, None),
+        ["table", table, "index", index] => (*table, Some(*index)),
+        _ => return false,
+    };
+    let Some(name) = names.get(table) else { return false };
+    let declared = capacity.entry(name.clone()).or_default();
+    let read = dimension.ends_with("ReadCapacityUnits");
+    match index {
+        None if read => declared.read_scaling = Some(range),
+        None => declared.write_scaling = Some(range),
+        Some(index) => {
+            let own = declared.indexes.entry(index.to_string()).or_default();
+            if read {
+                own.read_scaling = Some(range);
+            } else {
+                own.write_scaling = Some(range);
+            }
+        }
+    }
+    true
 }
 
 /// `AWS::Serverless::SimpleTable`: a primary key `{Name, Type: String|Number|Binary}`.

@@ -88,6 +88,7 @@ pub(super) fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, S
             requests: vec![call],
             parameters: Map::new(),
             expect: Expect::default(),
+            proposed: false,
         });
     }
     if !errors.is_empty() {

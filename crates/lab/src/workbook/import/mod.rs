@@ -46,11 +46,23 @@ pub struct Imported {
     pub notes: Vec<String>,
 }
 
+/// What a reader may be told beyond the file: values for a template's parameters, as
+/// `aws cloudformation deploy --parameter-overrides NAME=VALUE` takes them.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub parameters: std::collections::BTreeMap<String, String>,
+}
+
 /// Reads `text` in whichever supported shape it is.
 pub fn import(text: &str) -> Result<Imported, String> {
+    import_with(text, &Options::default())
+}
+
+/// [`import`], with `options` (parameter values for a template).
+pub fn import_with(text: &str, options: &Options) -> Result<Imported, String> {
     let trimmed = text.trim_start();
     if !trimmed.starts_with('{') && !trimmed.starts_with('[') {
-        return yaml_template(text);
+        return yaml_template(text, options);
     }
     let json = plain_json::parse_lenient(text).map_err(|e| format!("not JSON: {e}"))?;
     let value = json.to_value();
@@ -68,7 +80,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
         return workbench(object);
     }
     if object.get("Resources").is_some_and(Value::is_object) {
-        return cloudformation(object);
+        return cloudformation(object, options);
     }
     Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a design skill cost model (tables, entities, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
 }
@@ -82,14 +94,11 @@ fn finish(source: Source, workbook: Value, notes: Vec<String>) -> Result<Importe
 }
 
 impl Imported {
-    /// The workbook, if it has patterns to check; else why not, with what the import noted.
+    /// The workbook, if it has tables to check; else why not, with what the import noted. A design
+    /// without access patterns is checked: it gets proposals and a report that proves nothing.
     pub fn checkable(self) -> Result<Self, String> {
-        if self.workbook.patterns.is_empty() {
-            let what = if self.workbook.tables.is_empty() { "has no tables and" } else { "holds tables but" };
-            return Err(format!(
-                "{} {what} no access patterns to check (write them as workbook patterns: `dynalab check FILE --format workbook` writes the workbook to start from)",
-                self.source.describe()
-            ));
+        if self.workbook.tables.is_empty() {
+            return Err(format!("{} has no DynamoDB tables: nothing to check", self.source.describe()));
         }
         Ok(self)
     }
@@ -97,17 +106,17 @@ impl Imported {
 
 /// A CloudFormation template in YAML (only built with the `yaml` feature, as the command line is).
 #[cfg(feature = "yaml")]
-fn yaml_template(text: &str) -> Result<Imported, String> {
+fn yaml_template(text: &str, options: &Options) -> Result<Imported, String> {
     let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| format!("neither JSON nor YAML: {e}"))?;
     let value = yaml_to_json(yaml);
     match value.as_object() {
-        Some(object) if object.get("Resources").is_some_and(Value::is_object) => cloudformation(object),
+        Some(object) if object.get("Resources").is_some_and(Value::is_object) => cloudformation(object, options),
         _ => Err("a YAML file is read as a CloudFormation template, and this one has no Resources".into()),
     }
 }
 
 #[cfg(not(feature = "yaml"))]
-fn yaml_template(_: &str) -> Result<Imported, String> {
+fn yaml_template(_: &str, _: &Options) -> Result<Imported, String> {
     Err("not JSON: YAML CloudFormation templates are read by `dynalab check`, not here".into())
 }
 
@@ -182,8 +191,7 @@ mod tests {
     fn designs_without_patterns_still_become_workbooks() {
         let imported = import(&file("nosql-workbench-model.json")).expect("imports");
         assert!(imported.notes.iter().any(|n| n.contains("facet `Post` describes a view")), "{:?}", imported.notes);
-        let error = imported.checkable().expect_err("no patterns");
-        assert!(error.starts_with("a NoSQL Workbench model holds tables but no access patterns to check"), "{error}");
+        assert!(imported.checkable().is_ok(), "a design without patterns is checked");
         let imported = import(&file("cloudformation-template.json")).expect("imports");
         assert_eq!(
             imported.workbook.setup[0].operation.as_deref(),

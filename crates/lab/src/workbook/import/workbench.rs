@@ -1,9 +1,13 @@
-//! NoSQL Workbench models (v2 and v3): `DataModel[]` with `KeyAttributes`, `GlobalSecondaryIndexes`,
-//! `BillingMode` and `ProvisionedCapacitySettings`, items in `TableData` and, in v3, in each
-//! facet's `TableData`. Facets describe views, not requests: a note says to write them as patterns.
+//! NoSQL Workbench models (v1 to v3): `DataModel[]` with `KeyAttributes`, `GlobalSecondaryIndexes`,
+//! `BillingMode` and `ProvisionedCapacitySettings` (auto scaling ranges kept), items in `TableData`
+//! and, in v3, in each facet's `TableData` (plain JSON inside `M` and `L`, as Workbench writes it,
+//! read with a note). Facets describe views, not requests: each is kept so the proposed patterns
+//! take its name.
 
 use super::{finish, Imported, Source};
 use crate::plain_json;
+use crate::workbook::declared::{Declared, DeclaredIndex, Range};
+use crate::workbook::inventory::kind_of;
 use crate::workbook::FORMAT;
 use serde_json::{json, Map, Value};
 
@@ -12,6 +16,8 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
     let mut errors = Vec::new();
     let mut tables = Vec::new();
     let mut fixtures = Map::new();
+    let mut facets = Vec::new();
+    let mut capacity = Map::new();
     for (i, table) in model.get("DataModel").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let at = format!("DataModel[{i}]");
         let Some(name) = table["TableName"].as_str() else {
@@ -31,23 +37,25 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
             schema.push(json!({"AttributeName": key["SortKey"]["AttributeName"], "KeyType": "RANGE"}));
         }
         let mut create = json!({"TableName": name, "KeySchema": schema});
-        let provisioned = &table["ProvisionedCapacitySettings"]["ProvisionedThroughput"];
+        let mut declared = Declared::default();
+        let settings = &table["ProvisionedCapacitySettings"];
+        let provisioned = &settings["ProvisionedThroughput"];
         match table["BillingMode"].as_str() {
             Some("PROVISIONED") => {
                 create["BillingMode"] = json!("PROVISIONED");
                 create["ProvisionedThroughput"] = json!({
-                    "ReadCapacityUnits": provisioned.get("ReadCapacityUnits").cloned().unwrap_or(json!(5)),
-                    "WriteCapacityUnits": provisioned.get("WriteCapacityUnits").cloned().unwrap_or(json!(5)),
+                    "ReadCapacityUnits": units(provisioned.get("ReadCapacityUnits")).unwrap_or(5),
+                    "WriteCapacityUnits": units(provisioned.get("WriteCapacityUnits")).unwrap_or(5),
                 });
-                if table["ProvisionedCapacitySettings"].get("AutoScalingRead").is_some()
-                    || table["ProvisionedCapacitySettings"].get("AutoScalingWrite").is_some()
-                {
-                    notes.push(format!(
-                        "{at}.ProvisionedCapacitySettings: auto scaling left out; checked at the provisioned throughput"
-                    ));
-                }
+                declared.read_scaling = Range::from_capacity(&settings["AutoScalingRead"]["ScalableTargetRequest"]);
+                declared.write_scaling = Range::from_capacity(&settings["AutoScalingWrite"]["ScalableTargetRequest"]);
             }
-            _ => create["BillingMode"] = json!("PAY_PER_REQUEST"),
+            Some(_) => create["BillingMode"] = json!("PAY_PER_REQUEST"),
+            None => {
+                create["BillingMode"] = json!("PAY_PER_REQUEST");
+                declared.billing_assumed = Some("the model names no billing mode; on demand assumed".into());
+                notes.push(format!("{at}: no BillingMode; on demand assumed"));
+            }
         }
         let mut gsis = Vec::new();
         for gsi in table["GlobalSecondaryIndexes"].as_array().into_iter().flatten() {
@@ -63,7 +71,17 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
             let projection = gsi.get("Projection").cloned().unwrap_or_else(|| json!({"ProjectionType": "ALL"}));
             let mut index = json!({"IndexName": gsi["IndexName"], "KeySchema": key_schema, "Projection": projection});
             if create["BillingMode"] == "PROVISIONED" {
+                // Workbench provisions an index as its table: say so, since the file does not.
                 index["ProvisionedThroughput"] = create["ProvisionedThroughput"].clone();
+                let (read, write) = (&create["ProvisionedThroughput"]["ReadCapacityUnits"], &create["ProvisionedThroughput"]["WriteCapacityUnits"]);
+                declared.indexes.insert(
+                    gsi["IndexName"].as_str().unwrap_or("?").to_string(),
+                    DeclaredIndex {
+                        assumed: Some(format!("declares no capacity of its own; the table's {read} RCU / {write} WCU assumed")),
+                        read_scaling: declared.read_scaling,
+                        write_scaling: declared.write_scaling,
+                    },
+                );
             }
             gsis.push(index);
         }
@@ -73,23 +91,46 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
         }
         tables.push(create);
         let mut items: Vec<Value> = Vec::new();
-        let mut add = |list: &Value, at: String, errors: &mut Vec<String>| {
+        let mut add = |list: &Value, at: String, errors: &mut Vec<String>, notes: &mut Vec<String>| -> Vec<Value> {
+            let mut added = Vec::new();
             for (j, item) in list.as_array().into_iter().flatten().enumerate() {
-                match plain_json::item_from_text(&item.to_string()) {
-                    Ok(item) if !items.contains(&item) => items.push(item),
-                    Ok(_) => {}
-                    Err(e) if e.starts_with('.') => errors.push(format!("{at}[{j}]{e}")),
-                    Err(e) => errors.push(format!("{at}[{j}]: {e}")),
+                let parsed = plain_json::parse(&item.to_string()).map_err(|e| vec![format!("{at}[{j}]: {e}")]);
+                match parsed.and_then(|json| plain_json::item_from_model(&json, &format!("{at}[{j}]"))) {
+                    Ok((item, said)) => {
+                        notes.extend(said);
+                        added.push(item.clone());
+                        if !items.contains(&item) {
+                            items.push(item);
+                        }
+                    }
+                    Err(found) => errors.extend(found),
                 }
             }
+            added
         };
-        add(&table["TableData"], format!("{at}.TableData"), &mut errors);
+        add(&table["TableData"], format!("{at}.TableData"), &mut errors, &mut notes);
+        let sort_key = key.get("SortKey").and_then(|k| k["AttributeName"].as_str()).map(String::from);
         for (f, facet) in table["TableFacets"].as_array().into_iter().flatten().enumerate() {
-            add(&facet["TableData"], format!("{at}.TableFacets[{f}].TableData"), &mut errors);
+            let added = add(&facet["TableData"], format!("{at}.TableFacets[{f}].TableData"), &mut errors, &mut notes);
+            let facet_name = facet["FacetName"].as_str().unwrap_or("?");
             notes.push(format!(
-                "{name}: facet `{}` describes a view of the items, not a request; write it as a pattern",
-                facet["FacetName"].as_str().unwrap_or("?")
+                "{name}: facet `{facet_name}` describes a view of the items, not a request; a Query is proposed for it where its items share a sort-key prefix"
             ));
+            let kinds: Vec<String> = added
+                .iter()
+                .filter_map(|item| {
+                    let attribute = sort_key.as_deref()?;
+                    let value = item.get(attribute)?;
+                    value.get("S").and_then(Value::as_str).map(kind_of)
+                })
+                .collect();
+            let kind = kinds.first().filter(|k| kinds.iter().all(|other| other == *k) && kinds.len() == added.len()).cloned();
+            let alias = |key: &str| facet["KeyAttributeAlias"][key].as_str().map(String::from);
+            facets.push(json!({"table": name, "name": facet_name, "partition_key_alias": alias("PartitionKeyAlias"),
+                "sort_key_alias": alias("SortKeyAlias"), "kind": kind}));
+        }
+        if declared != Declared::default() {
+            capacity.insert(name.to_string(), serde_json::to_value(&declared).unwrap_or_default());
         }
         fixtures.insert(name.to_string(), Value::Array(items));
     }
@@ -97,6 +138,13 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
         return Err(errors.join("\n"));
     }
     let name = model["ModelName"].as_str().unwrap_or("NoSQL Workbench model");
-    let workbook = json!({"format": FORMAT, "name": name, "tables": tables, "fixtures": fixtures, "patterns": []});
+    let workbook = json!({"format": FORMAT, "name": name, "tables": tables, "fixtures": fixtures, "patterns": [],
+        "facets": facets, "capacity": capacity});
     finish(Source::NoSqlWorkbench, workbook, notes)
+}
+
+/// A capacity as Workbench writes it: a number, or a number in quotes.
+fn units(value: Option<&Value>) -> Option<u64> {
+    let value = value?;
+    value.as_u64().or_else(|| value.as_str()?.trim().parse().ok())
 }

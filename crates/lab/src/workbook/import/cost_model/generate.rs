@@ -267,6 +267,7 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         requests: vec![Call { operation: Some(operation.to_string()), request: Some(request), cli: None }],
         parameters: Map::new(),
         expect,
+        proposed: false,
     })
 }
 

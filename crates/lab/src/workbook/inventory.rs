@@ -1,0 +1,336 @@
+//! What a design holds, as a designer reads it before any pattern runs: per table and per index
+//! the item count, item sizes, item collections and projection, and for each sparse index which
+//! kinds of item it holds and why the others are left out. Measured once on the planned engine
+//! (its items, index entries and sizes), so a design without access patterns still gets a report.
+
+use dynalab_engine::{Engine, TableShape};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Kinds of item listed per table; the rest are counted together.
+const MAX_KINDS: usize = 8;
+/// Characters that end the kind prefix of a key (`ORDER#2026…` is an `ORDER#` item).
+const SEPARATORS: [char; 4] = ['#', '|', ':', '/'];
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Inventory {
+    pub tables: Vec<TableInventory>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TableInventory {
+    pub name: String,
+    pub partition_key: String,
+    pub sort_key: Option<String>,
+    pub items: usize,
+    pub sizes: Option<Sizes>,
+    pub collections: Collections,
+    /// Items by kind: the prefix of their sort key (or partition key, without a sort key).
+    pub kinds: Vec<Kind>,
+    pub indexes: Vec<IndexInventory>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct IndexInventory {
+    pub name: String,
+    /// `GSI` or `LSI`.
+    pub kind: &'static str,
+    pub partition_key: Vec<String>,
+    pub sort_key: Vec<String>,
+    /// `ALL`, `KEYS_ONLY`, or `INCLUDE (a, b)`.
+    pub projection: String,
+    pub items: usize,
+    pub sizes: Option<Sizes>,
+    pub collections: Collections,
+    /// Set when the index holds fewer items than its table: which kinds it holds, and why not the rest.
+    pub sparse: Option<Sparse>,
+}
+
+/// Item sizes in bytes, as DynamoDB counts them.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct Sizes {
+    pub min: usize,
+    pub average: usize,
+    pub max: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Collections {
+    pub count: usize,
+    /// The largest by bytes: its partition key value, items and bytes.
+    pub largest_key: String,
+    pub largest_items: usize,
+    pub largest_bytes: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Kind {
+    /// `ORDER#`, `PROFILE`, or `other`.
+    pub label: String,
+    pub items: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Sparse {
+    pub held: usize,
+    pub of: usize,
+    pub kinds: Vec<KindHeld>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct KindHeld {
+    pub label: String,
+    pub held: usize,
+    pub of: usize,
+    /// Index key attributes the left-out items of this kind lack.
+    pub missing: Vec<String>,
+}
+
+/// The kind of an item from its key value: the text up to and including the first separator
+/// (`ORDER#`), a whole value without digits (`PROFILE`), else `other`.
+pub fn kind_of(key: &str) -> String {
+    if let Some(end) = key.find(SEPARATORS) {
+        if end > 0 {
+            return key[..=end].to_string();
+        }
+    }
+    if !key.is_empty() && key.len() <= 32 && !key.chars().any(|c| c.is_ascii_digit()) {
+        return key.to_string();
+    }
+    "other".into()
+}
+
+/// The text of a DynamoDB JSON key value (`S` or `N`; binary keys have no kind).
+fn key_text(item: &Value, attribute: &str) -> Option<String> {
+    let value = item.get(attribute)?;
+    value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).map(String::from)
+}
+
+/// The projection as a designer reads it, from the CreateTable request the plan ran.
+fn projection(create: Option<&Value>, index: &str, kind: &str) -> String {
+    let definition = create.and_then(|c| {
+        ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"]
+            .iter()
+            .filter_map(|m| c.get(*m).and_then(Value::as_array))
+            .flatten()
+            .find(|i| i.get("IndexName").and_then(Value::as_str) == Some(index))
+    });
+    let attributes: Vec<&str> = definition
+        .and_then(|d| d.pointer("/Projection/NonKeyAttributes"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if kind == "INCLUDE" {
+        format!("INCLUDE ({})", attributes.join(", "))
+    } else {
+        kind.to_string()
+    }
+}
+
+struct Measured {
+    items: usize,
+    sizes: Option<Sizes>,
+    collections: Collections,
+}
+
+fn measure_collections(views: &[dynalab_engine::CollectionView]) -> Measured {
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut collections = Collections { count: views.len(), ..Collections::default() };
+    for view in views {
+        let bytes: usize = view.items.iter().map(|i| i.size).sum();
+        sizes.extend(view.items.iter().map(|i| i.size));
+        if bytes > collections.largest_bytes || collections.largest_key.is_empty() {
+            collections.largest_bytes = bytes;
+            collections.largest_items = view.items.len();
+            collections.largest_key = partition_text(&view.partition);
+        }
+    }
+    let summary = (!sizes.is_empty()).then(|| Sizes {
+        min: sizes.iter().copied().min().unwrap_or(0),
+        average: sizes.iter().sum::<usize>() / sizes.len(),
+        max: sizes.iter().copied().max().unwrap_or(0),
+    });
+    Measured { items: sizes.len(), sizes: summary, collections }
+}
+
+/// `USER#1`, or `a / 3` for a multi-attribute key.
+fn partition_text(partition: &Value) -> String {
+    let parts: Vec<String> = partition
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, _)| key_text(partition, name))
+        .collect();
+    parts.join(" / ")
+}
+
+/// Measures every table of `engine` (its shapes in `shapes`, its CreateTable requests in `creates`).
+pub fn measure(engine: &Engine, shapes: &[TableShape], creates: &[Value]) -> Inventory {
+    let tables = shapes
+        .iter()
+        .filter_map(|shape| {
+            let create = creates.iter().find(|c| c.get("TableName").and_then(Value::as_str) == Some(&shape.name));
+            let views = engine.collections(&shape.name, None, usize::MAX).ok()?;
+            let measured = measure_collections(&views);
+            let kind_key = shape.sort_key.clone().unwrap_or_else(|| shape.partition_key.clone());
+            let items: Vec<&Value> = views.iter().flat_map(|v| v.items.iter().map(|i| &i.item)).collect();
+            let kind_label = |item: &Value| key_text(item, &kind_key).map_or_else(|| "other".into(), |k| kind_of(&k));
+            let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+            for item in &items {
+                *kinds.entry(kind_label(item)).or_default() += 1;
+            }
+            let kinds = capped(kinds);
+            let key_of = |item: &Value| {
+                (key_text(item, &shape.partition_key), shape.sort_key.as_deref().and_then(|s| key_text(item, s)))
+            };
+            let indexes = shape
+                .indexes
+                .iter()
+                .filter_map(|index| {
+                    let entries = engine.collections(&shape.name, Some(&index.name), usize::MAX).ok()?;
+                    let measured_index = measure_collections(&entries);
+                    let sparse = (measured_index.items < measured.items).then(|| {
+                        let held: BTreeSet<_> =
+                            entries.iter().flat_map(|v| v.items.iter().map(|i| key_of(&i.item))).collect();
+                        let key_attributes: Vec<&String> = index.partition_key.iter().chain(&index.sort_key).collect();
+                        let mut by_kind: BTreeMap<String, KindHeld> = BTreeMap::new();
+                        for item in &items {
+                            let label = kinds_label(&kinds, kind_label(item));
+                            let entry = by_kind.entry(label.clone()).or_insert_with(|| KindHeld {
+                                label,
+                                held: 0,
+                                of: 0,
+                                missing: Vec::new(),
+                            });
+                            entry.of += 1;
+                            if held.contains(&key_of(item)) {
+                                entry.held += 1;
+                            } else {
+                                for attribute in &key_attributes {
+                                    if item.get(attribute.as_str()).is_none() && !entry.missing.contains(attribute) {
+                                        entry.missing.push((*attribute).clone());
+                                    }
+                                }
+                            }
+                        }
+                        Sparse { held: measured_index.items, of: measured.items, kinds: by_kind.into_values().collect() }
+                    });
+                    Some(IndexInventory {
+                        name: index.name.clone(),
+                        kind: if index.global { "GSI" } else { "LSI" },
+                        partition_key: index.partition_key.clone(),
+                        sort_key: index.sort_key.clone(),
+                        projection: projection(create, &index.name, index.projection),
+                        items: measured_index.items,
+                        sizes: measured_index.sizes,
+                        collections: measured_index.collections,
+                        sparse,
+                    })
+                })
+                .collect();
+            Some(TableInventory {
+                name: shape.name.clone(),
+                partition_key: shape.partition_key.clone(),
+                sort_key: shape.sort_key.clone(),
+                items: measured.items,
+                sizes: measured.sizes,
+                collections: measured.collections,
+                kinds,
+                indexes,
+            })
+        })
+        .collect();
+    Inventory { tables }
+}
+
+/// The largest kinds by count, the rest as `other`.
+fn capped(kinds: BTreeMap<String, usize>) -> Vec<Kind> {
+    let mut sorted: Vec<Kind> = kinds.into_iter().map(|(label, items)| Kind { label, items }).collect();
+    sorted.sort_by(|a, b| b.items.cmp(&a.items).then_with(|| a.label.cmp(&b.label)));
+    if sorted.len() > MAX_KINDS {
+        let rest: usize = sorted.drain(MAX_KINDS - 1..).map(|k| k.items).sum();
+        match sorted.iter_mut().find(|k| k.label == "other") {
+            Some(other) => other.items += rest,
+            None => sorted.push(Kind { label: "other".into(), items: rest }),
+        }
+    }
+    sorted
+}
+
+/// `label` if it is one of the kinds listed, else `other`.
+fn kinds_label(kinds: &[Kind], label: String) -> String {
+    if kinds.iter().any(|k| k.label == label) {
+        label
+    } else {
+        "other".into()
+    }
+}
+
+impl KindHeld {
+    /// `Order 2 of 2`, or `PROFILE 0 of 2 (no GSI1PK)`.
+    pub fn describe(&self) -> String {
+        let mut text = format!("`{}` {} of {}", self.label, self.held, self.of);
+        if self.held < self.of {
+            if self.missing.is_empty() {
+                text.push_str(" (key attributes of another type)");
+            } else {
+                let names: Vec<String> = self.missing.iter().map(|m| format!("`{m}`")).collect();
+                text.push_str(&format!(" (no {})", names.join(" or ")));
+            }
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynalab_engine::FixedClock;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    #[test]
+    fn kinds_come_from_key_prefixes() {
+        assert_eq!(kind_of("ORDER#2026-11-02#1"), "ORDER#");
+        assert_eq!(kind_of("PROFILE"), "PROFILE");
+        assert_eq!(kind_of("u1234"), "other");
+        assert_eq!(kind_of("2026-11-02"), "other", "a date has no kind");
+    }
+
+    #[test]
+    fn a_sparse_index_says_which_items_it_holds_and_why() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        let create = json!({"TableName": "Shop", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+                {"AttributeName": "G", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["total"]}}]});
+        engine.run("CreateTable", &create.to_string()).response.expect("created");
+        let items = [
+            json!({"PK": {"S": "c#1"}, "SK": {"S": "PROFILE"}, "name": {"S": "Ana"}}),
+            json!({"PK": {"S": "c#1"}, "SK": {"S": "ORDER#1"}, "G": {"S": "open"}, "total": {"N": "12"}}),
+            json!({"PK": {"S": "c#1"}, "SK": {"S": "ORDER#2"}, "total": {"N": "7"}}),
+            json!({"PK": {"S": "c#2"}, "SK": {"S": "PROFILE"}}),
+        ];
+        for item in items {
+            engine.run("PutItem", &json!({"TableName": "Shop", "Item": item}).to_string()).response.expect("put");
+        }
+        let shape = engine.shape("Shop").expect("shape");
+        let inventory = measure(&engine, &[shape], &[create]);
+        let table = &inventory.tables[0];
+        assert_eq!((table.items, table.collections.count, table.collections.largest_items), (4, 2, 3));
+        assert_eq!(table.collections.largest_key, "c#1");
+        let sizes = table.sizes.expect("sizes");
+        assert!(sizes.min <= sizes.average && sizes.average <= sizes.max, "{sizes:?}");
+        assert_eq!(table.kinds, [Kind { label: "ORDER#".into(), items: 2 }, Kind { label: "PROFILE".into(), items: 2 }]);
+        let index = &table.indexes[0];
+        assert_eq!((index.kind, index.projection.as_str(), index.items), ("GSI", "INCLUDE (total)", 1));
+        let sparse = index.sparse.as_ref().expect("sparse");
+        let described: Vec<String> = sparse.kinds.iter().map(KindHeld::describe).collect();
+        assert_eq!(described, ["`ORDER#` 1 of 2 (no `G`)", "`PROFILE` 0 of 2 (no `G`)"]);
+    }
+}
