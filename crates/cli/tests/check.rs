@@ -184,17 +184,17 @@ fn an_mcp_data_model_is_checked_as_is_and_its_validation_record_written() {
     assert_eq!(first["response"]["Item"]["pk"], serde_json::json!({"S": "CUST#1"}));
     assert!(first["response"].get("ConsumedCapacity").is_none(), "only what the command asked for");
     let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/cloudformation-template.json");
-    let (code, _, stderr) = check(&[&template.to_string_lossy()]);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("a CloudFormation template holds tables but no access patterns to check"), "{stderr}");
+    let (code, report, stderr) = check(&[&template.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(report.lines().next().is_some_and(|l| l.ends_with("— nothing proven")), "{report}");
 }
 
 #[test]
 fn a_yaml_cloudformation_template_is_read_with_its_short_form_tags() {
     let template = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/imports/cloudformation-template.yaml");
-    let (code, _, stderr) = check(&[&template.to_string_lossy()]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("a CloudFormation template holds tables but no access patterns to check"), "{stderr}");
+    let (code, report, stderr) = check(&[&template.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(report.starts_with("# Design check: CloudFormation template — nothing proven"), "{report}");
     assert!(stderr.contains("Resources.OrdersTable.Properties.PointInTimeRecoverySpecification: left out"), "{stderr}");
     assert!(stderr.contains("left out: 1 AWS::SQS::Queue resource"), "{stderr}");
     // The workbook to start from: the Stage parameter's default names the table.
@@ -202,7 +202,10 @@ fn a_yaml_cloudformation_template_is_read_with_its_short_form_tags() {
     assert_eq!(code, 0, "{stderr}");
     let workbook: serde_json::Value = serde_json::from_str(&workbook).expect("JSON");
     assert_eq!(workbook["tables"][0]["TableName"], "orders-dev");
-    assert_eq!(workbook["patterns"], serde_json::json!([]));
+    // The draft inventory: proposals on the table's keys, to confirm.
+    let patterns = workbook["patterns"].as_array().expect("patterns");
+    assert!(!patterns.is_empty() && patterns.iter().all(|p| p["proposed"] == true), "{patterns:?}");
+    assert_eq!(patterns[0]["requests"][0]["operation"], "GetItem");
 }
 
 #[test]
@@ -218,9 +221,9 @@ fn a_template_with_a_global_table_and_a_loop_becomes_its_tables() {
     assert_eq!(workbook["replicas"], serde_json::json!({"sessions-prod": 2}));
     assert_eq!(workbook["setup"][0]["operation"], "UpdateTimeToLive");
     assert!(stderr.contains("left out: 1 AWS::Serverless::Function resource"), "{stderr}");
-    let (code, _, stderr) = check(&[&template.to_string_lossy()]);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("holds tables but no access patterns to check"), "{stderr}");
+    let (code, report, stderr) = check(&[&template.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(report.contains("**Nothing proven: the design carries no access patterns.**"), "{report}");
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {

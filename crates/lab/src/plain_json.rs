@@ -179,7 +179,9 @@ pub fn item_from(json: &Json) -> Result<Value, String> {
 /// with its path after `path` and what was expected, not only the first.
 pub fn item_from_model(json: &Json, path: &str) -> Result<(Value, Vec<String>), Vec<String>> {
     let Json::Object(members) = json else { return Err(vec![format!("{path}: an item must be a JSON object")]) };
-    if !members.iter().all(|(_, v)| v.looks_typed()) {
+    // Plain JSON only when nothing in it is written as a DynamoDB type: one typed attribute makes
+    // the item DynamoDB JSON, and every other attribute a mistake to name.
+    if !members.iter().any(|(_, v)| v.looks_typed()) {
         return item_from(json).map(|item| (item, Vec::new())).map_err(|e| vec![format!("{path}{}", joined(&e))]);
     }
     let mut notes = Vec::new();

@@ -35,12 +35,56 @@ fn signed(delta: f64) -> String {
     }
 }
 
+/// `fail`, or `nothing proven` for a design without patterns of its own.
+fn verdict(design: &DesignResult) -> String {
+    if design.proven {
+        design.verdict.label().to_string()
+    } else {
+        format!("nothing proven ({})", design.verdict.label())
+    }
+}
+
+/// `on demand`, `provisioned`, or each table's mode when they differ (`provisioned: a; on demand: b`).
+pub fn billing(design: &DesignResult) -> String {
+    let mut modes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for table in &design.declared.tables {
+        match modes.iter_mut().find(|(mode, _)| *mode == table.billing) {
+            Some((_, tables)) => tables.push(&table.table),
+            None => modes.push((table.billing, vec![&table.table])),
+        }
+    }
+    match modes.as_slice() {
+        [(mode, _)] => (*mode).to_string(),
+        _ => modes.iter().map(|(mode, tables)| format!("{mode}: {}", tables.join(", "))).collect::<Vec<_>>().join("; "),
+    }
+}
+
+fn declared(design: &DesignResult) -> String {
+    let d = &design.declared;
+    if d.tables.iter().all(|t| t.targets.is_empty()) {
+        return "— (on demand)".into();
+    }
+    if (d.monthly_max - d.monthly_min).abs() < 0.005 {
+        money(d.monthly)
+    } else {
+        format!("{} ({}–{} auto scaled)", money(d.monthly), money(d.monthly_min), money(d.monthly_max))
+    }
+}
+
 /// The comparison as Markdown.
 pub fn markdown(a: &DesignResult, b: &DesignResult) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Design comparison: {} (A) and {} (B)\n", a.name, b.name);
     let _ = writeln!(out, "| | A: {} | B: {} | B − A |\n|---|---|---|---|", a.name, b.name);
-    let _ = writeln!(out, "| Verdict | {} | {} | |", a.verdict.label(), b.verdict.label());
+    let _ = writeln!(out, "| Verdict | {} | {} | |", verdict(a), verdict(b));
+    let _ = writeln!(out, "| Billing mode | {} | {} | |", billing(a), billing(b));
+    let _ = writeln!(
+        out,
+        "| Declared capacity per month (provisioned as declared) | {} | {} | {} |",
+        declared(a),
+        declared(b),
+        signed(b.declared.monthly - a.declared.monthly)
+    );
     let _ = writeln!(
         out,
         "| Monthly at peak (on demand) | {} | {} | {} |",
@@ -108,6 +152,8 @@ pub fn json(a: &DesignResult, b: &DesignResult) -> String {
 /// The comparison as a JSON value: `{"a", "b", "patterns", "monthly_at_peak_difference"}`.
 pub fn value(a: &DesignResult, b: &DesignResult) -> serde_json::Value {
     json!({"a": a, "b": b, "patterns": rows(a, b),
+        "billing": {"a": billing(a), "b": billing(b)},
+        "declared_monthly": {"a": a.declared.monthly, "b": b.declared.monthly},
         "monthly_at_peak_difference": b.cost.at_peak.total() - a.cost.at_peak.total()})
 }
 

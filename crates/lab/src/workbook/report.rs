@@ -349,6 +349,15 @@ fn scaling_range(min: f64, max: f64) -> String {
     }
 }
 
+/// `$2.85–$28.47`, or `—` without a range.
+fn scaled(min: f64, max: f64) -> String {
+    if (max - min).abs() < 0.005 {
+        "—".into()
+    } else {
+        format!("{}–{}", money(min), money(max))
+    }
+}
+
 fn sizes(sizes: Option<super::inventory::Sizes>) -> String {
     sizes.map_or_else(|| "—".into(), |s| format!("{} / {} / {} B", s.min, s.average, s.max))
 }
@@ -461,7 +470,7 @@ fn declared_section(out: &mut String, declared: &super::analysis::capacity::Decl
         for target in declared.tables.iter().flat_map(|t| &t.targets) {
             let _ = writeln!(
                 out,
-                "| `{}`{} | {} | {} / {} | {} / {} | {} | {}–{} | {} RCU/s, {} WCU/s |",
+                "| `{}`{} | {} | {} / {} | {} / {} | {} | {} | {} RCU/s, {} WCU/s |",
                 target.target,
                 if target.assumed.is_some() { " (assumed)" } else { "" },
                 target.region,
@@ -470,18 +479,16 @@ fn declared_section(out: &mut String, declared: &super::analysis::capacity::Decl
                 range(target.read_scaling),
                 range(target.write_scaling),
                 money(target.monthly),
-                money(target.monthly_min),
-                money(target.monthly_max),
+                scaled(target.monthly_min, target.monthly_max),
                 units(target.needed_read),
                 units(target.needed_write)
             );
         }
         let _ = writeln!(
             out,
-            "| **Total** | | | | **{}** | {}–{} | |\n",
+            "| **Total** | | | | **{}** | {} | |\n",
             money(declared.monthly),
-            money(declared.monthly_min),
-            money(declared.monthly_max)
+            scaled(declared.monthly_min, declared.monthly_max)
         );
     }
     for line in &declared.assumptions {

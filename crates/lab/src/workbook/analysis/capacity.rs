@@ -182,7 +182,8 @@ pub fn declared_capacity(plan: &Plan, patterns: &[PatternResult], prices: &Price
                     DeclaredTarget {
                         target: shape.name.clone(),
                         region: replica.region.clone(),
-                        read_units: replica.read_units.unwrap_or(read),
+                        // A replica that only auto scales its reads is checked at its maximum.
+                        read_units: replica.read_units.or(replica.read_scaling.map(|r| r.max)).unwrap_or(read),
                         write_units: write,
                         read_scaling: replica.read_scaling.or(declared.read_scaling),
                         write_scaling: declared.write_scaling,

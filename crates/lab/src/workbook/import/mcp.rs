@@ -94,7 +94,9 @@ pub(super) fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, S
     if !errors.is_empty() {
         return Err(errors.join("\n"));
     }
-    notes.push("the MCP data model gives no request rates: every pattern is checked at 1 request/s; set peak_rps to check hot keys and cost".into());
+    if !patterns.is_empty() {
+        notes.push("the MCP data model gives no request rates: every pattern is checked at 1 request/s; set peak_rps to check hot keys and cost".into());
+    }
     let workbook = json!({"format": FORMAT, "name": "Imported DynamoDB MCP data model", "tables": tables,
         "fixtures": fixtures, "setup": setup, "patterns": patterns});
     finish(Source::McpDataModel, workbook, notes)
