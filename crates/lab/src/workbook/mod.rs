@@ -350,16 +350,58 @@ impl Workbook {
     }
 }
 
-/// serde's "unknown variant ... at line L column C" turned into the field path it concerns.
+/// serde's "unknown variant ... at line L column C" turned into the field path it concerns, in
+/// a user's words ("pattern AP3 needs `consistency`: eventual, strong or transactional").
 fn locate(value: &Value, message: &str) -> String {
     if let Some(patterns) = value.get("patterns").and_then(Value::as_array) {
         for (i, pattern) in patterns.iter().enumerate() {
-            if serde_json::from_value::<Pattern>(pattern.clone()).is_err() {
-                let inner =
-                    serde_json::from_value::<Pattern>(pattern.clone()).err().map(|e| e.to_string()).unwrap_or_default();
-                return format!("patterns[{i}]: {inner}");
+            if let Err(e) = serde_json::from_value::<Pattern>(pattern.clone()) {
+                let id = pattern.get("id").and_then(Value::as_str).map_or_else(String::new, |id| format!(" ({id})"));
+                return format!("patterns[{i}]{id}: {}", plain_words(&e.to_string()));
             }
         }
+    }
+    plain_words(message)
+}
+
+/// What each workbook field takes, for messages.
+fn field_hint(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "consistency" => "eventual, strong or transactional",
+        "type" => "read or write",
+        "peak_rps" => "requests per second at peak, a number",
+        "requests" => "a list of calls, each {\"operation\", \"request\"} or {\"cli\"}",
+        "id" => "a short name such as AP1",
+        "description" => "what the pattern is for, in words",
+        "format" => "\"dynalab-workbook/1\"",
+        "name" => "the design's name",
+        "tables" => "a list of CreateTable requests",
+        _ => return None,
+    })
+}
+
+/// A serde message without its library wording: `missing field `x`` → "needs `x`: …", no
+/// "at line L column C".
+fn plain_words(message: &str) -> String {
+    let message = message.split(" at line ").next().unwrap_or(message);
+    if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+        return match field_hint(field) {
+            Some(hint) => format!("needs `{field}`: {hint}"),
+            None => format!("needs `{field}`"),
+        };
+    }
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let field = rest.split('`').next().unwrap_or("");
+        return format!("`{field}` is not a field of this part of a workbook (docs/workbook.md lists them)");
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        let value = rest.split('`').next().unwrap_or("");
+        let expected = rest.split_once("expected ").map_or("", |(_, e)| e).replace('`', "");
+        let expected = expected.strip_prefix("one of ").unwrap_or(&expected);
+        return format!("`{value}` is not one of {expected}");
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        return format!("wrong type: {}", rest.replace(", expected", ", expected"));
     }
     message.to_string()
 }
@@ -409,7 +451,7 @@ mod tests {
                     w["patterns"][0]["type"] = json!("scan");
                     w
                 },
-                "patterns[0]: unknown variant `scan`",
+                "patterns[0] (AP1): `scan` is not one of read or write",
             ),
             (
                 {
@@ -441,9 +483,13 @@ mod tests {
                     w["patterns"][0]["colour"] = json!(1);
                     w
                 },
-                "patterns[0]: unknown field `colour`",
+                "patterns[0] (AP1): `colour` is not a field of this part of a workbook",
             ),
         ];
+        let mut missing = minimal();
+        missing["patterns"][0].as_object_mut().expect("pattern").remove("consistency");
+        let error = Workbook::parse(&missing.to_string()).expect_err("missing");
+        assert_eq!(error, "patterns[0] (AP1): needs `consistency`: eventual, strong or transactional");
         for (workbook, message) in cases {
             let error = Workbook::parse(&workbook.to_string()).expect_err(message);
             assert!(error.starts_with(message), "{error}");
