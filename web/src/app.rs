@@ -106,7 +106,8 @@ fn Restoring() -> impl IntoView {
     let progress = expect_context::<LoadProgress>();
     move || {
         progress.now.get().filter(|p| p.task != Task::Load).map(|p| {
-            let what = if p.task == Task::Restore { "Restoring your saved workspace: " } else { "Opening the workspace: " };
+            let what =
+                if p.task == Task::Restore { "Restoring your saved workspace: " } else { "Opening the workspace: " };
             view! {
                 <div class="notice ok" role="status" data-test="restoring">
                     <label>{what}

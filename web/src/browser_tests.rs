@@ -109,8 +109,9 @@ fn a_page_cut_at_1_mb_says_so() {
 fn a_large_response_stays_in_the_worker_and_comes_back_a_window_at_a_time() {
     use crate::worker::protocol::Shown;
     use crate::worker::results;
-    let items: Vec<serde_json::Value> =
-        (0..3000).map(|i| json!({"pk": {"S": format!("k{i}")}, "pad": {"S": "x".repeat(30)}, "n": {"N": i.to_string()}})).collect();
+    let items: Vec<serde_json::Value> = (0..3000)
+        .map(|i| json!({"pk": {"S": format!("k{i}")}, "pad": {"S": "x".repeat(30)}, "n": {"N": i.to_string()}}))
+        .collect();
     let text = json!({"Items": items, "Count": 3000, "ScannedCount": 3000}).to_string();
     let Shown::Large { head, rows } = results::shown(text.clone(), || vec!["pk".to_string()]) else {
         panic!("a {} B response is large", text.len());
@@ -136,9 +137,15 @@ fn a_large_response_stays_in_the_worker_and_comes_back_a_window_at_a_time() {
 fn messages_between_page_and_worker_read_back_as_sent() {
     use crate::worker::protocol::{encode, Ask, FromWorker, Load, ToWorker};
     let asks = [
-        ToWorker::Ask { id: 7, ask: Ask::Run { operation: "Scan".into(), request: "{\"TableName\":\"t\"}".into(), record: true } },
+        ToWorker::Ask {
+            id: 7,
+            ask: Ask::Run { operation: "Scan".into(), request: "{\"TableName\":\"t\"}".into(), record: true },
+        },
         ToWorker::Ask { id: 8, ask: Ask::Load(Load::Orders { users: 3, orders_per_user: 2, skew: 1.5, seed: 9 }) },
-        ToWorker::Ask { id: 9, ask: Ask::Items { table: "t".into(), index: Some("g".into()), offset: 400, limit: 200 } },
+        ToWorker::Ask {
+            id: 9,
+            ask: Ask::Items { table: "t".into(), index: Some("g".into()), offset: 400, limit: 200 },
+        },
         ToWorker::Cancel,
     ];
     for ask in asks {
@@ -150,7 +157,9 @@ fn messages_between_page_and_worker_read_back_as_sent() {
     // A time in ms reads back within a unit in the last place (serde_json's float parsing).
     outcome.millis = 1.5;
     let text = encode(&FromWorker::Answer { id: 1, answer: crate::worker::protocol::Answer::Ran(outcome.clone()) });
-    let FromWorker::Answer { answer: crate::worker::protocol::Answer::Ran(back), .. } = serde_json::from_str(&text).expect("reads") else {
+    let FromWorker::Answer { answer: crate::worker::protocol::Answer::Ran(back), .. } =
+        serde_json::from_str(&text).expect("reads")
+    else {
         panic!("an answer");
     };
     assert_eq!(back, outcome);

@@ -55,7 +55,10 @@ pub fn start(ui: Ui, progress: LoadProgress) -> Result<(), String> {
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-        ui.tell(false, format!("The engine's worker failed: {}. Reload the page; your last save is kept.", event.message()));
+        ui.tell(
+            false,
+            format!("The engine's worker failed: {}. Reload the page; your last save is kept.", event.message()),
+        );
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
@@ -82,7 +85,9 @@ pub async fn ask(ask: Ask) -> Answer {
     });
     send(encode(&ToWorker::Ask { id, ask }));
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-    ANSWERS.with(|a| a.borrow_mut().remove(&id)).unwrap_or(Answer::Done(Err("The engine's worker gave no answer.".into())))
+    ANSWERS
+        .with(|a| a.borrow_mut().remove(&id))
+        .unwrap_or(Answer::Done(Err("The engine's worker gave no answer.".into())))
 }
 
 /// Stops the running load (it undoes what it wrote).

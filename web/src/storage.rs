@@ -98,7 +98,9 @@ pub fn download(name: &str, kind: &str, content: &str) -> bool {
 pub async fn import(ui: Ui, text: String) {
     match state::done(Ask::Replace { text, form: Form::Json, keep_current: true }).await {
         Ok(_) => ui.tell(true, "Workspace imported. The one you had is kept: Restore previous brings it back."),
-        Err(e) if e == crate::worker::protocol::CANCELLED => ui.tell(false, "Import cancelled. Your workspace is unchanged."),
+        Err(e) if e == crate::worker::protocol::CANCELLED => {
+            ui.tell(false, "Import cancelled. Your workspace is unchanged.")
+        }
         Err(e) => ui.tell(false, format!("Import refused: {e}. Your workspace is unchanged.")),
     }
 }

@@ -139,9 +139,8 @@ pub fn compare(file: &Path, other: &Path, run: &Run<'_>) -> ExitCode {
 fn verdict(results: &[&DesignResult]) -> ExitCode {
     let mut failed: Vec<String> = Vec::new();
     for result in results {
-        failed.extend(
-            result.patterns.iter().filter(|p| !p.proposed && p.verdict == Verdict::Fail).map(|p| p.id.clone()),
-        );
+        failed
+            .extend(result.patterns.iter().filter(|p| !p.proposed && p.verdict == Verdict::Fail).map(|p| p.id.clone()));
         failed.extend(result.capacity.iter().filter(|f| f.verdict == Verdict::Fail).map(|f| f.text.clone()));
     }
     if results.iter().all(|r| r.verdict != Verdict::Fail) {

@@ -9,7 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn file(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/designs/patternless").join(name).to_string_lossy().into_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/designs/patternless")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn check(args: &[&str]) -> (i32, String, String) {
@@ -50,7 +54,11 @@ fn every_format_without_patterns_is_reported_in_every_output_and_proves_nothing(
         assert!(note.contains("## What the design holds") && note.contains("## Declared capacity"), "{name}: {note}");
         let report = json_of(&[&path, "--format", "json"]);
         assert_eq!(report["proven"], false, "{name}");
-        assert!(report["summary"].as_str().is_some_and(|s| s.starts_with("nothing proven")), "{name}: {}", report["summary"]);
+        assert!(
+            report["summary"].as_str().is_some_and(|s| s.starts_with("nothing proven")),
+            "{name}: {}",
+            report["summary"]
+        );
         let patterns = report["patterns"].as_array().expect("patterns");
         assert!(!patterns.is_empty(), "{name}: proposals for every design with a key");
         assert!(patterns.iter().all(|p| p["proposed"] == true && p["verdict"] == "pass"), "{name}: {patterns:?}");
@@ -77,8 +85,18 @@ fn declared_capacity_is_priced_with_its_ranges_regions_and_assumptions() {
     // Workbench: quoted 1/1, auto scaled 1–50 / 1–20, the index takes the table's (said).
     let fleet = json_of(&[&file("workbench-fleet-autoscaled.json"), "--format", "json"])["declared"].clone();
     assert!(near(fleet["monthly"].as_f64().expect("monthly"), 2.0 * (0.00013 + 0.00065) * 730.0), "{fleet}");
-    assert!(near(fleet["monthly_max"].as_f64().expect("max"), 2.0 * (50.0 * 0.00013 + 20.0 * 0.00065) * 730.0), "{fleet}");
-    assert!(fleet["assumptions"].as_array().expect("list").iter().any(|a| a.as_str().is_some_and(|a| a.contains("Fleet/OpenTrips: declares no capacity of its own"))), "{fleet}");
+    assert!(
+        near(fleet["monthly_max"].as_f64().expect("max"), 2.0 * (50.0 * 0.00013 + 20.0 * 0.00065) * 730.0),
+        "{fleet}"
+    );
+    assert!(
+        fleet["assumptions"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|a| a.as_str().is_some_and(|a| a.contains("Fleet/OpenTrips: declares no capacity of its own"))),
+        "{fleet}"
+    );
     // CloudFormation: no BillingMode (PROVISIONED, said), Application Auto Scaling targets on the table and its index.
     let orders = json_of(&[&file("cfn-scalable-targets.yaml"), "--format", "json"])["declared"].clone();
     let targets = orders["tables"][0]["targets"].as_array().expect("targets");
@@ -86,7 +104,10 @@ fn declared_capacity_is_priced_with_its_ranges_regions_and_assumptions() {
     assert_eq!(targets[0]["write_scaling"], json!({"min": 5, "max": 50}), "quoted capacities read");
     assert_eq!(targets[1]["target"], "OrdersTable/by-state");
     assert_eq!(targets[1]["read_scaling"], json!({"min": 10, "max": 100}));
-    assert!(orders["tables"][0]["billing_assumed"].as_str().is_some_and(|b| b.contains("CloudFormation's default")), "{orders}");
+    assert!(
+        orders["tables"][0]["billing_assumed"].as_str().is_some_and(|b| b.contains("CloudFormation's default")),
+        "{orders}"
+    );
     // A global table: each replica by region with its own reads; writes alike in each.
     let sessions = json_of(&[&file("cfn-global-provisioned.json"), "--format", "json"])["declared"].clone();
     assert_eq!(sessions["tables"][0]["regions"], json!(["us-east-1", "eu-central-1"]));
@@ -100,7 +121,8 @@ fn declared_capacity_is_priced_with_its_ranges_regions_and_assumptions() {
     // SAM: 20/10 provisioned; the other on demand, said.
     let sam = json_of(&[&file("sam-simple-provisioned.yaml"), "--format", "json"])["declared"].clone();
     assert!(near(sam["monthly"].as_f64().expect("monthly"), (20.0 * 0.00013 + 10.0 * 0.00065) * 730.0), "{sam}");
-    let events = sam["tables"].as_array().expect("tables").iter().find(|t| t["table"] == "events").cloned().expect("events");
+    let events =
+        sam["tables"].as_array().expect("tables").iter().find(|t| t["table"] == "events").cloned().expect("events");
     assert_eq!(events["billing"], "on demand");
     assert!(events["billing_assumed"].as_str().is_some_and(|b| b.contains("as SAM deploys it")), "{events}");
     let note = check(&[&file("workbook-no-patterns.json")]).1;
@@ -113,7 +135,10 @@ fn a_compare_shows_each_designs_billing_mode_and_declared_cost() {
     let (code, table, err) = check(&[&file("workbook-no-patterns.json"), "--compare", &file("mcp-no-patterns.json")]);
     assert_eq!(code, 0, "{err}");
     assert!(table.contains("| Billing mode | provisioned | on demand | |"), "{table}");
-    assert!(table.contains("| Declared capacity per month (provisioned as declared) | $2.85 | — (on demand) | −$2.85 |"), "{table}");
+    assert!(
+        table.contains("| Declared capacity per month (provisioned as declared) | $2.85 | — (on demand) | −$2.85 |"),
+        "{table}"
+    );
     assert!(table.contains("| Verdict | nothing proven (pass) | nothing proven (pass) | |"), "{table}");
     let (_, mixed, _) = check(&[&file("sam-simple-provisioned.yaml"), "--compare", &file("workbook-no-patterns.json")]);
     assert!(mixed.contains("| Billing mode | provisioned: counters; on demand: events | provisioned | |"), "{mixed}");
@@ -125,13 +150,23 @@ fn plain_json_inside_a_workbench_map_is_read_and_every_bad_member_listed() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("specs.M: plain JSON inside `M` (as NoSQL Workbench writes it), read as plain JSON"), "{err}");
     let workbook: Value = serde_json::from_str(&workbook).expect("JSON");
-    let vehicle = workbook["fixtures"]["Fleet"].as_array().expect("items").iter().find(|i| i["sk"] == json!({"S": "META"})).cloned().expect("vehicle");
+    let vehicle = workbook["fixtures"]["Fleet"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["sk"] == json!({"S": "META"}))
+        .cloned()
+        .expect("vehicle");
     assert_eq!(
         vehicle["specs"],
         json!({"M": {"make": {"S": "Volvo"}, "seats": {"N": "52"}, "electric": {"BOOL": true}, "tyres": {"NULL": true}}})
     );
     let text = std::fs::read_to_string(file("workbench-fleet-autoscaled.json")).expect("read");
-    let broken = text.replacen(r#""stops": {"#, r#""stops": {"Q": 1, "#, 1).replacen(r#""status": {"#, r#""status": {"SX": "x", "#, 1);
+    let broken = text.replacen(r#""stops": {"#, r#""stops": {"Q": 1, "#, 1).replacen(
+        r#""status": {"#,
+        r#""status": {"SX": "x", "#,
+        1,
+    );
     let path = temp("broken-workbench.json", &broken);
     let (code, _, err) = check(&[&path]);
     assert_eq!(code, 2, "{err}");
@@ -151,27 +186,41 @@ fn template_parameters_take_values_and_are_fatal_only_where_they_shape_a_table()
     assert_eq!(code, 2, "{err}");
     let refused: Value = serde_json::from_str(&out).expect("a refusal still writes JSON");
     assert_eq!(refused["valid"], false);
-    assert!(refused["problems"][0]["message"].as_str().is_some_and(|m| m.contains("--parameter Colour: the template has no parameter")), "{refused}");
+    assert!(
+        refused["problems"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("--parameter Colour: the template has no parameter")),
+        "{refused}"
+    );
     let text = std::fs::read_to_string(&path).expect("read");
     let shaping = temp("no-reads.yaml", &text.replacen("    Default: \"10\"\n", "", 1));
     let (code, out, err) = check(&[&shaping, "--format", "validation"]);
     assert_eq!(code, 2);
     assert!(err.contains("Properties.ProvisionedThroughput.ReadCapacityUnits: parameter `Reads` has no Default and no value given (--parameter Reads=VALUE)"), "{err}");
     let refused: Value = serde_json::from_str(&out).expect("JSON");
-    assert_eq!(refused["problems"][0]["path"], "Resources.OrdersTable.Properties.ProvisionedThroughput.ReadCapacityUnits");
+    assert_eq!(
+        refused["problems"][0]["path"],
+        "Resources.OrdersTable.Properties.ProvisionedThroughput.ReadCapacityUnits"
+    );
     let (code, _, err) = check(&[&shaping, "--parameter", "Reads=7"]);
     assert_eq!(code, 0, "{err}");
 }
 
 #[test]
 fn a_refused_design_still_writes_its_problems_in_every_json_format() {
-    let path = temp("bad.json", r#"{"format": "dynalab-workbook/1", "name": "x", "tables": [{"TableName": "t"}], "patterns": []}"#);
+    let path = temp(
+        "bad.json",
+        r#"{"format": "dynalab-workbook/1", "name": "x", "tables": [{"TableName": "t"}], "patterns": []}"#,
+    );
     for format in ["json", "validation", "workbook"] {
         let (code, out, _) = check(&[&path, "--format", format]);
         assert_eq!(code, 2, "{format}");
         let refused: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{format}: {e}: {out}"));
         assert_eq!(refused["valid"], false, "{format}");
-        assert!(refused["problems"][0]["path"].as_str().is_some_and(|p| p.starts_with("tables[0]")), "{format}: {refused}");
+        assert!(
+            refused["problems"][0]["path"].as_str().is_some_and(|p| p.starts_with("tables[0]")),
+            "{format}: {refused}"
+        );
     }
     let (code, out, _) = check(&[&path]);
     assert_eq!((code, out.as_str()), (2, ""), "the Markdown note says it on standard error only");

@@ -110,7 +110,9 @@ impl Json {
             ("L", _) => format!("{at}: expected a list of attribute values"),
             ("M", _) => format!("{at}: expected a map of attribute values"),
             (other, _) => {
-                format!("{at}: `{other}` is not a DynamoDB type (expected one of S, N, B, BOOL, NULL, M, L, SS, NS, BS)")
+                format!(
+                    "{at}: `{other}` is not a DynamoDB type (expected one of S, N, B, BOOL, NULL, M, L, SS, NS, BS)"
+                )
             }
         })
     }
@@ -230,7 +232,9 @@ fn model_attribute(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut
     match (kind.as_str(), inner) {
         ("M", Json::Object(entries)) => {
             if entries.iter().all(|(_, v)| !v.looks_typed()) {
-                notes.push(format!("{at_kind}: plain JSON inside `M` (as NoSQL Workbench writes it), read as plain JSON"));
+                notes.push(format!(
+                    "{at_kind}: plain JSON inside `M` (as NoSQL Workbench writes it), read as plain JSON"
+                ));
                 return Some(inner.to_attribute());
             }
             let mut map = Map::new();
@@ -246,7 +250,9 @@ fn model_attribute(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut
         }
         ("L", Json::Array(items)) => {
             if items.iter().all(|v| !v.looks_typed()) {
-                notes.push(format!("{at_kind}: plain JSON inside `L` (as NoSQL Workbench writes it), read as plain JSON"));
+                notes.push(format!(
+                    "{at_kind}: plain JSON inside `L` (as NoSQL Workbench writes it), read as plain JSON"
+                ));
                 return Some(inner.to_attribute());
             }
             let list: Vec<Value> = items
@@ -267,7 +273,12 @@ fn model_attribute(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut
 
 /// Inside a map or list that mixes typed and plain values: a typed value is read as such, a plain
 /// scalar as plain JSON (with a note), anything else is a mistake.
-fn model_attribute_or_plain(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut Vec<String>) -> Option<Value> {
+fn model_attribute_or_plain(
+    value: &Json,
+    at: &str,
+    notes: &mut Vec<String>,
+    errors: &mut Vec<String>,
+) -> Option<Value> {
     if value.looks_typed() {
         return model_attribute(value, at, notes, errors);
     }

@@ -111,10 +111,12 @@ pub fn ItemList(
                     let longest = w
                         .values()
                         .flatten()
-                        .filter_map(|(item, _)| item.get(name).map(|v| {
-                            let (kind, text) = cell(v);
-                            kind.chars().count() + text.chars().count() + 2
-                        }))
+                        .filter_map(|(item, _)| {
+                            item.get(name).map(|v| {
+                                let (kind, text) = cell(v);
+                                kind.chars().count() + text.chars().count() + 2
+                            })
+                        })
                         .max()
                         .unwrap_or(1);
                     longest.max(name.chars().count()).clamp(4, MAX_COLUMN_CHARS) + 2

@@ -4,8 +4,8 @@
 
 use crate::components::item_grid::ItemGrid;
 use crate::components::item_list::{ItemList, Source};
-use crate::worker::results::result_items;
 use crate::state::Outcome;
+use crate::worker::results::result_items;
 use dynalab_engine::explain::{Step, StepKind};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -70,11 +70,12 @@ pub fn ResultView(#[prop(into)] outcome: Arc<Outcome>, #[prop(into)] on_next_pag
                         requested.set_value(true);
                         let result = rows.result;
                         leptos::task::spawn_local(async move {
-                            let text = match crate::client::ask(crate::worker::protocol::Ask::ResultText { result }).await {
-                                crate::worker::protocol::Answer::Text(Ok(text)) => text,
-                                crate::worker::protocol::Answer::Text(Err(e)) => e,
-                                _ => String::new(),
-                            };
+                            let text =
+                                match crate::client::ask(crate::worker::protocol::Ask::ResultText { result }).await {
+                                    crate::worker::protocol::Answer::Text(Ok(text)) => text,
+                                    crate::worker::protocol::Answer::Text(Err(e)) => e,
+                                    _ => String::new(),
+                                };
                             fetched.set(Some(text));
                         });
                     }

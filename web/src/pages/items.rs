@@ -145,7 +145,9 @@ pub fn ItemsPage() -> impl IntoView {
 
 #[component]
 fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Callback<Value>) -> impl IntoView {
-    let Some(facts) = state::table(&table) else { return view! { <p data-test="items-summary">"No such table."</p> }.into_any() };
+    let Some(facts) = state::table(&table) else {
+        return view! { <p data-test="items-summary">"No such table."</p> }.into_any();
+    };
     let keys = facts.key_names(index.as_deref());
     let (summary, total) = match index.as_deref().and_then(|name| facts.indexes.iter().find(|i| i.name == name)) {
         Some(i) => (
@@ -159,7 +161,9 @@ fn Collections(table: String, index: Option<String>, #[prop(into)] on_edit: Call
             ),
             i.items,
         ),
-        None => (format!("{} items, {} bytes, by item collection in storage order", facts.items, facts.bytes), facts.items),
+        None => {
+            (format!("{} items, {} bytes, by item collection in storage order", facts.items, facts.bytes), facts.items)
+        }
     };
     let editable = index.is_none();
     view! {

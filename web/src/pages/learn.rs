@@ -4,9 +4,9 @@
 
 use crate::components::markdown::Markdown;
 use crate::state::{self, Tab, Ui};
-use dynalab_engine::Operation;
 use crate::worker::protocol::GradeView;
 use crate::worker::protocol::{Answer, Ask};
+use dynalab_engine::Operation;
 use dynalab_lab::pack::workshop::CheckResult;
 use dynalab_lab::pack::{Pack, PackKind};
 use leptos::prelude::*;
@@ -227,7 +227,8 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
     let check_last = move || {
         let step = step();
         leptos::task::spawn_local(async move {
-            let Answer::Verdicts { results: verdicts, picture: drawn } = crate::client::ask(Ask::Judge { step: step.clone() }).await
+            let Answer::Verdicts { results: verdicts, picture: drawn } =
+                crate::client::ask(Ask::Judge { step: step.clone() }).await
             else {
                 return ui.tell(false, "The step could not be judged.");
             };

@@ -191,7 +191,8 @@ fn Comparison(compared: ComparisonView) -> impl IntoView {
 #[component]
 fn Verdicts(design: DesignView) -> impl IntoView {
     let ui = expect_context::<Ui>();
-    let DesignView { verdict, patterns, cost_headline, capacity, pictures, prices, console, markdown, json, .. } = design;
+    let DesignView { verdict, patterns, cost_headline, capacity, pictures, prices, console, markdown, json, .. } =
+        design;
     let most = patterns.iter().map(|p| p.monthly_at_peak).fold(0.0_f64, f64::max).max(0.01);
     let bars = patterns
         .iter()

@@ -57,7 +57,11 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
                 .patterns()
                 .filter_map(|(pattern, calls)| {
                     let call = calls.first()?;
-                    Some((pattern.id.clone(), call.operation.name().to_string(), serde_json::to_string_pretty(&call.request).unwrap_or_default()))
+                    Some((
+                        pattern.id.clone(),
+                        call.operation.name().to_string(),
+                        serde_json::to_string_pretty(&call.request).unwrap_or_default(),
+                    ))
                 })
                 .collect()
         })
@@ -69,13 +73,17 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
         cost_headline: format!(
             "Cost per month at peak: {} on demand{}; {} provisioned for the peak",
             report::money(cost.at_peak.total()),
-            cost.expected.map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
+            cost.expected
+                .map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
             report::money(cost.provisioned.total())
         ),
         at_peak_total: report::money(cost.at_peak.total()),
         capacity: design.capacity.iter().map(|f| format!("{}: {}", f.verdict.label(), f.text)).collect(),
         pictures: drawn(design),
-        prices: format!("Prices {} as of {} ({}). {}.", cost.prices.region, cost.prices.as_of, cost.prices.source, cost.excluded),
+        prices: format!(
+            "Prices {} as of {} ({}). {}.",
+            cost.prices.region, cost.prices.as_of, cost.prices.source, cost.excluded
+        ),
         console,
         markdown: report::markdown(design),
         json: report::json(design),

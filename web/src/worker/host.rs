@@ -70,7 +70,10 @@ pub fn start() {
                 QUEUE.with(|q| q.borrow_mut().push_back((id, ask)));
                 drain();
             }
-            Err(e) => post(&FromWorker::Event(Event::Notice { ok: false, text: format!("The engine's worker could not read a message: {e}") })),
+            Err(e) => post(&FromWorker::Event(Event::Notice {
+                ok: false,
+                text: format!("The engine's worker could not read a message: {e}"),
+            })),
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -158,9 +161,11 @@ async fn answer(ask: Ask) -> Answer {
         }
         Ask::Items { table, index, offset, limit } => Answer::Items(items(&table, index.as_deref(), offset, limit)),
         Ask::ResultRows { result, offset, limit } => match super::results::rows(result, offset, limit) {
-            Some((items, total)) => {
-                Answer::Items(super::protocol::ItemsPage { offset, total, items: items.into_iter().map(|i| (i, 0)).collect() })
-            }
+            Some((items, total)) => Answer::Items(super::protocol::ItemsPage {
+                offset,
+                total,
+                items: items.into_iter().map(|i| (i, 0)).collect(),
+            }),
             None => Answer::Text(Err(GONE.into())),
         },
         Ask::ResultText { result } => Answer::Text(super::results::text(result).ok_or_else(|| GONE.to_string())),
@@ -211,7 +216,9 @@ async fn answer(ask: Ask) -> Answer {
             if lab::loading() {
                 return Answer::Done(Err(lab::BUSY.into()));
             }
-            let started = Pack::parse(&pack).map_err(|problems| problems.join("; ")).and_then(|p| start_step(&p, step, lab::clock()));
+            let started = Pack::parse(&pack)
+                .map_err(|problems| problems.join("; "))
+                .and_then(|p| start_step(&p, step, lab::clock()));
             match started {
                 Ok(engine) => {
                     save::keep_as_previous().await;
@@ -227,7 +234,8 @@ async fn answer(ask: Ask) -> Answer {
             }
         }
         Ask::Judge { step } => {
-            let budget = step.checks.iter().find_map(|c| if let Rule::MaxUnits(max) = c.rule { Some(max) } else { None });
+            let budget =
+                step.checks.iter().find_map(|c| if let Rule::MaxUnits(max) = c.rule { Some(max) } else { None });
             let (results, picture) = with_lab(|lab| {
                 let results = judge(&step, lab.last_ran.as_ref(), &mut lab.engine);
                 let picture = budget.and_then(|budget| {

@@ -175,7 +175,13 @@ pub fn run(operation: &str, request: &str, record: bool) -> (Outcome, Option<His
         message: error.message.clone(),
         body: error.to_json(),
     });
-    let outcome =
-        Outcome { operation: operation.to_string(), request: request.to_string(), response, steps, millis, stream_records };
+    let outcome = Outcome {
+        operation: operation.to_string(),
+        request: request.to_string(),
+        response,
+        steps,
+        millis,
+        stream_records,
+    };
     (outcome, added)
 }

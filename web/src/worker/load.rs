@@ -45,7 +45,8 @@ pub async fn run(load: Load) -> Result<String, String> {
     }
     match load {
         Load::Fixture { text, table } => {
-            let (shape, writes) = parse_fixture(&text).map_err(|e| format!("Fixture refused: {e}. Nothing was loaded."))?;
+            let (shape, writes) =
+                parse_fixture(&text).map_err(|e| format!("Fixture refused: {e}. Nothing was loaded."))?;
             let requests = requests(&writes, table.as_deref()).map_err(|e| format!("Fixture refused: {e}."))?;
             let puts = writes.iter().filter(|w| matches!(w, Write::Put { .. })).count();
             let label = format!("{} ({puts} puts, {} deletes)", shape.describe(), writes.len() - puts);
@@ -136,7 +137,9 @@ async fn write_all(
         }
         Some(Stopped::Cancelled(done)) => {
             with_lab(|lab| lab.engine = before);
-            Err(format!("Cancelled after {done} of {total} writes. The {done} write(s) made were undone: nothing changed."))
+            Err(format!(
+                "Cancelled after {done} of {total} writes. The {done} write(s) made were undone: nothing changed."
+            ))
         }
         None => Ok(format!("Loaded {label} in {millis:.0} ms: {total} writes.")),
     }

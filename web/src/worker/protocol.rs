@@ -13,7 +13,10 @@ use serde::{Deserialize, Serialize};
 /// Page → worker.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum ToWorker {
-    Ask { id: u64, ask: Ask },
+    Ask {
+        id: u64,
+        ask: Ask,
+    },
     /// Stop the running load; what it wrote is undone. Handled at once, between two chunks.
     Cancel,
 }
@@ -105,7 +108,10 @@ pub enum Answer {
     /// Done, with what to tell the user, or why it was refused (nothing changed then).
     Done(Result<String, String>),
     Text(Result<String, String>),
-    Verdicts { results: Vec<CheckResult>, picture: Option<String> },
+    Verdicts {
+        results: Vec<CheckResult>,
+        picture: Option<String>,
+    },
     Number(f64),
     /// A design's verdicts, or every problem it has (nothing ran).
     Design(Result<DesignView, Vec<String>>),

@@ -54,7 +54,8 @@ pub fn shown(text: String, keys: impl FnOnce() -> Vec<String>) -> Shown {
         return Shown::Whole(text);
     }
     let keys = keys();
-    let mut columns: Vec<String> = keys.iter().filter(|k| items.iter().any(|i| i.get(k.as_str()).is_some())).cloned().collect();
+    let mut columns: Vec<String> =
+        keys.iter().filter(|k| items.iter().any(|i| i.get(k.as_str()).is_some())).cloned().collect();
     let mut seen: std::collections::BTreeSet<String> = columns.iter().cloned().collect();
     for item in &items {
         if let Some(map) = item.as_object() {
@@ -95,6 +96,10 @@ pub fn text(result: u64) -> Option<String> {
     KEPT_RESULTS.with(|kept| {
         let kept = kept.borrow();
         let found = kept.iter().find(|k| k.id == result)?;
-        Some(serde_json::from_str::<Value>(&found.text).and_then(|v| serde_json::to_string_pretty(&v)).unwrap_or_else(|_| found.text.clone()))
+        Some(
+            serde_json::from_str::<Value>(&found.text)
+                .and_then(|v| serde_json::to_string_pretty(&v))
+                .unwrap_or_else(|_| found.text.clone()),
+        )
     })
 }

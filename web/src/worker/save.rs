@@ -361,7 +361,8 @@ async fn save_in_parts() -> Result<(), String> {
         while lab::loading() {
             super::sleep(250).await;
         }
-        let (mark, epoch, mut capture) = with_lab(|lab| (lab.engine.change_mark(), lab::epoch(), Capture::start(&lab.engine)));
+        let (mark, epoch, mut capture) =
+            with_lab(|lab| (lab.engine.change_mark(), lab::epoch(), Capture::start(&lab.engine)));
         let unchanged_items = SAVED_ITEMS.with(|saved| {
             saved
                 .borrow()
@@ -381,7 +382,11 @@ async fn save_in_parts() -> Result<(), String> {
         let mut pending_table = 0;
         let mut moved = false;
         loop {
-            let step = if unchanged_since(mark, epoch) { with_lab(|lab| capture.take(&lab.engine, SAVE_SLICE)) } else { Err(String::new()) };
+            let step = if unchanged_since(mark, epoch) {
+                with_lab(|lab| capture.take(&lab.engine, SAVE_SLICE))
+            } else {
+                Err(String::new())
+            };
             let (table, items) = match step {
                 Ok(Some(slice)) => slice,
                 Ok(None) => break,

@@ -5,9 +5,9 @@
 
 use dynalab_engine::explain::Step;
 use dynalab_engine::{Engine, Operation, SystemClock};
+use dynalab_lab::workbook::analysis::cost::Bill;
 use dynalab_lab::workbook::analysis::DesignResult;
 use dynalab_lab::workbook::check::{check_text, CheckedDesign};
-use dynalab_lab::workbook::analysis::cost::Bill;
 use dynalab_lab::workbook::{compare as comparison, report};
 use dynalab_lab::{examples, fixtures};
 use serde_json::{json, Map, Value};

@@ -158,12 +158,8 @@ fn measure_collections(views: &[dynalab_engine::CollectionView]) -> Measured {
 
 /// `USER#1`, or `a / 3` for a multi-attribute key.
 fn partition_text(partition: &Value) -> String {
-    let parts: Vec<String> = partition
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter_map(|(name, _)| key_text(partition, name))
-        .collect();
+    let parts: Vec<String> =
+        partition.as_object().into_iter().flatten().filter_map(|(name, _)| key_text(partition, name)).collect();
     parts.join(" / ")
 }
 
@@ -216,7 +212,11 @@ pub fn measure(engine: &Engine, shapes: &[TableShape], creates: &[Value]) -> Inv
                                 }
                             }
                         }
-                        Sparse { held: measured_index.items, of: measured.items, kinds: by_kind.into_values().collect() }
+                        Sparse {
+                            held: measured_index.items,
+                            of: measured.items,
+                            kinds: by_kind.into_values().collect(),
+                        }
                     });
                     Some(IndexInventory {
                         name: index.name.clone(),
@@ -326,7 +326,10 @@ mod tests {
         assert_eq!(table.collections.largest_key, "c#1");
         let sizes = table.sizes.expect("sizes");
         assert!(sizes.min <= sizes.average && sizes.average <= sizes.max, "{sizes:?}");
-        assert_eq!(table.kinds, [Kind { label: "ORDER#".into(), items: 2 }, Kind { label: "PROFILE".into(), items: 2 }]);
+        assert_eq!(
+            table.kinds,
+            [Kind { label: "ORDER#".into(), items: 2 }, Kind { label: "PROFILE".into(), items: 2 }]
+        );
         let index = &table.indexes[0];
         assert_eq!((index.kind, index.projection.as_str(), index.items), ("GSI", "INCLUDE (total)", 1));
         let sparse = index.sparse.as_ref().expect("sparse");

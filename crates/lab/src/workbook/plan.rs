@@ -152,8 +152,7 @@ impl Plan {
                 }
             }
         }
-        let shapes: Vec<TableShape> =
-            engine.table_names().iter().filter_map(|name| engine.shape(name).ok()).collect();
+        let shapes: Vec<TableShape> = engine.table_names().iter().filter_map(|name| engine.shape(name).ok()).collect();
         let inventory = inventory::measure(&engine, &shapes, &tables);
         // A design without patterns still gets a report: the calls its keys and indexes support,
         // proposed and run, never counted as proof.

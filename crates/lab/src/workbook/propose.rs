@@ -24,9 +24,9 @@ pub fn propose(
     for shape in shapes {
         let Some(table) = inventory.tables.iter().find(|t| t.name == shape.name) else { continue };
         let Ok(views) = engine.collections(&shape.name, None, usize::MAX) else { continue };
-        let largest = views
-            .iter()
-            .find(|v| key_value(&v.partition, &shape.partition_key).is_some_and(|k| table.collections.largest_key == text(&k)));
+        let largest = views.iter().find(|v| {
+            key_value(&v.partition, &shape.partition_key).is_some_and(|k| table.collections.largest_key == text(&k))
+        });
         // A table without items (a template) gets its calls with placeholder keys to fill in.
         let placeholder = placeholders(creates, &shape.name);
         let sample = largest.and_then(|v| v.items.first()).map_or(&placeholder, |i| &i.item);
@@ -45,7 +45,11 @@ pub fn propose(
         let Some(sort_key) = &shape.sort_key else { continue };
         let partition = sample.get(pk).cloned().unwrap_or(Value::Null);
         drafts.push((
-            format!("every item of one `{}` item collection ({pk} = {}), in sort-key order", shape.name, shown(&partition)),
+            format!(
+                "every item of one `{}` item collection ({pk} = {}), in sort-key order",
+                shape.name,
+                shown(&partition)
+            ),
             query(&shape.name, None, &[(pk, &partition)], None),
         ));
         let prefixed: Vec<&str> =
@@ -55,17 +59,15 @@ pub fn propose(
         }
         for label in prefixed.into_iter().take(MAX_KIND_QUERIES) {
             // The collection holding the most items of this kind.
-            let holder = views
-                .iter()
-                .max_by_key(|v| v.items.iter().filter(|i| kind_label(&i.item, sort_key).as_deref() == Some(label)).count());
+            let holder = views.iter().max_by_key(|v| {
+                v.items.iter().filter(|i| kind_label(&i.item, sort_key).as_deref() == Some(label)).count()
+            });
             let Some(partition) = holder.and_then(|v| v.items.first()).and_then(|i| i.item.get(pk)) else { continue };
             let facet = facets.iter().find(|f| f.table == shape.name && f.kind.as_deref() == Some(label));
             let what = match facet {
-                Some(f) => format!(
-                    "the `{}` items (facet) of one {}",
-                    f.name,
-                    f.partition_key_alias.as_deref().unwrap_or(pk)
-                ),
+                Some(f) => {
+                    format!("the `{}` items (facet) of one {}", f.name, f.partition_key_alias.as_deref().unwrap_or(pk))
+                }
                 None => format!("the `{label}` items of one `{}` item collection", shape.name),
             };
             drafts.push((
@@ -78,7 +80,11 @@ pub fn propose(
         for index in &shape.indexes {
             let Ok(entries) = engine.collections(&shape.name, Some(&index.name), usize::MAX) else { continue };
             let placeholder = placeholders(creates, &shape.name);
-            let first = entries.iter().max_by_key(|v| v.items.len()).and_then(|v| v.items.first()).map_or(&placeholder, |i| &i.item);
+            let first = entries
+                .iter()
+                .max_by_key(|v| v.items.len())
+                .and_then(|v| v.items.first())
+                .map_or(&placeholder, |i| &i.item);
             let values: Vec<(&String, &Value)> =
                 index.partition_key.iter().filter_map(|a| first.get(a).map(|v| (a, v))).collect();
             if values.len() != index.partition_key.len() {
@@ -86,7 +92,12 @@ pub fn propose(
             }
             let condition: Vec<String> = values.iter().map(|(a, v)| format!("{a} = {}", shown(v))).collect();
             drafts.push((
-                format!("the largest collection of index `{}` on `{}` ({})", index.name, shape.name, condition.join(", ")),
+                format!(
+                    "the largest collection of index `{}` on `{}` ({})",
+                    index.name,
+                    shape.name,
+                    condition.join(", ")
+                ),
                 query(&shape.name, Some(&index.name), &values, None),
             ));
         }
@@ -144,7 +155,8 @@ fn query(table: &str, index: Option<&str>, partition: &[(&String, &Value)], pref
 fn placeholders(creates: &[Value], table: &str) -> Value {
     let create = creates.iter().find(|c| c.get("TableName").and_then(Value::as_str) == Some(table));
     let mut item = Map::new();
-    for definition in create.and_then(|c| c.get("AttributeDefinitions")).and_then(Value::as_array).into_iter().flatten() {
+    for definition in create.and_then(|c| c.get("AttributeDefinitions")).and_then(Value::as_array).into_iter().flatten()
+    {
         let Some(name) = definition.get("AttributeName").and_then(Value::as_str) else { continue };
         let value = match definition.get("AttributeType").and_then(Value::as_str) {
             Some("N") => json!({"N": "0"}),

@@ -130,7 +130,11 @@ pub fn markdown(result: &DesignResult) -> String {
             count(Verdict::Pass),
             count(Verdict::Warn),
             count(Verdict::Fail),
-            if proposals > 0 { format!(" ({} not counted)", plural(proposals, "proposal", "proposals")) } else { String::new() },
+            if proposals > 0 {
+                format!(" ({} not counted)", plural(proposals, "proposal", "proposals"))
+            } else {
+                String::new()
+            },
             result.region,
             result.scale
         );
@@ -160,7 +164,12 @@ pub fn markdown(result: &DesignResult) -> String {
         let _ = writeln!(out, "On provisioned capacity sized for the peak: {}.", money(c.provisioned.total()));
     }
     if d.tables.iter().any(|t| !t.targets.is_empty()) {
-        let _ = writeln!(out, "**Declared capacity: {} a month**{}.", money(d.monthly), scaling_range(d.monthly_min, d.monthly_max));
+        let _ = writeln!(
+            out,
+            "**Declared capacity: {} a month**{}.",
+            money(d.monthly),
+            scaling_range(d.monthly_min, d.monthly_max)
+        );
     }
     if !out.ends_with("\n\n") {
         out.push('\n');
@@ -380,7 +389,12 @@ fn inventory_section(out: &mut String, result: &DesignResult) {
             if c.count == 0 {
                 "—".to_string()
             } else {
-                format!("`{}`: {}, {} B", cell(&c.largest_key), plural(c.largest_items, "item", "items"), c.largest_bytes)
+                format!(
+                    "`{}`: {}, {} B",
+                    cell(&c.largest_key),
+                    plural(c.largest_items, "item", "items"),
+                    c.largest_bytes
+                )
             }
         };
         let _ = writeln!(
@@ -451,7 +465,12 @@ fn declared_section(out: &mut String, declared: &super::analysis::capacity::Decl
         .filter(|t| t.targets.is_empty())
         .map(|t| {
             if t.regions.len() > 1 {
-                format!("`{}` (a global table in {}: {})", t.table, plural(t.regions.len(), "region", "regions"), t.regions.join(", "))
+                format!(
+                    "`{}` (a global table in {}: {})",
+                    t.table,
+                    plural(t.regions.len(), "region", "regions"),
+                    t.regions.join(", ")
+                )
             } else {
                 format!("`{}`", t.table)
             }
@@ -466,7 +485,9 @@ fn declared_section(out: &mut String, declared: &super::analysis::capacity::Decl
             "| Table / index | Region | Provisioned RCU / WCU | Auto scaling RCU / WCU | $/month | min–max | Needed at peak |"
         );
         let _ = writeln!(out, "|---|---|---|---|---|---|---|");
-        let range = |r: Option<crate::workbook::declared::Range>| r.map_or("—".to_string(), |r| format!("{}–{}", r.min, r.max));
+        let range = |r: Option<crate::workbook::declared::Range>| {
+            r.map_or("—".to_string(), |r| format!("{}–{}", r.min, r.max))
+        };
         for target in declared.tables.iter().flat_map(|t| &t.targets) {
             let _ = writeln!(
                 out,

@@ -124,7 +124,12 @@ pub struct DeclaredTarget {
 }
 
 /// Prices what `plan` declares, with the demand of `patterns` at peak beside it.
-pub fn declared_capacity(plan: &Plan, patterns: &[PatternResult], prices: &Prices, own_region: bool) -> DeclaredCapacity {
+pub fn declared_capacity(
+    plan: &Plan,
+    patterns: &[PatternResult],
+    prices: &Prices,
+    own_region: bool,
+) -> DeclaredCapacity {
     let workbook = &plan.workbook;
     let demand = demand_at_peak(patterns);
     let mut out = DeclaredCapacity::default();
@@ -155,27 +160,25 @@ pub fn declared_capacity(plan: &Plan, patterns: &[PatternResult], prices: &Price
             targets.iter().filter_map(|t| demand.get(t)).fold((0.0, 0.0), |a, d| (a.0 + d.0, a.1 + d.1))
         };
         for replica in &regions {
-            let class = replica
-                .table_class
-                .as_deref()
-                .map_or(plan.classes.get(&shape.name).copied().unwrap_or_default(), |c| {
+            let class = replica.table_class.as_deref().map_or(
+                plan.classes.get(&shape.name).copied().unwrap_or_default(),
+                |c| {
                     if c == "STANDARD_INFREQUENT_ACCESS" {
                         TableClass::InfrequentAccess
                     } else {
                         TableClass::Standard
                     }
-                });
+                },
+            );
             let prices = prices.for_class(class);
             if replica.region != prices.region {
                 let priced = if own_region { "" } else { " (no price table of its own)" };
-                assume(
-                    format!("{}{priced}: priced at {} prices", replica.region, prices.region),
-                    &mut out.assumptions,
-                );
+                assume(format!("{}{priced}: priced at {} prices", replica.region, prices.region), &mut out.assumptions);
             }
             if let Some((read, write)) = shape.provisioned {
                 let mut drawing = vec![shape.name.clone()];
-                drawing.extend(shape.indexes.iter().filter(|i| !i.global).map(|i| format!("{}/{}", shape.name, i.name)));
+                drawing
+                    .extend(shape.indexes.iter().filter(|i| !i.global).map(|i| format!("{}/{}", shape.name, i.name)));
                 let (needed_read, needed_write) = need(&drawing);
                 table.targets.push(priced(
                     &prices,

@@ -75,7 +75,8 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
     let capacity = capacity::capacity_findings(&plan.shapes, &patterns);
     let cost = cost(plan, &patterns, runs, prices.clone(), priced_for_region);
     let confirmed = || patterns.iter().filter(|p| !p.proposed);
-    let verdict = confirmed().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
+    let verdict =
+        confirmed().map(|p| p.verdict).chain(capacity.iter().map(|f| f.verdict)).max().unwrap_or(Verdict::Pass);
     let proven = confirmed().next().is_some();
     let declared = capacity::declared_capacity(plan, &patterns, &prices, priced_for_region);
     let hot_keys = patterns
@@ -123,7 +124,11 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
             "{}: {} checked{}",
             verdict.label(),
             crate::workbook::report::plural(counted, "pattern", "patterns"),
-            if proposals > 0 { format!(", {} not counted", crate::workbook::report::plural(proposals, "proposal", "proposals")) } else { String::new() }
+            if proposals > 0 {
+                format!(", {} not counted", crate::workbook::report::plural(proposals, "proposal", "proposals"))
+            } else {
+                String::new()
+            }
         )
     } else {
         format!(

@@ -268,8 +268,13 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
     for name in options.parameters.keys().filter(|n| !parameters.contains_key(*n)) {
         return Err(format!("--parameter {name}: the template has no parameter of that name"));
     }
-    let mut resolver =
-        Resolver { parameters, overrides: &options.parameters, unresolved: Vec::new(), notes: Vec::new(), errors: Vec::new() };
+    let mut resolver = Resolver {
+        parameters,
+        overrides: &options.parameters,
+        unresolved: Vec::new(),
+        notes: Vec::new(),
+        errors: Vec::new(),
+    };
     let resources = template.get("Resources").and_then(Value::as_object).cloned().unwrap_or_default();
     let resources = expand_loops(&resources, &mut resolver, 0);
     let mut tables = Vec::new();
@@ -336,7 +341,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
                 ));
             } else if property == "TableName" {
                 unnamed = true;
-                resolver.notes.push(format!("{used_at}: parameter `{parameter}` has no value; the table is named `{logical}` here"));
+                resolver.notes.push(format!(
+                    "{used_at}: parameter `{parameter}` has no value; the table is named `{logical}` here"
+                ));
             } else {
                 resolver.notes.push(format!("{used_at}: parameter `{parameter}` has no value; left as `<{parameter}>` (it does not shape the table)"));
             }
@@ -363,9 +370,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
     }
     for (logical, target) in &scaling {
         if !apply_scaling(target, &names, &mut capacity) {
-            resolver.notes.push(format!(
-                "Resources.{logical}: an auto scaling target on no table of this template; left out"
-            ));
+            resolver
+                .notes
+                .push(format!("Resources.{logical}: an auto scaling target on no table of this template; left out"));
         }
     }
     // Unresolved parameters outside any table (a loop's collection) shape which tables exist.
@@ -413,7 +420,10 @@ fn global_table(
     let regions = replicas.len().max(1) as u64;
     for (i, replica) in replicas.iter().enumerate() {
         for key in replica.as_object().into_iter().flat_map(Map::keys) {
-            if !matches!(key.as_str(), "Region" | "ReadProvisionedThroughputSettings" | "GlobalSecondaryIndexes" | "TableClass") {
+            if !matches!(
+                key.as_str(),
+                "Region" | "ReadProvisionedThroughputSettings" | "GlobalSecondaryIndexes" | "TableClass"
+            ) {
                 notes.push(format!("{at}.Replicas[{i}].{key}: left out (not part of what Dynalab models)"));
             }
         }
@@ -421,7 +431,9 @@ fn global_table(
         declared.replicas.push(Replica {
             region: replica.get("Region").and_then(Value::as_str).unwrap_or("?").to_string(),
             read_units: settings.and_then(|s| s.get("ReadCapacityUnits")).and_then(Value::as_u64),
-            read_scaling: settings.and_then(|s| s.get("ReadCapacityAutoScalingSettings")).and_then(Range::from_capacity),
+            read_scaling: settings
+                .and_then(|s| s.get("ReadCapacityAutoScalingSettings"))
+                .and_then(Range::from_capacity),
             table_class: replica.get("TableClass").and_then(Value::as_str).map(String::from),
         });
     }
@@ -462,7 +474,9 @@ fn global_table(
                 declared.indexes.insert(
                     name,
                     DeclaredIndex {
-                        assumed: own.is_none().then(|| format!("no write settings of its own; the table's {write_units} WCU assumed")),
+                        assumed: own
+                            .is_none()
+                            .then(|| format!("no write settings of its own; the table's {write_units} WCU assumed")),
                         read_scaling: first.read_scaling,
                         write_scaling: own.or(declared.write_scaling),
                     },
@@ -493,7 +507,10 @@ fn billing(properties: &mut Map<String, Value>, at: &str, declared: &mut Declare
         let (mode, why) = if properties.contains_key("ProvisionedThroughput") {
             ("PROVISIONED", "no BillingMode; PROVISIONED, CloudFormation's default")
         } else {
-            ("PAY_PER_REQUEST", "no BillingMode and no ProvisionedThroughput (CloudFormation would require one); on demand assumed")
+            (
+                "PAY_PER_REQUEST",
+                "no BillingMode and no ProvisionedThroughput (CloudFormation would require one); on demand assumed",
+            )
         };
         properties.insert("BillingMode".into(), json!(mode));
         if declared.billing_assumed.is_none() {

@@ -73,11 +73,16 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
             if create["BillingMode"] == "PROVISIONED" {
                 // Workbench provisions an index as its table: say so, since the file does not.
                 index["ProvisionedThroughput"] = create["ProvisionedThroughput"].clone();
-                let (read, write) = (&create["ProvisionedThroughput"]["ReadCapacityUnits"], &create["ProvisionedThroughput"]["WriteCapacityUnits"]);
+                let (read, write) = (
+                    &create["ProvisionedThroughput"]["ReadCapacityUnits"],
+                    &create["ProvisionedThroughput"]["WriteCapacityUnits"],
+                );
                 declared.indexes.insert(
                     gsi["IndexName"].as_str().unwrap_or("?").to_string(),
                     DeclaredIndex {
-                        assumed: Some(format!("declares no capacity of its own; the table's {read} RCU / {write} WCU assumed")),
+                        assumed: Some(format!(
+                            "declares no capacity of its own; the table's {read} RCU / {write} WCU assumed"
+                        )),
                         read_scaling: declared.read_scaling,
                         write_scaling: declared.write_scaling,
                     },
@@ -124,7 +129,8 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
                     value.get("S").and_then(Value::as_str).map(kind_of)
                 })
                 .collect();
-            let kind = kinds.first().filter(|k| kinds.iter().all(|other| other == *k) && kinds.len() == added.len()).cloned();
+            let kind =
+                kinds.first().filter(|k| kinds.iter().all(|other| other == *k) && kinds.len() == added.len()).cloned();
             let alias = |key: &str| facet["KeyAttributeAlias"][key].as_str().map(String::from);
             facets.push(json!({"table": name, "name": facet_name, "partition_key_alias": alias("PartitionKeyAlias"),
                 "sort_key_alias": alias("SortKeyAlias"), "kind": kind}));
