@@ -35,7 +35,8 @@ fn near(a: f64, b: f64) -> bool {
     (a - b).abs() < 0.005
 }
 
-const FILES: [&str; 6] = [
+const FILES: [&str; 7] = [
+    "skill-model-no-patterns.json",
     "workbench-fleet-autoscaled.json",
     "cfn-scalable-targets.yaml",
     "cfn-global-provisioned.json",
