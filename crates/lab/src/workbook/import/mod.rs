@@ -97,7 +97,8 @@ impl Imported {
     /// The workbook, if it has tables to check; else why not, with what the import noted. A design
     /// without access patterns is checked: it gets proposals and a report that proves nothing.
     pub fn checkable(self) -> Result<Self, String> {
-        if self.workbook.tables.is_empty() {
+        // With patterns, the plan lists every problem at once (no tables among them).
+        if self.workbook.tables.is_empty() && self.workbook.patterns.is_empty() {
             return Err(format!("{} has no DynamoDB tables: nothing to check", self.source.describe()));
         }
         Ok(self)
