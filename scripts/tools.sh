@@ -58,6 +58,24 @@ ensure_sdks() {
   [ "$wanted" = "$installed" ] || python3 -m pip install --quiet --disable-pip-version-check -r tests/sdk/requirements.txt
 }
 
+# The Python package's build and test tools (python/requirements-test.txt), at their pinned versions.
+ensure_python_tools() {
+  local wanted installed
+  wanted=$(sed -n 's/^[a-z0-9-]*==//p' python/requirements-test.txt | paste -sd' ')
+  installed=$(python3 -c 'from importlib.metadata import version; print(*(version(p) for p in ("maturin", "pytest")))' 2>/dev/null || true)
+  [ "$wanted" = "$installed" ] || python3 -m pip install --quiet --disable-pip-version-check -r python/requirements-test.txt
+}
+
+# The Python package: an abi3 wheel (CPython 3.9 and later) built by maturin into
+# $CARGO_TARGET_DIR/wheels, then installed over any earlier build.
+build_python_package() {
+  ensure_python_tools
+  local wheels="${CARGO_TARGET_DIR:-target}/wheels"
+  rm -f "$wheels"/dynalab-*.whl
+  maturin build --locked --release --quiet -m python/Cargo.toml -o "$wheels"
+  python3 -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/dynalab-*.whl
+}
+
 # The playground into dist/: trunk runs cargo offline, so fetch first.
 build_playground() {
   ensure_wasm_target

@@ -109,3 +109,48 @@ fn the_npm_packages_in_process_handler_answers_the_sdk_scenarios_as_dynalab_serv
 fn a_javascript_streams_consumer_reads_every_change_in_order() {
     run_scenario("node", "js_streams.mjs");
 }
+
+/// The Python package's in-process mock (python/, installed by `scripts/test`) answers the boto3
+/// scenarios exactly as `dynalab serve` does: each call's status and parsed answer compared (values
+/// the wall clock makes are placeholders in both transcripts).
+#[test]
+fn the_python_packages_in_process_mock_answers_the_boto3_scenarios_as_dynalab_serve_does() {
+    let installed = Command::new("python3").args(["-c", "import dynalab"]).output().expect("python3 runs");
+    assert!(
+        installed.status.success(),
+        "the Python package is not installed: scripts/test builds and installs it ({})",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk");
+    let dir = std::env::temp_dir().join(format!("dynalab-py-transcripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for script in ["boto3_scenario.py", "boto3_streams.py"] {
+        let server = common::Server::start_with(&[]);
+        let mut transcripts = Vec::new();
+        for (label, target) in [("serve", server.endpoint.as_str()), ("in-process", "in-process")] {
+            let file = dir.join(format!("{script}.{label}.json"));
+            let output = Command::new("python3")
+                .arg(sdk.join(script))
+                .arg(target)
+                .env("TRANSCRIPT", &file)
+                .output()
+                .expect("python3 runs");
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                output.status.success(),
+                "{script} against {label}:\n{stdout}\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+            let text = std::fs::read_to_string(&file).expect("transcript written");
+            let calls: Vec<serde_json::Value> = serde_json::from_str(&text).expect("transcript is JSON");
+            transcripts.push(calls);
+        }
+        assert!(transcripts[0].len() >= 20, "{script}: {} calls recorded", transcripts[0].len());
+        assert_eq!(transcripts[0].len(), transcripts[1].len(), "{script}: as many calls");
+        for (served, in_process) in transcripts[0].iter().zip(&transcripts[1]) {
+            assert_eq!(served, in_process, "{script}: a call answered differently in-process");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,7 +4,8 @@
 //! carrying DynamoDB's name, message and wire body, which the package turns into typed errors.
 
 mod clock;
-pub mod exchange;
+
+use dynalab_lab::exchange;
 
 use clock::LabClock;
 use dynalab_engine::explain::Step;

@@ -5,6 +5,7 @@
 
 pub mod aws_cli;
 pub mod examples;
+pub mod exchange;
 pub mod fixtures;
 pub mod generate;
 pub mod numbers;

@@ -1,37 +1,44 @@
 //! One request as DynamoDB's JSON 1.0 protocol carries it (the `X-Amz-Target` header and the body),
-//! answered as the service sends it back: the status, the body and its CRC32. This is what the AWS
-//! SDK's request handler in the npm package passes through, so an SDK client in-process gets the
-//! same bytes it would get from `dynalab serve`.
+//! answered as the service sends it back: the status, the body and its CRC32, with the capacity
+//! steps it was charged. This is what the in-process SDK handlers pass through — the npm package's
+//! for the AWS SDK for JavaScript, the Python package's for botocore — so an SDK client in-process
+//! gets the same bytes it would get from `dynalab serve`.
 
-use dynalab_engine::{DynamoError, Engine, Operation, Request};
+use dynalab_engine::explain::Step;
+use dynalab_engine::{DynamoError, Engine, Operation};
 
 /// The answer to one request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
     pub status: u16,
     pub body: String,
     /// CRC32 of the body, which DynamoDB sends as `x-amz-crc32` and the SDKs may check.
     pub crc32: u32,
+    /// The capacity it consumed, step by step (a failed conditional write is charged too).
+    pub steps: Vec<Step>,
 }
 
 impl Answer {
-    fn of(outcome: Result<String, DynamoError>) -> Self {
+    fn of(outcome: Result<String, DynamoError>, steps: Vec<Step>) -> Self {
         let (status, body) = match outcome {
             Ok(body) => (200, body),
             Err(error) => (error.kind.http_status(), error.to_json().to_string()),
         };
         let crc32 = crc32fast::hash(body.as_bytes());
-        Self { status, body, crc32 }
+        Self { status, body, crc32, steps }
     }
 }
 
 /// Runs the operation `target` names on `body`, as the server's dispatch does (less the HTTP:
 /// no signature to check, nothing to decompress).
 pub fn exchange(engine: &mut Engine, target: &str, body: &str) -> Answer {
-    let outcome = Operation::for_target(target)
-        .and_then(|operation| Request::parse(operation, body))
-        .and_then(|request| engine.apply(request).response);
-    Answer::of(outcome)
+    match Operation::for_target(target) {
+        Ok(operation) => {
+            let outcome = engine.run(operation.name(), body);
+            Answer::of(outcome.response, outcome.steps)
+        }
+        Err(error) => Answer::of(Err(error), Vec::new()),
+    }
 }
 
 #[cfg(test)]
