@@ -71,11 +71,18 @@ if ("before-send", _answer) not in BUILTIN_HANDLERS:
     BUILTIN_HANDLERS.append(("before-send", _answer))
 
 
-class mock_dynamodb:  # noqa: N801 - used as a function and a decorator, like the libraries it stands in for
-    """Answers DynamoDB in process while active: ``with mock_dynamodb() as engine: ...`` or
-    ``@mock_dynamodb()`` on a function. Clients and resources made inside are answered by
-    ``engine`` (a fresh :class:`~dynalab.Engine`, or the one given). Nested mocks stack: the
-    innermost answers."""
+def mock_dynamodb(engine=None, *, start=None):
+    """Answers DynamoDB in process while active: ``with mock_dynamodb() as engine: ...``, or
+    ``@mock_dynamodb`` / ``@mock_dynamodb()`` on a function. Clients and resources made inside are
+    answered by ``engine`` (a fresh :class:`~dynalab.Engine`, or the one given; ``start`` fixes a
+    fresh engine's clock). Nested mocks stack: the innermost answers."""
+    if callable(engine) and not isinstance(engine, Engine):
+        return Mock()(engine)
+    return Mock(engine, start=start)
+
+
+class Mock:
+    """An active or inactive mock: ``start()`` / ``stop()``, a context manager, a decorator."""
 
     def __init__(self, engine=None, *, start=None):
         self._given = engine
@@ -131,7 +138,7 @@ class mock_dynamodb:  # noqa: N801 - used as a function and a decorator, like th
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             # Each call of the decorated function starts from an empty engine unless one was given.
-            with mock_dynamodb(self._given, start=self._start):
+            with Mock(self._given, start=self._start):
                 return function(*args, **kwargs)
 
         return wrapper

@@ -102,9 +102,14 @@ def test_the_mock_as_decorator_nested_and_outside():
         make_orders(client)
         seen.append(client.list_tables()["TableNames"])
 
+    @dynalab.mock_dynamodb
+    def without_parentheses():
+        seen.append(boto3.client("dynamodb", region_name="us-east-1").list_tables()["TableNames"])
+
     tables()
     tables()
-    assert seen == [["orders"], ["orders"]], "each call on a fresh engine"
+    without_parentheses()
+    assert seen == [["orders"], ["orders"], []], "each call on a fresh engine"
     with dynalab.mock_dynamodb() as outer:
         create(outer, "outer")
         with dynalab.mock_dynamodb() as inner:
