@@ -14,8 +14,11 @@ import os
 import threading
 import uuid
 
-from botocore.awsrequest import AWSResponse
-from botocore.handlers import BUILTIN_HANDLERS
+try:
+    from botocore.awsrequest import AWSResponse
+    from botocore.handlers import BUILTIN_HANDLERS
+except ImportError:  # botocore is optional: the Engine, check and assert_design work without it
+    AWSResponse = BUILTIN_HANDLERS = None
 
 from .engine import API_VERSION, STREAMS_VERSION, Engine
 
@@ -67,7 +70,7 @@ def _answer(request, **_):
     return AWSResponse(request.url, status, headers, _Body(data))
 
 
-if ("before-send", _answer) not in BUILTIN_HANDLERS:
+if BUILTIN_HANDLERS is not None and ("before-send", _answer) not in BUILTIN_HANDLERS:
     BUILTIN_HANDLERS.append(("before-send", _answer))
 
 
@@ -92,6 +95,8 @@ class Mock:
         self._saved_session = None
 
     def start(self):
+        if AWSResponse is None:
+            raise ImportError("mock_dynamodb answers botocore: install boto3 (pip install boto3)")
         with _lock:
             for name, value in _ENVIRONMENT.items():
                 if name not in os.environ:
