@@ -28,9 +28,9 @@ struct LabClock {
 
 impl Clock for LabClock {
     fn now_millis(&self) -> u64 {
-        let base = self.start.unwrap_or_else(|| {
-            SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-        });
+        let base = self
+            .start
+            .unwrap_or_else(|| SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64));
         base.saturating_add(self.ahead.load(Ordering::Relaxed))
     }
 }

@@ -128,10 +128,14 @@ impl Json {
                 let at = format!("{path}.{kind}");
                 match (kind.as_str(), value) {
                     ("L", Self::Array(items)) => {
-                        items.iter().enumerate().for_each(|(i, item)| item.all_mistakes(&format!("{at}[{i}]"), out));
+                        for (i, item) in items.iter().enumerate() {
+                            item.all_mistakes(&format!("{at}[{i}]"), out);
+                        }
                     }
                     ("M", Self::Object(entries)) => {
-                        entries.iter().for_each(|(name, entry)| entry.all_mistakes(&format!("{at}.{name}"), out));
+                        for (name, entry) in entries {
+                            entry.all_mistakes(&format!("{at}.{name}"), out);
+                        }
                     }
                     (other, _) if !TYPES.contains(&other) => out.push(format!(
                         "{at}: `{other}` is not a DynamoDB type (expected one of S, N, B, BOOL, NULL, M, L, SS, NS, BS)"
@@ -239,11 +243,8 @@ fn model_attribute(value: &Json, at: &str, notes: &mut Vec<String>, errors: &mut
             }
             let mut map = Map::new();
             for (name, entry) in entries {
-                match model_attribute_or_plain(entry, &format!("{at_kind}.{name}"), notes, errors) {
-                    Some(v) => {
-                        map.insert(name.clone(), v);
-                    }
-                    None => continue,
+                if let Some(v) = model_attribute_or_plain(entry, &format!("{at_kind}.{name}"), notes, errors) {
+                    map.insert(name.clone(), v);
                 }
             }
             Some(Value::Object(Map::from_iter([("M".to_string(), Value::Object(map))])))

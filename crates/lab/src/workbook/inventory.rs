@@ -278,7 +278,7 @@ impl KindHeld {
                 text.push_str(" (key attributes of another type)");
             } else {
                 let names: Vec<String> = self.missing.iter().map(|m| format!("`{m}`")).collect();
-                text.push_str(&format!(" (no {})", names.join(" or ")));
+                text = format!("{text} (no {})", names.join(" or "));
             }
         }
         text

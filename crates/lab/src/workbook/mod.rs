@@ -401,7 +401,7 @@ fn plain_words(message: &str) -> String {
         return format!("`{value}` is not one of {expected}");
     }
     if let Some(rest) = message.strip_prefix("invalid type: ") {
-        return format!("wrong type: {}", rest.replace(", expected", ", expected"));
+        return format!("wrong type: {rest}");
     }
     message.to_string()
 }

@@ -172,8 +172,8 @@ pub fn declared_capacity(
             );
             let prices = prices.for_class(class);
             if replica.region != prices.region {
-                let priced = if own_region { "" } else { " (no price table of its own)" };
-                assume(format!("{}{priced}: priced at {} prices", replica.region, prices.region), &mut out.assumptions);
+                let why = if own_region { "" } else { " (no price table of its own)" };
+                assume(format!("{}{why}: priced at {} prices", replica.region, prices.region), &mut out.assumptions);
             }
             if let Some((read, write)) = shape.provisioned {
                 let mut drawing = vec![shape.name.clone()];

@@ -26,22 +26,22 @@ struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    fn parameter(&mut self, name: &str, at: &str) -> Option<Value> {
+    fn parameter(&mut self, name: &str, at: &str) -> Value {
         if let Some(parameter) = self.parameters.get(name) {
             let given = self.overrides.get(name).map(|v| json!(v));
             let Some(default) = given.as_ref().or_else(|| parameter.get("Default")) else {
                 self.unresolved.push((at.to_string(), name.to_string()));
-                return Some(json!(format!("<{name}>")));
+                return json!(format!("<{name}>"));
             };
             // Parameter values are text: a list parameter's default is comma-separated, a Number's
             // is its digits (`"Default": "5"`).
             let kind = parameter.get("Type").and_then(Value::as_str).unwrap_or("String");
             return match default {
                 Value::String(text) if kind.contains("List") => {
-                    Some(Value::Array(text.split(',').map(|s| typed(kind, s.trim())).collect()))
+                    Value::Array(text.split(',').map(|s| typed(kind, s.trim())).collect())
                 }
-                Value::String(text) => Some(typed(kind, text)),
-                other => Some(other.clone()),
+                Value::String(text) => typed(kind, text),
+                other => other.clone(),
             };
         }
         let pseudo = match name {
@@ -52,11 +52,11 @@ impl Resolver<'_> {
             "AWS::URLSuffix" => "amazonaws.com",
             _ => {
                 self.notes.push(format!("{at}: `Ref {name}` names another resource; its name is used as is"));
-                return Some(json!(name));
+                return json!(name);
             }
         };
         self.notes.push(format!("{at}: `{name}` taken as `{pseudo}`"));
-        Some(json!(pseudo))
+        json!(pseudo)
     }
 
     fn sub(&mut self, template: &str, variables: &Map<String, Value>, at: &str) -> String {
@@ -74,7 +74,7 @@ impl Resolver<'_> {
                 self.notes.push(format!("{at}: `${{{name}}}` is an attribute of another resource; kept as its name"));
                 Some(json!(name))
             } else {
-                self.parameter(name, at)
+                Some(self.parameter(name, at))
             };
             out.push_str(&value.map_or_else(String::new, |v| v.as_str().map_or_else(|| v.to_string(), String::from)));
             rest = &rest[start + end + 1..];
@@ -94,7 +94,7 @@ impl Resolver<'_> {
                 let (key, argument) = map.iter().next().map_or(("", &Value::Null), |(k, v)| (k.as_str(), v));
                 match key {
                     "Ref" => match argument.as_str() {
-                        Some(name) => self.parameter(name, at).unwrap_or(Value::Null),
+                        Some(name) => self.parameter(name, at),
                         None => Value::Null,
                     },
                     "Fn::Sub" => {
@@ -265,7 +265,7 @@ const SHAPING: [&str; 12] = [
 pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -> Result<Imported, String> {
     let empty = Map::new();
     let parameters = template.get("Parameters").and_then(Value::as_object).unwrap_or(&empty);
-    for name in options.parameters.keys().filter(|n| !parameters.contains_key(*n)) {
+    if let Some(name) = options.parameters.keys().find(|n| !parameters.contains_key(*n)) {
         return Err(format!("--parameter {name}: the template has no parameter of that name"));
     }
     let mut resolver = Resolver {
@@ -289,9 +289,9 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
         let at = format!("Resources.{logical}.Properties");
         let raw = resource.get("Properties").cloned().unwrap_or_else(|| json!({}));
         if kind == "AWS::ApplicationAutoScaling::ScalableTarget" {
-            let resolved = resolver.resolve(&raw, &at, 0);
-            if resolved.get("ServiceNamespace").and_then(Value::as_str) == Some("dynamodb") {
-                scaling.push((logical.clone(), resolved));
+            let target = resolver.resolve(&raw, &at, 0);
+            if target.get("ServiceNamespace").and_then(Value::as_str) == Some("dynamodb") {
+                scaling.push((logical.clone(), target));
                 continue;
             }
         }
