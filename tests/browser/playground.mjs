@@ -270,6 +270,14 @@ try {
     await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: FAIL');
     assert.match(await t(page, 'import-notes').textContent(), /Order: 40,000,000 items of 1536 B in production → 4,700 in the fixture/);
     assert.equal(await t(page, 'verdict-row').count(), 6);
+    // A design without access patterns (a NoSQL Workbench model with a provisioned table) proves
+    // nothing: its proposals are shown as such, never as a verdict, with its declared capacity.
+    await t(page, 'workbook').fill(readFileSync(new URL('../designs/workbench-tickets-provisioned.json', import.meta.url), 'utf8'));
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: NOTHING PROVEN');
+    assert.match(await t(page, 'cost-headline').textContent(), /^nothing proven: .*declared capacity \$5\.69 a month$/);
+    assert.ok(await t(page, 'verdict-row').count() >= 1);
+    for (const row of await t(page, 'verdict-row').all()) assert.match(await row.textContent(), /proposed, not counted: /);
     await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');
     await t(page, 'run-all').click();
     // The same design, write-sharded, side by side.

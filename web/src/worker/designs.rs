@@ -18,6 +18,15 @@ fn class(verdict: Verdict) -> &'static str {
     }
 }
 
+/// `; declared capacity $2.85 a month`, when the design provisions any.
+fn declared(design: &DesignResult) -> String {
+    let d = &design.declared;
+    if d.tables.iter().all(|t| t.targets.is_empty()) {
+        return String::new();
+    }
+    format!("; declared capacity {} a month", report::money(d.monthly))
+}
+
 fn drawn(design: &DesignResult) -> Vec<String> {
     pictures::all(design).into_iter().map(|p| p.svg).collect()
 }
@@ -40,8 +49,9 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
                 units: if write { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) },
                 at_peak: format!("{}/s", if write { p.write_units_at_peak } else { p.read_units_at_peak }),
                 peak_rps: p.peak_rps,
-                verdict: p.verdict.label().to_string(),
-                class: class(p.verdict).to_string(),
+                // A proposal (the design carried no patterns) is shown with what it did, never as a verdict.
+                verdict: if p.proposed { "proposed, not counted".to_string() } else { p.verdict.label().to_string() },
+                class: if p.proposed { "proposed".to_string() } else { class(p.verdict).to_string() },
                 reasons: p.reasons.clone(),
                 monthly_at_peak: p.monthly_at_peak,
                 money: report::money(p.monthly_at_peak),
@@ -68,15 +78,24 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
         .unwrap_or_default();
     DesignView {
         name: design.name.clone(),
-        verdict: design.verdict.label().to_string(),
+        verdict: if design.proven { design.verdict.label().to_string() } else { "nothing proven".to_string() },
         patterns,
-        cost_headline: format!(
-            "Cost per month at peak: {} on demand{}; {} provisioned for the peak",
-            report::money(cost.at_peak.total()),
-            cost.expected
-                .map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
-            report::money(cost.provisioned.total())
-        ),
+        cost_headline: if design.proven {
+            format!(
+                "Cost per month at peak: {} on demand{}; {} provisioned for the peak{}",
+                report::money(cost.at_peak.total()),
+                cost.expected
+                    .map_or(String::new(), |e| format!(" ({} expected at average rates)", report::money(e.total()))),
+                report::money(cost.provisioned.total()),
+                declared(design)
+            )
+        } else {
+            format!(
+                "{}: the design carries no access patterns. The proposed patterns below are the calls its keys and indexes support, run on its items; give them rates to make them an inventory{}",
+                design.summary,
+                declared(design)
+            )
+        },
         at_peak_total: report::money(cost.at_peak.total()),
         capacity: design.capacity.iter().map(|f| format!("{}: {}", f.verdict.label(), f.text)).collect(),
         pictures: drawn(design),
