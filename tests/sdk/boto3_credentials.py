@@ -47,6 +47,12 @@ code, message = error_of(lambda: other("lab", "guessed").list_tables())
 check("a wrong secret is InvalidSignatureException", code == "InvalidSignatureException")
 check("... with DynamoDB's message", message.startswith("The request signature we calculated does not match"))
 
+elsewhere = boto3.session.Session(aws_access_key_id="lab", aws_secret_access_key="lab", region_name="eu-west-1").client(
+    "dynamodb", endpoint_url=endpoint, config=Config(retries={"max_attempts": 1}))
+code, message = error_of(lambda: elsewhere.list_tables())
+check("a signature scoped to another region is InvalidSignatureException", code == "InvalidSignatureException")
+check("... with DynamoDB's message", message == "Credential should be scoped to a valid region, not 'eu-west-1'. ")
+
 real_now = datetime.datetime.now(datetime.timezone.utc)
 for offset, start in [(-20, "Signature expired: "), (20, "Signature not yet current: ")]:
     skewed = real_now + datetime.timedelta(minutes=offset)

@@ -58,8 +58,15 @@ enum Command {
         /// Verify every request's SigV4 signature against this one access key and secret, and answer
         /// as DynamoDB does when it is wrong, expired or dated in the future. Without it, any
         /// well-formed signature is accepted, as with DynamoDB Local.
-        #[arg(long, value_name = "KEY:SECRET", value_parser = parse_credentials)]
+        /// (Every local user can read a command line in `ps`: prefer --credentials-file or
+        /// DYNALAB_CREDENTIALS.) Signatures must be scoped to the service `dynamodb` and the
+        /// region us-east-1, as DynamoDB's own endpoint there requires.
+        #[arg(long, value_name = "KEY:SECRET", value_parser = parse_credentials, conflicts_with = "credentials_file")]
         credentials: Option<(String, String)>,
+        /// The same KEY:SECRET, read from the first line of this file. Without either option the
+        /// environment variable DYNALAB_CREDENTIALS is read, when set.
+        #[arg(long, value_name = "PATH")]
+        credentials_file: Option<PathBuf>,
     },
     /// Repair a data directory whose write log is damaged: keeps a copy of the whole log beside it
     /// (writes.log.damaged-TIME), then cuts the log at its last good record. Every record after the
@@ -150,7 +157,15 @@ fn main() -> std::process::ExitCode {
             body_timeout,
             shutdown_grace,
             credentials,
+            credentials_file,
         } => {
+            let credentials = match credentials_from(credentials, credentials_file.as_deref()) {
+                Ok(credentials) => credentials,
+                Err(e) => {
+                    eprintln!("dynalab: {e}");
+                    return std::process::ExitCode::from(2);
+                }
+            };
             let limits = dynalab_server::Limits {
                 max_connections: max_connections.max(1),
                 idle_timeout: Duration::from_secs(idle_timeout.max(1)),
@@ -210,6 +225,31 @@ fn parse_parameter(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
         _ => Err("expected NAME=VALUE, e.g. --parameter Stage=prod".into()),
+    }
+}
+
+/// The credentials to verify with: `--credentials`, else the first line of `--credentials-file`,
+/// else the environment's DYNALAB_CREDENTIALS, else none (any signature accepted).
+fn credentials_from(
+    given: Option<(String, String)>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<(String, String)>, String> {
+    if given.is_some() {
+        eprintln!(
+            "dynalab: note: --credentials can be read by any local user in `ps`; --credentials-file or DYNALAB_CREDENTIALS keep the secret out of the command line"
+        );
+        return Ok(given);
+    }
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--credentials-file {}: {e}", path.display()))?;
+        let line = text.lines().next().unwrap_or("").trim();
+        return parse_credentials(line).map(Some).map_err(|e| format!("--credentials-file {}: {e}", path.display()));
+    }
+    match std::env::var("DYNALAB_CREDENTIALS") {
+        Ok(value) if !value.trim().is_empty() => {
+            parse_credentials(value.trim()).map(Some).map_err(|e| format!("DYNALAB_CREDENTIALS: {e}"))
+        }
+        _ => Ok(None),
     }
 }
 

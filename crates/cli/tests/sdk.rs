@@ -14,7 +14,11 @@ fn run_scenario(program: &str, script: &str) {
 
 /// The same against a server started with `flags`.
 fn run_scenario_with(program: &str, script: &str, flags: &[&str]) {
-    let server = common::Server::start_with(flags);
+    run_scenario_on(program, script, common::Server::start_with(flags));
+}
+
+/// The same against `server`.
+fn run_scenario_on(program: &str, script: &str, server: common::Server) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk").join(script);
     let output = Command::new(program).arg(script).arg(&server.endpoint).output().expect("scenario runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -47,6 +51,29 @@ fn signatures_of_boto3_the_aws_cli_and_the_javascript_sdk_verify_and_wrong_ones_
     run_scenario_with("python3", "boto3_scenario.py", &VERIFIED);
     run_scenario_with("bash", "awscli_scenario.sh", &VERIFIED);
     run_scenario_with("node", "js_scenario.mjs", &VERIFIED);
+}
+
+/// The secret need not be on the command line: from a file, or from the environment.
+#[test]
+fn credentials_come_from_a_file_or_the_environment_as_well() {
+    let file = std::env::temp_dir().join(format!("dynalab-credentials-{}", std::process::id()));
+    std::fs::write(&file, "lab:lab\n").expect("credentials file");
+    let path = file.to_string_lossy().into_owned();
+    run_scenario_on("python3", "boto3_credentials.py", common::Server::start_with(&["--credentials-file", &path]));
+    run_scenario_on(
+        "python3",
+        "boto3_credentials.py",
+        common::Server::start_with_env(&[], &[("DYNALAB_CREDENTIALS", "lab:lab")]),
+    );
+    let _ = std::fs::remove_file(&file);
+    let refused = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["serve", "--port", "0", "--credentials-file", "/nonexistent/credentials"])
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).starts_with("dynalab: --credentials-file /nonexistent/credentials: ")
+    );
 }
 
 #[test]

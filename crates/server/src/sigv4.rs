@@ -140,6 +140,9 @@ pub fn parse_authorization(header: &str) -> Option<Authorization<'_>> {
     })
 }
 
+/// The service name DynamoDB's (and DynamoDB Streams') signatures are scoped to.
+const SERVICE: &str = "dynamodb";
+
 const MISMATCH: &str = "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.";
 
 /// Checks a request against the one access key and secret the server accepts, at `now_seconds`.
@@ -153,6 +156,14 @@ pub fn verify(received: &Received, access_key: &str, secret: &str, now_seconds: 
             ErrorKind::UnrecognizedClient,
             "The security token included in the request is invalid.",
         ));
+    }
+    // The credential's scope names the region and service it may sign for (DynamoDB's wording,
+    // trailing space included; DynamoDB Streams signs as `dynamodb` too).
+    if auth.service != SERVICE {
+        return Err(invalid(format!("Credential should be scoped to correct service: '{SERVICE}'. ")));
+    }
+    if auth.region != dynalab_engine::REGION {
+        return Err(invalid(format!("Credential should be scoped to a valid region, not '{}'. ", auth.region)));
     }
     let Some(at) = parse_amz_date(received.amz_date) else {
         return Err(invalid(MISMATCH.to_string()));
@@ -258,6 +269,15 @@ mod tests {
             error.message,
             format!("Signature expired: {amz_date} is now earlier than {earliest} ({later} - 15 min.)")
         );
+        // Signed, and signed right, but scoped to another service or another region.
+        for (scope, message) in [
+            ("/us-east-1/s3/", "Credential should be scoped to correct service: 'dynamodb'. "),
+            ("/eu-west-1/dynamodb/", "Credential should be scoped to a valid region, not 'eu-west-1'. "),
+        ] {
+            let rescoped = auth.replace("/us-east-1/dynamodb/", scope);
+            let error = check(&rescoped, &headers, &hash, &amz_date, now).expect_err(message);
+            assert_eq!((error.kind, error.message.as_str()), (ErrorKind::InvalidSignature, message));
+        }
         let error = check(&auth, &headers, &hash, &amz_date, now - 16 * 60).expect_err("future");
         let (earlier, _) = timestamp(now - 16 * 60);
         let (latest, _) = timestamp(now - 60);

@@ -41,9 +41,15 @@ impl Server {
 
     /// Starts `dynalab serve --port 0` with more flags and waits for its ready line.
     pub fn start_with(flags: &[&str]) -> Self {
+        Self::start_with_env(flags, &[])
+    }
+
+    /// The same with environment variables set for the server.
+    pub fn start_with_env(flags: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dynalab"))
             .args(["serve", "--port", "0"])
             .args(flags)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .spawn()
             .expect("dynalab starts");
