@@ -498,6 +498,34 @@ fn shutdown_finishes_within_its_grace_despite_a_stuck_client_and_releases_the_di
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A connection that has not sent a whole request has nothing to finish: shutdown closes it at once
+/// (the default grace is 10 s), while a request in flight is still answered.
+#[test]
+fn shutdown_closes_a_header_less_connection_at_once() {
+    let _serial = serial();
+    let dir = fresh_dir("headerless");
+    fill(&dir, 3);
+    let mut server = start(&dir, &[]);
+    let mut idle = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    idle.write_all(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Tar").expect("write");
+    let quiet = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    std::thread::sleep(Duration::from_millis(100));
+    let signalled = Instant::now();
+    signal(&server, "TERM");
+    while server.child.try_wait().expect("status").is_none() {
+        assert!(signalled.elapsed() < Duration::from_secs(5), "the server did not exit");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let took = signalled.elapsed();
+    assert!(took < Duration::from_millis(100), "shutdown took {took:?} with a header-less client");
+    let mut rest = Vec::new();
+    idle.set_read_timeout(Some(Duration::from_secs(1))).expect("timeout");
+    let _ = idle.read_to_end(&mut rest);
+    assert!(rest.is_empty(), "a half-sent request gets no answer, only the close");
+    drop((quiet, server));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_client_sending_maximal_requests_does_not_hold_up_one_reading() {
     let _serial = serial();

@@ -118,7 +118,24 @@ async fn serve_one(
     _counted: Counted,
 ) {
     let _ = stream.set_nodelay(true);
-    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| router.clone().oneshot(request));
+    // Requests whose headers have arrived and whose answer is not yet sent: at a stop, a
+    // connection with none (idle, or still sending headers) is closed at once, not waited for.
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let counter = in_flight.clone();
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let guard = InFlight::enter(&counter);
+        let answer = router.clone().oneshot(request);
+        async move {
+            // The guard lives in the answer's body: it counts until the last byte is handed on.
+            let response = answer.await?;
+            Ok::<_, std::convert::Infallible>(response.map(|body| {
+                axum::body::Body::new(http_body_util::BodyExt::map_err(body, move |error| {
+                    let _held = &guard;
+                    error
+                }))
+            }))
+        }
+    });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.timer(TokioTimer::new()).header_read_timeout(limits.idle_timeout).half_close(true).keep_alive(true);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
@@ -126,10 +143,30 @@ async fn serve_one(
     tokio::select! {
         _ = connection.as_mut() => {}
         () = stopped(&mut stop) => {
-            // Finish the request in flight, if any, then close.
+            if in_flight.load(Ordering::SeqCst) == 0 {
+                // Nothing was asked that could be answered: dropping the connection closes it.
+                return;
+            }
+            // Finish the request in flight, then close.
             connection.as_mut().graceful_shutdown();
             let _ = connection.await;
         }
+    }
+}
+
+/// One request being answered, counted while it lives.
+struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    fn enter(counter: &Arc<AtomicUsize>) -> Self {
+        counter.fetch_add(1, Ordering::SeqCst);
+        Self(counter.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
