@@ -98,20 +98,27 @@ fn the_aws_sdk_for_javascript_works_from_a_browser_page_on_another_origin() {
 fn the_npm_packages_in_process_handler_answers_the_sdk_scenarios_as_dynalab_serve_does() {
     let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../packages/dynalab/wasm/dynalab_bg.wasm");
     assert!(package.exists(), "the npm package is not built: run scripts/npm-package (scripts/test does)");
+    same_answers_in_process("node", &["js_scenario.mjs", "js_partiql.mjs", "js_streams.mjs"], 8);
+}
+
+/// Runs each scenario against a fresh `dynalab serve` and in process (its first argument
+/// `in-process`), each writing a transcript (TRANSCRIPT=FILE) of every call's answer; the two
+/// transcripts must have at least `min_calls` calls and be equal call by call.
+fn same_answers_in_process(program: &str, scripts: &[&str], min_calls: usize) {
     let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk");
-    let dir = std::env::temp_dir().join(format!("dynalab-transcripts-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("dynalab-transcripts-{program}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for script in ["js_scenario.mjs", "js_partiql.mjs", "js_streams.mjs"] {
+    for script in scripts {
         let server = common::Server::start_with(&[]);
         let mut transcripts = Vec::new();
         for (label, target) in [("serve", server.endpoint.as_str()), ("in-process", "in-process")] {
             let file = dir.join(format!("{script}.{label}.json"));
-            let output = Command::new("node")
+            let output = Command::new(program)
                 .arg(sdk.join(script))
                 .arg(target)
                 .env("TRANSCRIPT", &file)
                 .output()
-                .expect("node runs");
+                .expect("the scenario runs");
             let stdout = String::from_utf8_lossy(&output.stdout);
             assert!(
                 output.status.success(),
@@ -123,7 +130,7 @@ fn the_npm_packages_in_process_handler_answers_the_sdk_scenarios_as_dynalab_serv
             let calls: Vec<serde_json::Value> = serde_json::from_str(&text).expect("transcript is JSON");
             transcripts.push(calls);
         }
-        assert!(transcripts[0].len() >= 8, "{script}: {} calls recorded", transcripts[0].len());
+        assert!(transcripts[0].len() >= min_calls, "{script}: {} calls recorded", transcripts[0].len());
         assert_eq!(transcripts[0].len(), transcripts[1].len(), "{script}: as many calls");
         for (served, in_process) in transcripts[0].iter().zip(&transcripts[1]) {
             assert_eq!(served, in_process, "{script}: a call answered differently in-process");
@@ -148,36 +155,5 @@ fn the_python_packages_in_process_mock_answers_the_boto3_scenarios_as_dynalab_se
         "the Python package is not installed: scripts/test builds and installs it ({})",
         String::from_utf8_lossy(&installed.stderr)
     );
-    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sdk");
-    let dir = std::env::temp_dir().join(format!("dynalab-py-transcripts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    for script in ["boto3_scenario.py", "boto3_streams.py"] {
-        let server = common::Server::start_with(&[]);
-        let mut transcripts = Vec::new();
-        for (label, target) in [("serve", server.endpoint.as_str()), ("in-process", "in-process")] {
-            let file = dir.join(format!("{script}.{label}.json"));
-            let output = Command::new("python3")
-                .arg(sdk.join(script))
-                .arg(target)
-                .env("TRANSCRIPT", &file)
-                .output()
-                .expect("python3 runs");
-            let stdout = String::from_utf8_lossy(&output.stdout);
-            assert!(
-                output.status.success(),
-                "{script} against {label}:\n{stdout}\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
-            let text = std::fs::read_to_string(&file).expect("transcript written");
-            let calls: Vec<serde_json::Value> = serde_json::from_str(&text).expect("transcript is JSON");
-            transcripts.push(calls);
-        }
-        assert!(transcripts[0].len() >= 20, "{script}: {} calls recorded", transcripts[0].len());
-        assert_eq!(transcripts[0].len(), transcripts[1].len(), "{script}: as many calls");
-        for (served, in_process) in transcripts[0].iter().zip(&transcripts[1]) {
-            assert_eq!(served, in_process, "{script}: a call answered differently in-process");
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    same_answers_in_process("python3", &["boto3_scenario.py", "boto3_streams.py"], 20);
 }
