@@ -205,8 +205,8 @@ pub fn item_from_model(json: &Json, path: &str) -> Result<(Value, Vec<String>), 
     }
 }
 
-/// `: message`, or `.path: message` as it came.
-fn joined(error: &str) -> String {
+/// An item error joined to the path before it: `: message`, or `.path: message` as it came.
+pub(crate) fn joined(error: &str) -> String {
     if error.starts_with('.') {
         error.to_string()
     } else {

@@ -62,10 +62,12 @@ impl Range {
     /// `{"MinCapacity": 5, "MaxCapacity": 100}` (CloudFormation, Application Auto Scaling and
     /// NoSQL Workbench all write it so; numbers may be quoted).
     pub fn from_capacity(value: &serde_json::Value) -> Option<Self> {
-        let number = |key: &str| {
-            let v = value.get(key)?;
-            v.as_u64().or_else(|| v.as_str()?.trim().parse().ok())
-        };
-        Some(Self { min: number("MinCapacity")?, max: number("MaxCapacity")? })
+        Some(Self { min: units(value.get("MinCapacity"))?, max: units(value.get("MaxCapacity"))? })
     }
+}
+
+/// A capacity as design files write it: a number, or a number in quotes (`"5"`).
+pub fn units(value: Option<&serde_json::Value>) -> Option<u64> {
+    let value = value?;
+    value.as_u64().or_else(|| value.as_str()?.trim().parse().ok())
 }

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Kinds of item listed per table; the rest are counted together.
 const MAX_KINDS: usize = 8;
 /// Characters that end the kind prefix of a key (`ORDER#2026…` is an `ORDER#` item).
-const SEPARATORS: [char; 4] = ['#', '|', ':', '/'];
+pub(crate) const SEPARATORS: [char; 4] = ['#', '|', ':', '/'];
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Inventory {
@@ -102,7 +102,7 @@ pub fn kind_of(key: &str) -> String {
 }
 
 /// The text of a DynamoDB JSON key value (`S` or `N`; binary keys have no kind).
-fn key_text(item: &Value, attribute: &str) -> Option<String> {
+pub(crate) fn key_text(item: &Value, attribute: &str) -> Option<String> {
     let value = item.get(attribute)?;
     value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).map(String::from)
 }

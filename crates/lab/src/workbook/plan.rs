@@ -125,7 +125,7 @@ impl Plan {
             for (i, item) in items.iter().enumerate() {
                 let at = format!("fixtures.{table}[{i}]");
                 match plain_json::item_from_text(&item.to_string()) {
-                    Err(e) => problems.push(format!("{at}{}", joined(&e))),
+                    Err(e) => problems.push(format!("{at}{}", plain_json::joined(&e))),
                     Ok(item) => {
                         let request = json!({"TableName": table, "Item": item});
                         match engine.run(Operation::PutItem.name(), &request.to_string()).response {
@@ -184,15 +184,6 @@ impl Plan {
 
     pub fn shape(&self, table: &str) -> Option<&TableShape> {
         self.shapes.iter().find(|s| s.name == table)
-    }
-}
-
-/// `item_from_text`'s error joined to the path before it (`.total.N: ...` or `: ...`).
-fn joined(error: &str) -> String {
-    if error.starts_with('.') {
-        error.to_string()
-    } else {
-        format!(": {error}")
     }
 }
 

@@ -4,7 +4,7 @@
 //! a modelling tool's view (a NoSQL Workbench facet) where one matches. They are drafts for the
 //! designer's inventory: rates 0 and eventual consistency until confirmed, and never a verdict.
 
-use super::inventory::{kind_of, Inventory};
+use super::inventory::{key_text, kind_of, Inventory, SEPARATORS};
 use super::{Call, Consistency, Expect, Facet, KeyShare, Pattern, PatternKind};
 use dynalab_engine::{Engine, TableShape};
 use serde_json::{json, Map, Value};
@@ -25,7 +25,7 @@ pub fn propose(
         let Some(table) = inventory.tables.iter().find(|t| t.name == shape.name) else { continue };
         let Ok(views) = engine.collections(&shape.name, None, usize::MAX) else { continue };
         let largest = views.iter().find(|v| {
-            key_value(&v.partition, &shape.partition_key).is_some_and(|k| table.collections.largest_key == text(&k))
+            key_text(&v.partition, &shape.partition_key).as_deref() == Some(table.collections.largest_key.as_str())
         });
         // A table without items (a template) gets its calls with placeholder keys to fill in.
         let placeholder = placeholders(creates, &shape.name);
@@ -53,14 +53,14 @@ pub fn propose(
             query(&shape.name, None, &[(pk, &partition)], None),
         ));
         let prefixed: Vec<&str> =
-            table.kinds.iter().map(|k| k.label.as_str()).filter(|l| l.ends_with(['#', '|', ':', '/'])).collect();
+            table.kinds.iter().map(|k| k.label.as_str()).filter(|l| l.ends_with(SEPARATORS)).collect();
         if table.kinds.len() < 2 {
             continue;
         }
         for label in prefixed.into_iter().take(MAX_KIND_QUERIES) {
             // The collection holding the most items of this kind.
             let holder = views.iter().max_by_key(|v| {
-                v.items.iter().filter(|i| kind_label(&i.item, sort_key).as_deref() == Some(label)).count()
+                v.items.iter().filter(|i| key_text(&i.item, sort_key).is_some_and(|k| kind_of(&k) == label)).count()
             });
             let Some(partition) = holder.and_then(|v| v.items.first()).and_then(|i| i.item.get(pk)) else { continue };
             let facet = facets.iter().find(|f| f.table == shape.name && f.kind.as_deref() == Some(label));
@@ -168,22 +168,10 @@ fn placeholders(creates: &[Value], table: &str) -> Value {
     Value::Object(item)
 }
 
-fn key_value(partition: &Value, attribute: &str) -> Option<Value> {
-    partition.get(attribute).cloned()
-}
-
-fn text(value: &Value) -> String {
-    value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).unwrap_or("").to_string()
-}
-
 /// A key value as a designer writes it: `c#ana`, `42`.
 fn shown(value: &Value) -> String {
     match value.get("B") {
         Some(_) => "(binary)".into(),
-        None => text(value),
+        None => value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).unwrap_or("").to_string(),
     }
-}
-
-fn kind_label(item: &Value, attribute: &str) -> Option<String> {
-    item.get(attribute).map(text).map(|t| kind_of(&t))
 }

@@ -160,16 +160,11 @@ pub fn declared_capacity(
             targets.iter().filter_map(|t| demand.get(t)).fold((0.0, 0.0), |a, d| (a.0 + d.0, a.1 + d.1))
         };
         for replica in &regions {
-            let class = replica.table_class.as_deref().map_or(
-                plan.classes.get(&shape.name).copied().unwrap_or_default(),
-                |c| {
-                    if c == "STANDARD_INFREQUENT_ACCESS" {
-                        TableClass::InfrequentAccess
-                    } else {
-                        TableClass::Standard
-                    }
-                },
-            );
+            let class = replica
+                .table_class
+                .as_deref()
+                .and_then(|c| TableClass::parse(c).ok())
+                .unwrap_or_else(|| plan.classes.get(&shape.name).copied().unwrap_or_default());
             let prices = prices.for_class(class);
             if replica.region != prices.region {
                 let why = if own_region { "" } else { " (no price table of its own)" };

@@ -6,7 +6,7 @@
 
 use super::{finish, Imported, Source};
 use crate::plain_json;
-use crate::workbook::declared::{Declared, DeclaredIndex, Range};
+use crate::workbook::declared::{units, Declared, DeclaredIndex, Range};
 use crate::workbook::inventory::kind_of;
 use crate::workbook::FORMAT;
 use serde_json::{json, Map, Value};
@@ -147,10 +147,4 @@ pub(super) fn workbench(model: &Map<String, Value>) -> Result<Imported, String> 
     let workbook = json!({"format": FORMAT, "name": name, "tables": tables, "fixtures": fixtures, "patterns": [],
         "facets": facets, "capacity": capacity});
     finish(Source::NoSqlWorkbench, workbook, notes)
-}
-
-/// A capacity as Workbench writes it: a number, or a number in quotes.
-fn units(value: Option<&Value>) -> Option<u64> {
-    let value = value?;
-    value.as_u64().or_else(|| value.as_str()?.trim().parse().ok())
 }
