@@ -69,8 +69,9 @@ enum Command {
         credentials_file: Option<PathBuf>,
     },
     /// Repair a data directory whose write log is damaged: keeps a copy of the whole log beside it
-    /// (writes.log.damaged-TIME), then cuts the log at its last good record. Every record after the
-    /// damage is lost from the log (it stays in the copy).
+    /// (writes.log.damaged-TIME), then writes a new log of what can be trusted: every whole append
+    /// before the damage, a repeated record kept once. What follows the damage is left out of the
+    /// log (it stays in the copy).
     Repair {
         /// The data directory `dynalab serve --data-dir` refused to start with.
         #[arg(long, value_name = "DIR")]

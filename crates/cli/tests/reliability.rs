@@ -194,16 +194,18 @@ fn every_kind_of_change_survives_kill_9() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Offsets where each record of a log begins (the log's format: docs/persistence.md).
-fn record_starts(log: &[u8]) -> Vec<usize> {
+/// Offsets where each record of a log begins, and where its end mark is (the log's format:
+/// docs/persistence.md: a 28-byte header, then frames of a 20-byte header and a payload whose
+/// first byte is the kind, 0 for the end mark).
+fn record_starts(log: &[u8]) -> (Vec<usize>, usize) {
     let mut starts = Vec::new();
-    let mut at = 16;
-    while at + 12 <= log.len() {
+    let mut at = 28;
+    while log[at + 20] != 0 {
         starts.push(at);
         let length = u32::from_le_bytes([log[at], log[at + 1], log[at + 2], log[at + 3]]) as usize;
-        at += 12 + length;
+        at += 20 + length;
     }
-    starts
+    (starts, at)
 }
 
 fn fill(dir: &Path, items: u32) {
@@ -253,17 +255,17 @@ fn each_kind_of_damage_refuses_to_start_and_repair_keeps_a_copy() {
     let dir = fresh_dir("damage");
     fill(&dir, 50);
     let whole = std::fs::read(dir.join("writes.log")).expect("log");
-    let starts = record_starts(&whole);
-    assert_eq!(starts.len(), 51);
+    let (starts, mark) = record_starts(&whole);
+    assert_eq!((starts.len(), mark + 37), (51, whole.len()), "the table, 50 items, then the end mark");
     let middle = starts[25];
     let last = starts[50];
     // (what is damaged, the byte, where the refusal says the damage is)
     let cases = [
         ("a length field", middle + 1, middle),
-        ("a length's checksum", middle + 5, middle),
-        ("a payload's checksum", middle + 9, middle),
-        ("a payload byte", middle + 20, middle),
-        ("a byte of the last complete record", whole.len() - 2, last),
+        ("a header's checksum", middle + 13, middle),
+        ("a payload's checksum", middle + 17, middle),
+        ("a payload byte", middle + 30, middle),
+        ("a byte of the last complete record", last + 30, last),
     ];
     for (what, byte, at) in cases {
         let mut damaged = whole.clone();
@@ -276,7 +278,7 @@ fn each_kind_of_damage_refuses_to_start_and_repair_keeps_a_copy() {
         assert!(said.contains("dynalab repair"), "{what}: {said}");
         assert_eq!(std::fs::read(dir.join("writes.log")).expect("log"), damaged, "{what}: the evidence is kept");
     }
-    // Zeros after the last record are an append that never happened: cut, every item kept.
+    // Zeros after the end mark are an append that never got its own: cut, every item kept.
     let mut zeros = whole.clone();
     zeros.extend([0; 100]);
     std::fs::write(dir.join("writes.log"), &zeros).expect("zeros");
@@ -288,12 +290,7 @@ fn each_kind_of_damage_refuses_to_start_and_repair_keeps_a_copy() {
     let mut damaged = whole.clone();
     damaged[middle + 1] ^= 0x41;
     std::fs::write(dir.join("writes.log"), &damaged).expect("damage");
-    let repair = Command::new(env!("CARGO_BIN_EXE_dynalab"))
-        .args(["repair", "--data-dir", dir.to_str().expect("path")])
-        .output()
-        .expect("repair runs");
-    let said = String::from_utf8_lossy(&repair.stdout);
-    assert!(repair.status.success(), "{said} {}", String::from_utf8_lossy(&repair.stderr));
+    let said = repair(&dir);
     assert!(said.contains("kept the 25 records"), "{said}");
     let copy = std::fs::read_dir(&dir)
         .expect("dir")
@@ -303,6 +300,90 @@ fn each_kind_of_damage_refuses_to_start_and_repair_keeps_a_copy() {
     assert_eq!(std::fs::read(copy.path()).expect("copy"), damaged);
     let server = start(&dir, &[]);
     assert_eq!(count(server.port), 24, "the table and the first 24 items");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn repair(dir: &Path) -> String {
+    let repair = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["repair", "--data-dir", dir.to_str().expect("path")])
+        .output()
+        .expect("repair runs");
+    let said = String::from_utf8_lossy(&repair.stdout).to_string();
+    assert!(repair.status.success(), "{said} {}", String::from_utf8_lossy(&repair.stderr));
+    said
+}
+
+fn refusal(dir: &Path) -> String {
+    let output = serve_once(dir);
+    assert!(!output.status.success(), "started on a damaged log");
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+/// What a file system can leave after a crash: the file's length kept, its second half zeros
+/// (from a record boundary, or from the middle of a record as a lost page would be).
+#[test]
+fn zeros_from_the_middle_of_the_log_to_its_end_are_refused_and_repairable() {
+    let _serial = serial();
+    let dir = fresh_dir("zero-run");
+    fill(&dir, 200);
+    let whole = std::fs::read(dir.join("writes.log")).expect("log");
+    let (starts, _) = record_starts(&whole);
+    for from in [starts[101], starts[101] + 7, starts[101] + 25] {
+        let (refused_at, items_kept) = (starts[101], 100);
+        let mut zeroed = whole.clone();
+        zeroed[from..].fill(0);
+        std::fs::write(dir.join("writes.log"), &zeroed).expect("zeros");
+        let said = refusal(&dir);
+        assert!(said.contains(&format!("damaged at byte {refused_at}")), "zeros from {from}: {said}");
+        assert!(!said.contains("never acknowledged"), "{said}");
+        assert_eq!(std::fs::read(dir.join("writes.log")).expect("log"), zeroed, "refusing changes nothing");
+        let repaired = repair(&dir);
+        assert!(repaired.contains(&format!("kept the {} records", items_kept + 1)), "{repaired}");
+        let server = start(&dir, &[]);
+        assert_eq!(count(server.port), items_kept);
+        drop(server);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A block of the log copied into it a second time (a file system or a copy tool gone wrong): replayed
+/// twice, five ADDs would count six.
+#[test]
+fn a_repeated_record_is_refused_and_repair_keeps_it_once() {
+    let _serial = serial();
+    let dir = fresh_dir("repeated");
+    let server = start(&dir, &[]);
+    ok(
+        server.port,
+        "CreateTable",
+        json!({"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}),
+    );
+    for _ in 0..5 {
+        ok(
+            server.port,
+            "UpdateItem",
+            json!({"TableName": "things", "Key": {"id": {"S": "counter"}}, "UpdateExpression": "ADD n :one",
+                "ExpressionAttributeValues": {":one": {"N": "1"}}}),
+        );
+    }
+    drop(server);
+    let whole = std::fs::read(dir.join("writes.log")).expect("log");
+    let (starts, _) = record_starts(&whole);
+    let mut repeated = whole[..starts[4]].to_vec();
+    repeated.extend_from_slice(&whole[starts[3]..starts[4]]);
+    repeated.extend_from_slice(&whole[starts[4]..]);
+    std::fs::write(dir.join("writes.log"), &repeated).expect("repeat");
+    let said = refusal(&dir);
+    assert!(said.contains(&format!("damaged at byte {}", starts[4])), "{said}");
+    assert!(said.contains("record 4 appears a second time"), "{said}");
+    let repaired = repair(&dir);
+    assert!(repaired.contains("dropped 1 repeated records") && repaired.contains("kept the 6 records"), "{repaired}");
+    let server = start(&dir, &[]);
+    let item = ok(server.port, "GetItem", json!({"TableName": "things", "Key": {"id": {"S": "counter"}}}));
+    assert_eq!(item["Item"]["n"], json!({"N": "5"}), "five acknowledged ADDs, counted once each");
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

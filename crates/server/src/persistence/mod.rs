@@ -1,22 +1,25 @@
 //! `--data-dir`: every acknowledged write survives a crash, and nothing unacknowledged is applied.
 //!
-//! Every request the engine reports as having changed its state is appended to `writes.log` as one
-//! checked record ([`record`]) and fsynced before the response is sent; so is every item the TTL
-//! process removes. At start the log is replayed through a new engine, each record at its own time.
-//! An incomplete final record (a crash mid-append) is cut, its bytes kept beside the log; any other
-//! damage refuses to start, naming the byte offset, and `dynalab repair` cuts it after keeping a
+//! Every request the engine reports as having changed its state is appended to `writes.log` as
+//! checked records that know their place ([`record`]), with a new end mark after them, and fsynced
+//! before the response is sent; so is every item the TTL process removes. At start the log is
+//! replayed through a new engine, each record at its own time. What a crash mid-append leaves (an
+//! append that never got its end mark) is cut, its bytes kept beside the log; anything else —
+//! zeros where acknowledged records were, a repeated or missing record, a failed check — refuses to
+//! start, naming the byte offset, and `dynalab repair` keeps what can be trusted after keeping a
 //! copy. An append that fails (disk full, I/O error) is cut back, and the engine is rebuilt from the
 //! log, so what is in memory is always what is on disk. The log is compacted while serving when it
 //! grows well past what the state needs: written beside it, fsynced, then renamed over it.
 //!
 //! Assumptions: one process owns a data directory (a `LOCK` file held with an OS lock); fsync means
-//! durable; rename within a directory is atomic.
+//! durable; rename within a directory is atomic (docs/persistence.md).
 
+pub mod earlier_formats;
 pub mod record;
 
 use dynalab_engine::value::Item;
 use dynalab_engine::{Clock, Engine};
-use record::{Ending, Entry, Record};
+use record::{Ending, Entry, Place, Record, END_MARK, LOG_HEADER};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -49,7 +52,9 @@ pub struct WriteLog {
     file: File,
     _lock: File,
     clock: Arc<ReplayableClock>,
-    /// Bytes of the file holding whole records: where a failed append is cut back to.
+    /// The log's identity and the next record's sequence number.
+    place: Place,
+    /// Where the end mark is: the end of the last whole append, where the next one is written.
     good: u64,
     /// The log's size when it last held just the state (after a compaction or at open).
     base: u64,
@@ -69,14 +74,22 @@ const COMPACT_GROWTH: u64 = 4;
 const LOG: &str = "writes.log";
 const COMPACTING: &str = "writes.log.compacting";
 
-/// A compaction beside the server: a thread replays the first `prefix` bytes of the log into an
-/// engine of its own and writes the requests that recreate its state to `writes.log.compacting`.
-/// The server goes on appending to the log meanwhile; when the thread is done, the records after
-/// `prefix` are copied after the snapshot and the file renamed over the log. The lock is held only
-/// for that copy and the rename.
+/// A compaction beside the server: a thread replays the first `prefix` bytes of the log (up to
+/// the end mark that was at `prefix`, whose place was `prefix_place`) into an engine of its own
+/// and writes the records that recreate its state, as a new log, to `writes.log.compacting`. The
+/// server goes on appending meanwhile; when the thread is done, the appends after `prefix` are
+/// renumbered into the new log after the snapshot, and the file renamed over the log. The lock is
+/// held only for that copy and the rename.
 struct Compaction {
     prefix: u64,
-    worker: std::thread::JoinHandle<Result<u64, String>>,
+    prefix_place: Place,
+    worker: std::thread::JoinHandle<Result<Snapshot, String>>,
+}
+
+/// A compacted log written beside the log, without its end mark yet.
+struct Snapshot {
+    len: u64,
+    place: Place,
 }
 
 impl WriteLog {
@@ -96,48 +109,87 @@ impl WriteLog {
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let (read, first_format) = record::read_any(&bytes);
-        match read.ending {
-            Ending::Clean => {}
-            Ending::Damaged { at, reason } => return Err(damaged_message(&path, at, reason, dir)),
-            Ending::Torn => {
-                let kept = keep_copy(dir, "torn", &bytes[read.good..])?;
-                eprintln!(
-                    "dynalab: cut an incomplete last record ({} bytes, never acknowledged) from {}; its bytes are in {}",
-                    bytes.len() - read.good,
-                    path.display(),
-                    kept.display()
-                );
-                file.set_len(read.good as u64).map_err(|e| format!("cannot cut {}: {e}", path.display()))?;
-                file.sync_all().map_err(|e| format!("cannot sync {}: {e}", path.display()))?;
-            }
-        }
-        if bytes.is_empty() {
-            file.write_all(record::MAGIC)
-                .and_then(|()| file.sync_all())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
-        file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
         let clock = Arc::new(ReplayableClock::default());
-        let engine = replay(&read.records, &clock);
-        let good = if bytes.is_empty() { record::MAGIC.len() as u64 } else { read.good as u64 };
         let mut log = Self {
             dir: dir.to_path_buf(),
             file,
             _lock: lock,
-            clock,
-            good,
-            base: good,
+            clock: clock.clone(),
+            place: Place::new_log(),
+            good: 0,
+            base: 0,
             broken: None,
             compaction: None,
             #[cfg(test)]
             fail_next_append: None,
         };
-        // A log of the first format is rewritten in this one; a long history is shortened.
-        if first_format || (read.records.len() > 1000 && log.good > COMPACT_GROWTH * state_bytes(&engine)) {
+        if earlier_formats::is_earlier(&bytes) {
+            // Read under the rules it was written under, then rewritten in this format.
+            let earlier = earlier_formats::read(&bytes);
+            match earlier.ending {
+                Ending::Clean => {}
+                Ending::Damaged { at, reason } => return Err(damaged_message(&path, at, &reason, dir)),
+                Ending::Torn => {
+                    let kept = keep_copy(dir, "torn", &bytes[earlier.good..])?;
+                    eprintln!(
+                        "dynalab: cut an incomplete last record ({} bytes) from {}, a log of an earlier format; its bytes are in {}",
+                        bytes.len() - earlier.good,
+                        path.display(),
+                        kept.display()
+                    );
+                }
+            }
+            let engine = replay(earlier.records.iter(), &clock);
+            log.compact(&engine)?;
+            return Ok((log, engine));
+        }
+        let read = record::read(&bytes);
+        match &read.ending {
+            Ending::Clean => {}
+            Ending::Damaged { at, reason } => return Err(damaged_message(&path, *at, reason, dir)),
+            Ending::Torn => {
+                let kept = keep_copy(dir, "torn", &bytes[read.good..])?;
+                eprintln!(
+                    "dynalab: cut {} bytes of an append that never got its end mark (so was never acknowledged) from {}; they are in {}",
+                    bytes.len() - read.good,
+                    path.display(),
+                    kept.display()
+                );
+            }
+        }
+        let engine = replay(read.records(), &clock);
+        if let Some(place) = read.place {
+            log.place = place;
+            log.good = read.good as u64;
+            if read.ending != Ending::Clean {
+                log.write_end_mark().map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+        } else {
+            // An empty file, or a crash while a new log's header was written.
+            let mut fresh = log.place.header();
+            fresh.extend(log.place.end_mark());
+            log.file
+                .set_len(0)
+                .and_then(|()| log.file.seek(SeekFrom::Start(0)).map(drop))
+                .and_then(|()| log.file.write_all(&fresh))
+                .and_then(|()| log.file.sync_all())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            log.good = LOG_HEADER as u64;
+        }
+        log.base = log.good;
+        // A long history is shortened.
+        if read.record_count() > 1000 && log.good > COMPACT_GROWTH * state_bytes(&engine) {
             log.compact(&engine)?;
         }
         Ok((log, engine))
+    }
+
+    /// Writes the end mark at `good` and cuts whatever followed it.
+    fn write_end_mark(&mut self) -> io::Result<()> {
+        self.file.seek(SeekFrom::Start(self.good))?;
+        self.file.write_all(&self.place.end_mark())?;
+        self.file.set_len(self.good + END_MARK as u64)?;
+        self.file.sync_all()
     }
 
     /// Holds the engine's clock at the present millisecond until [`WriteLog::release_time`], so
@@ -161,17 +213,21 @@ impl WriteLog {
         if let Some(reason) = &self.broken {
             return Err(io::Error::other(reason.clone()));
         }
-        let bytes: Vec<u8> =
-            entries.into_iter().flat_map(|entry| record::encode(&Record { at_millis, entry })).collect();
+        let records: Vec<Record> = entries.into_iter().map(|entry| Record { at_millis, entry }).collect();
+        let before = self.place;
+        let mut bytes = Vec::new();
+        self.place.encode_append(&records, &mut bytes);
+        let records_len = bytes.len() as u64;
+        bytes.extend(self.place.end_mark());
         match self.write_durably(&bytes) {
             Ok(()) => {
-                self.good += bytes.len() as u64;
+                self.good += records_len;
                 Ok(())
             }
             Err(error) => {
-                // Cut back whatever part reached the file, so later appends follow a good record.
-                let cut = self.file.set_len(self.good).and_then(|()| self.file.sync_all());
-                if let Err(cut) = cut {
+                // Put the old end mark back, so later appends follow the last acknowledged one.
+                self.place = before;
+                if let Err(cut) = self.write_end_mark() {
                     self.broken = Some(format!(
                         "the write log could not be cut back after a failed append ({cut}); restart the server"
                     ));
@@ -184,7 +240,7 @@ impl WriteLog {
     fn write_durably(&mut self, bytes: &[u8]) -> io::Result<()> {
         #[cfg(test)]
         if let Some(kind) = self.fail_next_append.take() {
-            // A partial record reaches the file, as on a disk that fills mid-write.
+            // Part of the append reaches the file, as on a disk that fills mid-write.
             self.file.seek(SeekFrom::Start(self.good))?;
             self.file.write_all(&bytes[..bytes.len() / 2])?;
             return Err(io::Error::from(kind));
@@ -199,11 +255,12 @@ impl WriteLog {
     pub fn rebuild(&mut self) -> Result<Engine, String> {
         let path = self.dir.join(LOG);
         let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let read = record::read(&bytes[..(self.good as usize).min(bytes.len())]);
-        if let Ending::Damaged { at, reason } = read.ending {
-            return Err(damaged_message(&path, at, reason, &self.dir));
+        let end = (self.good as usize + END_MARK).min(bytes.len());
+        let read = record::read(&bytes[..end]);
+        if let Ending::Damaged { at, reason } = &read.ending {
+            return Err(damaged_message(&path, *at, reason, &self.dir));
         }
-        Ok(replay(&read.records, &self.clock))
+        Ok(replay(read.records(), &self.clock))
     }
 
     /// Finishes a compaction whose thread is done, and starts one if the log has grown well past
@@ -225,23 +282,24 @@ impl WriteLog {
             let fail = |e: io::Error| format!("cannot compact {}: {e}", dir.display());
             let mut bytes = std::fs::read(dir.join(LOG)).map_err(fail)?;
             bytes.truncate(prefix as usize);
-            let read = record::read(&bytes);
-            if let Ending::Damaged { at, reason } = read.ending {
-                return Err(damaged_message(&dir.join(LOG), at, reason, &dir));
+            let read = read_prefix(&bytes);
+            if let Ending::Damaged { at, reason } = &read.ending {
+                return Err(damaged_message(&dir.join(LOG), *at, reason, &dir));
             }
-            let engine = replay(&read.records, &Arc::new(ReplayableClock::default()));
-            let snapshot = snapshot_bytes(&engine);
+            let engine = replay(read.records(), &Arc::new(ReplayableClock::default()));
+            let mut place = Place::new_log();
+            let snapshot = snapshot_bytes(&engine, &mut place);
             write_new(&dir.join(COMPACTING), &snapshot).map_err(fail)?;
-            Ok(snapshot.len() as u64)
+            Ok(Snapshot { len: snapshot.len() as u64, place })
         });
         match worker {
-            Ok(worker) => self.compaction = Some(Compaction { prefix, worker }),
+            Ok(worker) => self.compaction = Some(Compaction { prefix, prefix_place: self.place, worker }),
             Err(e) => eprintln!("dynalab: cannot start a compaction ({e}); the log stays as it was"),
         }
     }
 
-    /// Copies the records appended since the compaction began after its snapshot, then puts the
-    /// result in place of the log.
+    /// Renumbers the appends made since the compaction began into the new log after its snapshot,
+    /// adds the end mark, then puts the result in place of the log.
     fn finish_compaction(&mut self) {
         let Some(compaction) = self.compaction.take() else { return };
         let fresh = self.dir.join(COMPACTING);
@@ -258,33 +316,42 @@ impl WriteLog {
                 return;
             }
         };
-        let fail = |e: io::Error| format!("cannot compact {}: {e}", self.dir.display());
-        let tail = (|| {
+        let copied = (|| {
             let mut tail = vec![0; (self.good - compaction.prefix) as usize];
-            let mut log = File::open(self.dir.join(LOG))?;
-            log.seek(SeekFrom::Start(compaction.prefix))?;
-            log.read_exact(&mut tail)?;
-            let mut file = OpenOptions::new().append(true).open(&fresh)?;
-            file.write_all(&tail)?;
-            file.sync_all()?;
-            Ok(tail.len() as u64)
+            let mut log = File::open(self.dir.join(LOG)).map_err(|e| e.to_string())?;
+            log.seek(SeekFrom::Start(compaction.prefix)).map_err(|e| e.to_string())?;
+            log.read_exact(&mut tail).map_err(|e| e.to_string())?;
+            let read = record::read_until_mark(&tail, 0, compaction.prefix_place);
+            if let Ending::Damaged { at, reason } = read.ending {
+                return Err(damaged_message(&self.dir.join(LOG), compaction.prefix as usize + at, &reason, &self.dir));
+            }
+            let mut place = snapshot.place;
+            let mut bytes = Vec::with_capacity(tail.len() + END_MARK);
+            for append in &read.appends {
+                place.encode_append(append, &mut bytes);
+            }
+            let records_len = bytes.len() as u64;
+            bytes.extend(place.end_mark());
+            let mut file = OpenOptions::new().append(true).open(&fresh).map_err(|e| e.to_string())?;
+            file.write_all(&bytes).and_then(|()| file.sync_all()).map_err(|e| e.to_string())?;
+            Ok((snapshot.len + records_len, place))
         })();
-        match tail.map_err(fail) {
-            Ok(tail) => {
-                if let Err(e) = self.replace_log(snapshot + tail, snapshot) {
+        match copied {
+            Ok((good, place)) => {
+                if let Err(e) = self.replace_log(good, snapshot.len, place) {
                     eprintln!("dynalab: {e}");
                 }
             }
             Err(e) => {
                 let _ = std::fs::remove_file(&fresh);
-                eprintln!("dynalab: {e}; the log stays as it was");
+                eprintln!("dynalab: cannot compact {}: {e}; the log stays as it was", self.dir.display());
             }
         }
     }
 
-    /// Renames the compacted file over the log and follows it; `len` is its size, `base` the size
-    /// of its snapshot part.
-    fn replace_log(&mut self, len: u64, base: u64) -> Result<(), String> {
+    /// Renames the compacted file over the log and follows it: `good` is where its end mark is,
+    /// `base` the size of its snapshot part, `place` its next record's.
+    fn replace_log(&mut self, good: u64, base: u64, place: Place) -> Result<(), String> {
         let fail = |e: io::Error| format!("cannot compact {}: {e}", self.dir.display());
         std::fs::rename(self.dir.join(COMPACTING), self.dir.join(LOG)).map_err(fail)?;
         // From here the new log is the log: the handle must follow it.
@@ -295,10 +362,10 @@ impl WriteLog {
                 return Err(fail(e));
             }
         }
-        File::open(&self.dir).and_then(|d| d.sync_all()).map_err(fail)?;
-        self.good = len;
+        self.good = good;
         self.base = base;
-        Ok(())
+        self.place = place;
+        File::open(&self.dir).and_then(|d| d.sync_all()).map_err(fail)
     }
 
     /// Waits for a running compaction and finishes it (tests and shutdown).
@@ -311,27 +378,29 @@ impl WriteLog {
         }
     }
 
-    /// Replaces the log with the records that recreate `engine`'s state, at once (at start, before
-    /// any client): written beside it, fsynced, then renamed over it, so a crash at any point leaves
-    /// one whole log.
+    /// Replaces the log with a new one holding the records that recreate `engine`'s state, at once
+    /// (at start, before any client): written beside it, fsynced, then renamed over it, so a crash
+    /// at any point leaves one whole log.
     fn compact(&mut self, engine: &Engine) -> Result<(), String> {
-        let snapshot = snapshot_bytes(engine);
+        let mut place = Place::new_log();
+        let mut snapshot = snapshot_bytes(engine, &mut place);
+        let len = snapshot.len() as u64;
+        snapshot.extend(place.end_mark());
         write_new(&self.dir.join(COMPACTING), &snapshot).map_err(|e| {
             let _ = std::fs::remove_file(self.dir.join(COMPACTING));
             format!("cannot compact {}: {e}", self.dir.display())
         })?;
-        let len = snapshot.len() as u64;
-        self.replace_log(len, len)
+        self.replace_log(len, len, place)
     }
 
-    /// The log's size in bytes (whole records only).
+    /// The log's size in bytes, up to its end mark.
     pub fn len(&self) -> u64 {
         self.good
     }
 
     /// Whether the log holds no record.
     pub fn is_empty(&self) -> bool {
-        self.good <= record::MAGIC.len() as u64
+        self.good <= LOG_HEADER as u64
     }
 
     /// Makes the next append fail with `kind` after writing half its bytes (tests only).
@@ -341,12 +410,29 @@ impl WriteLog {
     }
 }
 
-/// The log that recreates `engine`'s state: the magic, then one record per request.
-fn snapshot_bytes(engine: &Engine) -> Vec<u8> {
-    let mut bytes = record::MAGIC.to_vec();
-    for request in engine.recreate_requests() {
-        let entry = Entry::Request { operation: request.operation.name().to_string(), body: request.body };
-        bytes.extend(record::encode(&Record { at_millis: request.at_millis.max(1), entry }));
+/// Reads a log's first bytes, which end where its end mark was.
+fn read_prefix(bytes: &[u8]) -> record::Read {
+    let header = record::read(bytes.get(..LOG_HEADER).unwrap_or(bytes));
+    match header.place {
+        Some(place) => record::read_until_mark(bytes, LOG_HEADER, place),
+        None => header,
+    }
+}
+
+/// A new log that recreates `engine`'s state: its header, then one append of one record per
+/// request (no end mark), numbered from `place`.
+fn snapshot_bytes(engine: &Engine, place: &mut Place) -> Vec<u8> {
+    let mut bytes = place.header();
+    let records: Vec<Record> = engine
+        .recreate_requests()
+        .into_iter()
+        .map(|request| Record {
+            at_millis: request.at_millis.max(1),
+            entry: Entry::Request { operation: request.operation.name().to_string(), body: request.body },
+        })
+        .collect();
+    if !records.is_empty() {
+        place.encode_append(&records, &mut bytes);
     }
     bytes
 }
@@ -384,7 +470,7 @@ fn lock(dir: &Path) -> Result<File, String> {
 
 fn damaged_message(path: &Path, at: usize, reason: &str, dir: &Path) -> String {
     format!(
-        "{} is damaged at byte {at} ({reason}); refusing to start. `dynalab repair --data-dir {}` keeps a copy of the log and cuts it at byte {at}, losing every record from there on",
+        "{} is damaged at byte {at} ({reason}); refusing to start. `dynalab repair --data-dir {}` keeps a copy of the log and keeps only what can be trusted: the records before byte {at} (and any repeated record once)",
         path.display(),
         dir.display()
     )
@@ -404,7 +490,7 @@ fn keep_copy(dir: &Path, what: &str, bytes: &[u8]) -> Result<PathBuf, String> {
 }
 
 /// Runs `records` on a new engine, each at its own time.
-fn replay(records: &[Record], clock: &Arc<ReplayableClock>) -> Engine {
+fn replay<'a>(records: impl Iterator<Item = &'a Record>, clock: &Arc<ReplayableClock>) -> Engine {
     let mut engine = Engine::new(clock.clone());
     for record in records {
         clock.replaying_at.store(record.at_millis.max(1), Ordering::SeqCst);
@@ -424,32 +510,49 @@ fn replay(records: &[Record], clock: &Arc<ReplayableClock>) -> Engine {
     engine
 }
 
-/// `dynalab repair`: keeps a copy of a damaged log beside it, then cuts the log at its last good
-/// record. Returns what it did, to print.
+/// `dynalab repair`: keeps a copy of a damaged log beside it, then replaces the log with a new
+/// one holding what can be trusted: every whole append before the damage, a repeated record
+/// (a copied block) kept once. Returns what it did, to print.
 pub fn repair(dir: &Path) -> Result<String, String> {
     let _lock = lock(dir)?;
     let path = dir.join(LOG);
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let (read, _) = record::read_any(&bytes);
-    let why = match read.ending {
-        Ending::Clean => {
-            return Ok(format!("{} is whole: {} records; nothing to repair", path.display(), read.records.len()))
+    let (appends, good, ending, repeats) = if earlier_formats::is_earlier(&bytes) {
+        let earlier = earlier_formats::read(&bytes);
+        let appends = earlier.records.into_iter().map(|record| vec![record]).collect();
+        (appends, earlier.good, earlier.ending, 0)
+    } else {
+        let read = record::salvage(&bytes);
+        (read.appends, read.good, read.ending, read.repeats_skipped)
+    };
+    let records: usize = appends.iter().map(Vec::len).sum();
+    let why = match &ending {
+        Ending::Clean if repeats == 0 => {
+            return Ok(format!("{} is whole: {records} records; nothing to repair", path.display()))
         }
-        Ending::Torn => "an incomplete last record".to_string(),
+        Ending::Clean => "repeated records".to_string(),
+        Ending::Torn => "an append that never got its end mark".to_string(),
         Ending::Damaged { at, reason } => format!("damage at byte {at} ({reason})"),
     };
     let copy = keep_copy(dir, "damaged", &bytes)?;
-    let file =
-        OpenOptions::new().write(true).open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    file.set_len(read.good as u64)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| format!("cannot cut {}: {e}", path.display()))?;
+    let mut place = Place::new_log();
+    let mut fresh = place.header();
+    for append in &appends {
+        place.encode_append(append, &mut fresh);
+    }
+    fresh.extend(place.end_mark());
+    let fail = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    write_new(&dir.join(COMPACTING), &fresh).map_err(fail)?;
+    std::fs::rename(dir.join(COMPACTING), &path).map_err(fail)?;
+    File::open(dir).and_then(|d| d.sync_all()).map_err(fail)?;
+    let repeated = match repeats {
+        0 => String::new(),
+        n => format!(", dropped {n} repeated records"),
+    };
     Ok(format!(
-        "{}: {why}; kept the {} records before byte {}, cut {} bytes; the whole damaged log is in {}",
+        "{}: {why}; kept the {records} records before byte {good}{repeated}, left out {} bytes; the whole damaged log is in {}",
         path.display(),
-        read.records.len(),
-        read.good,
-        bytes.len() - read.good,
+        bytes.len().saturating_sub(good),
         copy.display()
     ))
 }
@@ -487,7 +590,8 @@ mod tests {
         let size = log.len();
         log.fail_next_append(io::ErrorKind::StorageFull);
         assert!(log.append(1, vec![put(2)]).is_err());
-        assert_eq!(std::fs::metadata(dir.join(LOG)).expect("log").len(), size, "the partial record was cut back");
+        let on_disk = std::fs::metadata(dir.join(LOG)).expect("log").len();
+        assert_eq!(on_disk, size + END_MARK as u64, "the partial append was cut back to the old end mark");
         let mut rebuilt = log.rebuild().expect("rebuild");
         assert_eq!(count(&mut rebuilt), 1, "the failed write is not in the rebuilt state");
         log.append(1, vec![put(3)]).expect("a later append");
@@ -569,6 +673,30 @@ mod tests {
         let (_, mut engine) = WriteLog::open(&dir).expect("opens after repair");
         assert_eq!(count(&mut engine), 0);
         assert_ne!(whole, bytes);
+    }
+
+    #[test]
+    fn a_log_of_the_second_format_is_read_and_rewritten_in_this_one() {
+        let dir = tempdir("second-format");
+        std::fs::create_dir_all(&dir).expect("dir");
+        let mut bytes = earlier_formats::SECOND_MAGIC.to_vec();
+        for entry in [create(), put(1), put(2)] {
+            let Entry::Request { operation, body } = entry else { unreachable!() };
+            let payload = [[1u8].as_slice(), &5u64.to_le_bytes(), operation.as_bytes(), &[0], body.as_bytes()].concat();
+            let length = (payload.len() as u32).to_le_bytes();
+            bytes.extend(length);
+            bytes.extend(crc32fast::hash(&length).to_le_bytes());
+            bytes.extend(crc32fast::hash(&payload).to_le_bytes());
+            bytes.extend(&payload);
+        }
+        std::fs::write(dir.join(LOG), &bytes).expect("write");
+        let (mut log, mut engine) = WriteLog::open(&dir).expect("open");
+        assert_eq!(count(&mut engine), 2);
+        assert!(std::fs::read(dir.join(LOG)).expect("log").starts_with(record::MAGIC));
+        log.append(1, vec![put(3)]).expect("append");
+        drop(log);
+        let (_, mut engine) = WriteLog::open(&dir).expect("reopen");
+        assert_eq!(count(&mut engine), 3);
     }
 
     fn tempdir(name: &str) -> PathBuf {
