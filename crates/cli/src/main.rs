@@ -43,7 +43,9 @@ enum Command {
         /// allows sandboxed and file: pages). Pages from localhost are always allowed.
         #[arg(long = "cors-origin", value_name = "ORIGIN")]
         cors_origins: Vec<String>,
-        /// Most connections open at once; one more is answered 503.
+        /// Most connections open at once. Past it, a newcomer takes the place of the longest-idle
+        /// connection (no request in flight) of the client address holding the most; it is
+        /// answered 503 only when every open connection has a request in flight.
         #[arg(long, default_value_t = 768)]
         max_connections: usize,
         /// Seconds a connection may take to send a request's headers, or sit idle between requests.

@@ -2,7 +2,7 @@
 
 use dynalab_engine::{Engine, SystemClock};
 use dynalab_server::access::Access;
-use dynalab_server::connections::ConnectionCount;
+use dynalab_server::admission::Admission;
 use dynalab_server::persistence::WriteLog;
 use dynalab_server::{AppState, Limits, Settings};
 use std::path::PathBuf;
@@ -25,8 +25,7 @@ pub struct Options {
 /// takes the engine's one lock anyway, and tokio's work-stealing runtime measured ~20% more CPU
 /// per request than threads that keep their connections.
 pub fn run(options: Options) -> std::io::Result<()> {
-    let listener = std::net::TcpListener::bind((options.host.as_str(), options.port))?;
-    listener.set_nonblocking(true)?;
+    let listener = listen((options.host.as_str(), options.port))?;
     let address = listener.local_addr()?;
     let (log, engine) = match &options.data_dir {
         None => (None, Engine::new(Arc::new(SystemClock))),
@@ -48,16 +47,17 @@ pub fn run(options: Options) -> std::io::Result<()> {
         credentials: options.credentials,
     };
     let state = AppState::with_log(engine, log, settings);
-    let count = ConnectionCount::default();
+    let admission = Admission::default();
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let (stop, stopped) = watch::channel(false);
     let mut workers = Vec::new();
     for n in 1..threads {
-        let (listener, state, count, stopped) = (listener.try_clone()?, state.clone(), count.clone(), stopped.clone());
+        let (listener, state, admission, stopped) =
+            (listener.try_clone()?, state.clone(), admission.clone(), stopped.clone());
         let worker = std::thread::Builder::new().name(format!("dynalab-serve-{n}")).spawn(move || {
             one_thread_runtime()?.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener)?;
-                dynalab_server::serve(listener, state, count, stopped, false).await
+                dynalab_server::serve(listener, state, admission, stopped, false).await
             })
         })?;
         workers.push(worker);
@@ -76,7 +76,7 @@ pub fn run(options: Options) -> std::io::Result<()> {
             std::process::exit(130);
         });
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        let served = dynalab_server::serve(listener, state, count, stopped, true).await;
+        let served = dynalab_server::serve(listener, state, admission, stopped, true).await;
         // The other threads may still be finishing their requests in flight: wait for them here,
         // on this runtime, so the signal task above still answers a second signal meanwhile.
         let joined = tokio::task::spawn_blocking(move || {
@@ -124,4 +124,21 @@ impl Signals {
         #[cfg(not(unix))]
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// A listener on `address` with room for 1,024 connections waiting to be accepted: with std's 128,
+/// a burst of connections (a pool opening, a flood being evicted) has its SYNs dropped and waits a
+/// second for the retry.
+fn listen(address: impl std::net::ToSocketAddrs) -> std::io::Result<std::net::TcpListener> {
+    let mut last_error = None;
+    for address in address.to_socket_addrs()? {
+        let socket = socket2::Socket::new(socket2::Domain::for_address(address), socket2::Type::STREAM, None)?;
+        socket.set_reuse_address(true)?;
+        socket.set_nonblocking(true)?;
+        match socket.bind(&address.into()).and_then(|()| socket.listen(1024)) {
+            Ok(()) => return Ok(socket.into()),
+            Err(e) => last_error = Some(e),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")))
 }

@@ -458,21 +458,35 @@ fn get_latencies(port: u16, n: usize) -> Vec<f64> {
         .collect()
 }
 
-fn p99(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[(samples.len() * 99 / 100).min(samples.len() - 1)]
+fn p99(samples: Vec<f64>) -> f64 {
+    percentile(samples, 99)
 }
 
+fn percentile(mut samples: Vec<f64>, percent: usize) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[(samples.len() * percent / 100).min(samples.len() - 1)]
+}
+
+/// Connections that never finish their headers hold places only until a newcomer needs one (the
+/// oldest first) or the header timeout passes; connections whose request is in flight (here, a
+/// body that never finishes) are never pushed out: when every place is one, a newcomer is told
+/// 503, until the body timeout frees them.
 #[test]
-fn stalled_connections_are_capped_and_timed_out_while_others_are_served() {
+fn stalled_connections_give_way_to_newcomers_and_time_out_while_others_are_served() {
     let _serial = serial();
     let dir = fresh_dir("stalled");
     fill(&dir, 3);
-    let server = start(&dir, &["--max-connections", "200", "--idle-timeout", "2"]);
-    // 150 clients that send half a request and stall.
+    let server = start(&dir, &["--max-connections", "200", "--idle-timeout", "2", "--body-timeout", "2"]);
+    let connect = || TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+    let closed_soon = |stream: &mut TcpStream| {
+        stream.set_read_timeout(Some(Duration::from_secs(3))).expect("timeout");
+        let mut rest = Vec::new();
+        stream.read_to_end(&mut rest).is_ok()
+    };
+    // 150 clients that send half their headers and stall.
     let mut stalled: Vec<TcpStream> = (0..150)
         .map(|_| {
-            let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
+            let mut stream = connect();
             stream.write_all(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Tar").expect("write");
             stream
         })
@@ -480,11 +494,28 @@ fn stalled_connections_are_capped_and_timed_out_while_others_are_served() {
     let latencies = get_latencies(server.port, 200);
     println!("GetItem p99 beside 150 stalled clients: {:.1} ms", p99(latencies.clone()));
     assert!(p99(latencies.clone()) < 50.0, "GetItem p99 beside 150 stalled clients: {:.1} ms", p99(latencies));
-    // Past the cap, a connection is answered 503 at once.
-    let more: Vec<TcpStream> =
-        (0..60).map(|_| TcpStream::connect(("127.0.0.1", server.port)).expect("connect")).collect();
+    // 100 newcomers: 50 take free places, 50 push out the 50 oldest stalled clients.
+    let newcomers: Vec<TcpStream> = (0..100).map(|_| connect()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(stalled.iter_mut().take(40).all(closed_soon), "the oldest stalled clients gave way");
+    assert!(get_latencies(server.port, 20).len() == 20, "still served with every place taken");
+    // The rest are closed once the header timeout passes.
+    std::thread::sleep(Duration::from_millis(2200));
+    assert!(stalled.iter_mut().skip(60).all(closed_soon), "a stalled connection outlived the header timeout");
+    drop(newcomers);
+    // Every place holding a request in flight (a body that never finishes): newcomers get 503.
+    let request = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 100\r\n\r\n{";
+    let slow_bodies: Vec<TcpStream> = (0..200)
+        .map(|_| {
+            let mut stream = connect();
+            stream.write_all(request.as_bytes()).expect("write");
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
     let mut busy = 0;
-    for mut stream in more {
+    for _ in 0..10 {
+        let mut stream = connect();
         stream.set_read_timeout(Some(Duration::from_millis(500))).expect("timeout");
         let mut answer = String::new();
         let _ = stream.read_to_string(&mut answer);
@@ -493,16 +524,66 @@ fn stalled_connections_are_capped_and_timed_out_while_others_are_served() {
             busy += 1;
         }
     }
-    assert!(busy >= 10, "{busy} of 60 connections past the cap of 200 were told the server is busy");
-    // The stalled ones are closed once the header timeout passes, freeing their places.
+    assert_eq!(busy, 10, "newcomers while every place has a request in flight are told the server is busy");
+    // The body timeout frees them.
     std::thread::sleep(Duration::from_millis(2500));
-    for stream in &mut stalled {
-        stream.set_read_timeout(Some(Duration::from_secs(2))).expect("timeout");
-        let mut rest = Vec::new();
-        let closed = stream.read_to_end(&mut rest).is_ok();
-        assert!(closed, "a stalled connection is still open after the header timeout");
-    }
     assert!(get_latencies(server.port, 5).len() == 5);
+    drop(slow_bodies);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One client opens 2,000 connections to a default server (768 places) and sends nothing, then
+/// keeps reopening them; meanwhile a second client makes 1,000 requests, each on a new connection.
+/// Idle places are handed to newcomers (the longest idle first), so every request is served.
+#[test]
+fn an_idle_connection_flood_does_not_shut_out_another_client() {
+    let _serial = serial();
+    let dir = fresh_dir("flood");
+    fill(&dir, 3);
+    let server = start(&dir, &[]);
+    let port = server.port;
+    let flooding = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let flood = {
+        let flooding = flooding.clone();
+        std::thread::spawn(move || {
+            let mut held = std::collections::VecDeque::new();
+            let mut opened = 0usize;
+            let mut first = None;
+            while flooding.load(std::sync::atomic::Ordering::SeqCst) || opened < 2000 {
+                if let Ok(stream) = TcpStream::connect(("127.0.0.1", port)) {
+                    opened += 1;
+                    if first.is_none() {
+                        first = stream.try_clone().ok();
+                    }
+                    held.push_back(stream);
+                }
+                if held.len() >= 2000 {
+                    // Reopen: the oldest goes, a new one comes.
+                    held.pop_front();
+                }
+            }
+            (opened, first)
+        })
+    };
+    // Let the flood fill every place before the other client starts.
+    std::thread::sleep(Duration::from_millis(1500));
+    let latencies = get_latencies(port, 1000);
+    flooding.store(false, std::sync::atomic::Ordering::SeqCst);
+    let (opened, first) = flood.join().expect("flood");
+    println!(
+        "GetItem beside an idle flood ({opened} connections opened): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        percentile(latencies.clone(), 50),
+        p99(latencies.clone()),
+        percentile(latencies.clone(), 100)
+    );
+    assert!(opened >= 2000, "the flood opened {opened} connections");
+    // The flood's first connection gave up its place long ago.
+    let mut first = first.expect("the flood's first connection");
+    first.set_read_timeout(Some(Duration::from_secs(2))).expect("timeout");
+    let mut rest = Vec::new();
+    assert!(first.read_to_end(&mut rest).is_ok(), "the flood's first connection is still held");
+    assert!(p99(latencies.clone()) < 200.0, "p99 {:.1} ms", p99(latencies));
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,13 +1,12 @@
-//! Accepting and serving connections, bounded: a cap on open connections (one more is answered 503
-//! and closed), a time limit for a request's headers that also closes idle keep-alive connections,
-//! answers to clients that half-close after sending, and a graceful stop that finishes what is in
-//! flight within a deadline.
+//! Accepting and serving connections, bounded: a cap on open connections where idle ones make room
+//! for new clients ([`crate::admission`]; 503 only when every place is busy), a time limit for a
+//! request's headers that also closes idle keep-alive connections, answers to clients that
+//! half-close after sending, and a graceful stop that finishes what is in flight within a deadline.
 
+use crate::admission::{Admission, Place};
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
@@ -18,7 +17,8 @@ use tower::ServiceExt;
 /// How long things may take, and how many connections may be open.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Open connections across all threads; one more is answered 503.
+    /// Open connections across all threads. Past it, a new one takes the place of the longest-idle
+    /// connection of the peer holding the most; it is answered 503 only when all are busy.
     pub max_connections: usize,
     /// A request's headers must arrive within this, and an idle connection is closed after it.
     pub idle_timeout: Duration,
@@ -40,31 +40,6 @@ impl Default for Limits {
     }
 }
 
-/// Counts the open connections of every thread of one server.
-#[derive(Debug, Clone, Default)]
-pub struct ConnectionCount(Arc<AtomicUsize>);
-
-/// One open connection, counted until dropped.
-struct Counted(Arc<AtomicUsize>);
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl ConnectionCount {
-    fn admit(&self, max: usize) -> Option<Counted> {
-        let admitted = self.0.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < max).then_some(n + 1)).is_ok();
-        admitted.then(|| Counted(self.0.clone()))
-    }
-
-    /// Connections open now.
-    pub fn open(&self) -> usize {
-        self.0.load(Ordering::SeqCst)
-    }
-}
-
 const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/x-amz-json-1.0\r\nconnection: close\r\ncontent-length: 144\r\n\r\n{\"__type\":\"com.amazon.coral.service#ServiceUnavailableException\",\"message\":\"dynalab serve has too many open connections; try again in a moment\"}";
 
 /// Serves `router` on `listener` until `stop` turns true; then stops accepting, lets in-flight
@@ -73,23 +48,23 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
-    count: ConnectionCount,
+    admission: Admission,
     mut stop: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else {
+                let Ok((stream, peer)) = accepted else {
                     // Out of file descriptors or a connection reset before it was accepted: keep
                     // serving the connections already open, and try again shortly.
                     tokio::time::sleep(Duration::from_millis(10)).await;
                     continue;
                 };
-                match count.admit(limits.max_connections) {
-                    Some(counted) => {
+                match admission.admit(peer.ip(), limits.max_connections) {
+                    Some(place) => {
                         let (router, limits, stop) = (router.clone(), limits.clone(), stop.clone());
-                        connections.spawn(serve_one(stream, router, limits, stop, counted));
+                        connections.spawn(serve_one(stream, router, limits, stop, place));
                     }
                     None => {
                         connections.spawn(refuse(stream));
@@ -110,27 +85,19 @@ pub async fn serve(
     Ok(())
 }
 
-async fn serve_one(
-    stream: TcpStream,
-    router: Router,
-    limits: Limits,
-    mut stop: watch::Receiver<bool>,
-    _counted: Counted,
-) {
+async fn serve_one(stream: TcpStream, router: Router, limits: Limits, mut stop: watch::Receiver<bool>, place: Place) {
     let _ = stream.set_nodelay(true);
-    // Requests whose headers have arrived and whose answer is not yet sent: at a stop, a
-    // connection with none (idle, or still sending headers) is closed at once, not waited for.
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    let counter = in_flight.clone();
+    let activity = place.activity.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
-        let guard = InFlight::enter(&counter);
+        // Counted from its headers until its answer's last byte: a connection with no request in
+        // flight (idle, or still sending headers) can be closed at once, at a stop or to make room.
+        let busy = activity.request();
         let answer = router.clone().oneshot(request);
         async move {
-            // The guard lives in the answer's body: it counts until the last byte is handed on.
             let response = answer.await?;
             Ok::<_, std::convert::Infallible>(response.map(|body| {
                 axum::body::Body::new(http_body_util::BodyExt::map_err(body, move |error| {
-                    let _held = &guard;
+                    let _held = &busy;
                     error
                 }))
             }))
@@ -142,8 +109,13 @@ async fn serve_one(
     tokio::pin!(connection);
     tokio::select! {
         _ = connection.as_mut() => {}
+        () = place.activity.evicted() => {
+            // Another client needs the place: a request that raced in is still answered.
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
         () = stopped(&mut stop) => {
-            if in_flight.load(Ordering::SeqCst) == 0 {
+            if !place.activity.is_busy() {
                 // Nothing was asked that could be answered: dropping the connection closes it.
                 return;
             }
@@ -151,22 +123,6 @@ async fn serve_one(
             connection.as_mut().graceful_shutdown();
             let _ = connection.await;
         }
-    }
-}
-
-/// One request being answered, counted while it lives.
-struct InFlight(Arc<AtomicUsize>);
-
-impl InFlight {
-    fn enter(counter: &Arc<AtomicUsize>) -> Self {
-        counter.fetch_add(1, Ordering::SeqCst);
-        Self(counter.clone())
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -195,15 +151,5 @@ mod tests {
             head.lines().find_map(|l| l.strip_prefix("content-length: ")).and_then(|n| n.parse().ok()).expect("length");
         assert_eq!(length, body.len());
         serde_json::from_str::<serde_json::Value>(body).expect("json body");
-    }
-
-    #[test]
-    fn the_count_admits_up_to_the_cap_and_frees_on_drop() {
-        let count = ConnectionCount::default();
-        let first = count.admit(2).expect("first");
-        let _second = count.admit(2).expect("second");
-        assert!(count.admit(2).is_none());
-        drop(first);
-        assert!(count.admit(2).is_some());
     }
 }

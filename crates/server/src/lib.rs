@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod access;
+pub mod admission;
 pub mod connections;
 pub mod encoding;
 pub mod persistence;
@@ -396,7 +397,7 @@ pub async fn sweep_expired(state: &AppState) -> usize {
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
-    count: connections::ConnectionCount,
+    admission: admission::Admission,
     stop: tokio::sync::watch::Receiver<bool>,
     sweeps: bool,
 ) -> std::io::Result<()> {
@@ -411,7 +412,7 @@ pub async fn serve(
         })
     });
     let limits = state.settings.limits.clone();
-    let served = connections::serve(listener, app(state), limits, count, stop).await;
+    let served = connections::serve(listener, app(state), limits, admission, stop).await;
     if let Some(sweeping) = sweeping {
         sweeping.abort();
     }

@@ -1,0 +1,201 @@
+//! Who gets one of the server's connections. Open connections are capped (`--max-connections`);
+//! when the server is full, a new client is not refused while someone holds a connection doing
+//! nothing: the peer holding the most connections gives up its longest-idle one (no request in
+//! flight: idle between requests, or still sending a request's headers), and the new client takes
+//! its place. Only when every open connection has a request in flight is the new client answered
+//! 503. So a flood of idle or half-open connections, or one application's oversized keep-alive
+//! pool, cannot shut a well-behaved client out: each new connection pushes out the flood's oldest.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+use tokio::sync::Notify;
+
+/// The open connections of every thread of one server.
+#[derive(Clone)]
+pub struct Admission {
+    registry: Arc<Mutex<Registry>>,
+    started: Instant,
+}
+
+impl Default for Admission {
+    fn default() -> Self {
+        Self { registry: Arc::default(), started: Instant::now() }
+    }
+}
+
+#[derive(Default)]
+struct Registry {
+    next_id: u64,
+    open: HashMap<u64, Held>,
+}
+
+struct Held {
+    peer: IpAddr,
+    activity: Arc<Activity>,
+}
+
+/// What the server knows of one open connection while it serves it.
+pub struct Activity {
+    started: Instant,
+    /// Requests whose headers have arrived and whose answer is not yet sent.
+    in_flight: AtomicUsize,
+    /// Milliseconds after the server started when the connection last had no request in flight.
+    idle_since: AtomicU64,
+    /// Notified when the connection is asked to give up its place.
+    evicted: Notify,
+}
+
+impl Activity {
+    fn now(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// A request's headers arrived: the connection is busy until the guard is dropped.
+    pub fn request(self: &Arc<Self>) -> Busy {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        Busy(self.clone())
+    }
+
+    /// Whether a request is being answered.
+    pub fn is_busy(&self) -> bool {
+        self.in_flight.load(Ordering::SeqCst) > 0
+    }
+
+    /// Resolves once the connection has been asked to give up its place.
+    pub async fn evicted(&self) {
+        self.evicted.notified().await;
+    }
+}
+
+/// One request being answered on a connection.
+pub struct Busy(Arc<Activity>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.idle_since.store(self.0.now(), Ordering::SeqCst);
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A place among the open connections, given up when dropped.
+pub struct Place {
+    registry: Arc<Mutex<Registry>>,
+    id: u64,
+    pub activity: Arc<Activity>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.registry.lock().unwrap_or_else(PoisonError::into_inner).open.remove(&self.id);
+    }
+}
+
+impl Admission {
+    /// A place for a new connection from `peer` among at most `max`, pushing out the longest-idle
+    /// connection of the peer holding the most when full; `None` when every place is busy.
+    pub fn admit(&self, peer: IpAddr, max: usize) -> Option<Place> {
+        let mut registry = self.registry.lock().unwrap_or_else(PoisonError::into_inner);
+        if registry.open.len() >= max {
+            let victim = registry.victim()?;
+            if let Some(held) = registry.open.remove(&victim) {
+                held.activity.evicted.notify_one();
+            }
+        }
+        let activity = Arc::new(Activity {
+            started: self.started,
+            in_flight: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            evicted: Notify::new(),
+        });
+        activity.idle_since.store(activity.now(), Ordering::SeqCst);
+        let id = registry.next_id;
+        registry.next_id += 1;
+        registry.open.insert(id, Held { peer, activity: activity.clone() });
+        Some(Place { registry: self.registry.clone(), id, activity })
+    }
+
+    /// Connections open now (an evicted one stops counting when asked to leave).
+    pub fn open(&self) -> usize {
+        self.registry.lock().unwrap_or_else(PoisonError::into_inner).open.len()
+    }
+}
+
+impl Registry {
+    /// The connection to push out: the longest-idle one of the peer holding the most connections
+    /// that has an idle one.
+    fn victim(&self) -> Option<u64> {
+        let mut per_peer: HashMap<IpAddr, (usize, Option<(u64, u64)>)> = HashMap::new();
+        for (id, held) in &self.open {
+            let (count, oldest) = per_peer.entry(held.peer).or_default();
+            *count += 1;
+            if !held.activity.is_busy() {
+                let since = held.activity.idle_since.load(Ordering::SeqCst);
+                // Ties (the same millisecond) go to the connection opened first.
+                if oldest.is_none_or(|(at, oldest_id)| (since, *id) < (at, oldest_id)) {
+                    *oldest = Some((since, *id));
+                }
+            }
+        }
+        per_peer
+            .into_values()
+            .filter_map(|(count, oldest)| Some((count, oldest?)))
+            .max_by_key(|(count, _)| *count)
+            .map(|(_, (_, id))| id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(last: u8) -> IpAddr {
+        IpAddr::from([10, 0, 0, last])
+    }
+
+    #[test]
+    fn places_are_given_up_when_dropped() {
+        let admission = Admission::default();
+        let first = admission.admit(ip(1), 2).expect("first");
+        let _second = admission.admit(ip(1), 2).expect("second");
+        assert_eq!(admission.open(), 2);
+        drop(first);
+        assert_eq!(admission.open(), 1);
+    }
+
+    #[test]
+    fn when_full_the_longest_idle_connection_of_the_largest_peer_makes_room() {
+        let admission = Admission::default();
+        let other = admission.admit(ip(2), 4).expect("other peer");
+        let flood: Vec<Place> = (0..3).map(|_| admission.admit(ip(1), 4).expect("flood")).collect();
+        // The flood's first connection is busy, so its second (the longest idle) goes.
+        let _busy = flood[0].activity.request();
+        let newcomer = admission.admit(ip(3), 4).expect("room is made");
+        assert_eq!(admission.open(), 4);
+        let evicted: Vec<bool> = flood
+            .iter()
+            .map(|place| {
+                let registry = admission.registry.lock().expect("lock");
+                !registry.open.contains_key(&place.id)
+            })
+            .collect();
+        assert_eq!(evicted, [false, true, false]);
+        assert!(
+            admission.registry.lock().expect("lock").open.contains_key(&other.id),
+            "the smaller peer keeps its place"
+        );
+        drop(newcomer);
+    }
+
+    #[test]
+    fn when_every_connection_is_busy_a_newcomer_is_refused() {
+        let admission = Admission::default();
+        let places: Vec<Place> = (0..2).map(|_| admission.admit(ip(1), 2).expect("admit")).collect();
+        let busy: Vec<Busy> = places.iter().map(|place| place.activity.request()).collect();
+        assert!(admission.admit(ip(2), 2).is_none());
+        drop(busy);
+        assert!(admission.admit(ip(2), 2).is_some(), "once idle, one makes room");
+    }
+}
