@@ -46,7 +46,7 @@ macro_rules! requests {
                 let body = named.as_deref().unwrap_or(body);
                 let input = match operation {
                     $(Operation::$op => {
-                        let parsed: $input = serde_json::from_str(body).map_err(|e| from_serde(operation, &e, body))?;
+                        let parsed: $input = read_input(operation, body)?;
                         Input::$op(parsed.check().map_err(|e| e.answered_by(operation))?)
                     })*
                 };
@@ -241,6 +241,30 @@ impl ResponseBody for ops::tags::NoBody {
     }
 }
 
+/// Reads a request's input. A member sent twice keeps its last value, as DynamoDB's parser
+/// (Jackson, whose default that is) does — measured on DynamoDB Local, at the top level, in nested
+/// structures and in AttributeValues, even when an earlier value has the wrong type. serde reads
+/// members as they come and refuses a repeat, so a body it refuses is read again through a map
+/// that keeps each member's last value; only a refused body pays for the second reading.
+fn read_input<T: serde::de::DeserializeOwned>(operation: Operation, body: &str) -> Result<T> {
+    let error = match serde_json::from_str(body) {
+        Ok(input) => return Ok(input),
+        Err(error) => error,
+    };
+    let last_values = match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(value) => serde_json::to_string(&value).unwrap_or_default(),
+        // Not JSON at all: say where, as the parser would.
+        Err(syntax) => return Err(from_serde(operation, &syntax, body)),
+    };
+    match serde_json::from_str(&last_values) {
+        Ok(input) => Ok(input),
+        Err(again) if error.to_string().starts_with("duplicate field") => {
+            Err(from_serde(operation, &again, &last_values))
+        }
+        Err(_) => Err(from_serde(operation, &error, body)),
+    }
+}
+
 /// A request that does not deserialise: DynamoDB's validation error if a value check failed while
 /// reading, else a `SerializationException` worded as Coral words JSON type errors.
 fn from_serde(operation: Operation, error: &serde_json::Error, body: &str) -> DynamoError {
@@ -390,6 +414,133 @@ mod tests {
                 error.message
             );
         }
+    }
+
+    /// Words only a Rust library would use: no DynamoDB answer contains them.
+    fn library_wording(message: &str) -> bool {
+        const WORDS: [&str; 16] = [
+            "`",
+            "duplicate field",
+            "missing field",
+            "unknown field",
+            "unknown variant",
+            "invalid type",
+            "invalid length",
+            "at line",
+            "EOF while",
+            "struct ",
+            "variant",
+            "i64",
+            "u64",
+            "usize",
+            "f64",
+            "Input {",
+        ];
+        // Jackson's own location suffix quotes a feature name in backticks: that is DynamoDB's wording.
+        let message = message.split("\n at [Source: REDACTED").next().unwrap_or(message);
+        WORDS.iter().any(|word| message.contains(word))
+    }
+
+    #[test]
+    fn a_member_sent_twice_keeps_its_last_value_everywhere() {
+        let mut engine = Engine::new(std::sync::Arc::new(crate::SystemClock));
+        let create = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],"KeySchema":[{"AttributeName":"id","KeyType":"HASH"}]}"#;
+        engine.execute("CreateTable", create).expect("create");
+        engine.execute("PutItem", r#"{"TableName":"things","Item":{"id":{"S":"y"},"v":{"S":"why"}}}"#).expect("put");
+        for body in [
+            r#"{"TableName":"nope","TableName":"things","Key":{"id":{"S":"y"}}}"#,
+            r#"{"TableName":"things","Key":{"id":{"S":"x","S":"y"}}}"#,
+            r#"{"TableName":"things","Key":{"id":{"N":"1"},"id":{"S":"y"}}}"#,
+            r#"{"TableName":"things","Key":{"id":{"N":"1"}},"Key":{"id":{"S":"y"}}}"#,
+            r#"{"TableName":"things","Key":{"id":{"S":"y"}},"ConsistentRead":"x","ConsistentRead":true}"#,
+        ] {
+            let answer = engine.execute("GetItem", body).unwrap_or_else(|e| panic!("{body}: {}", e.message));
+            assert!(answer.contains("why"), "{body}: {answer}");
+        }
+        let later_wins = r#"{"TableName":"things","TableName":"nope","Key":{"id":{"S":"y"}}}"#;
+        let error = engine.execute("GetItem", later_wins).err().expect("the later name is read");
+        assert_eq!(error.kind, ErrorKind::ResourceNotFound);
+        let nested = r#"{"TransactItems":[{"Put":{"TableName":"nope","TableName":"things","Item":{"id":{"S":"t"}}}}]}"#;
+        engine.execute("TransactWriteItems", nested).unwrap_or_else(|e| panic!("{}", e.message));
+    }
+
+    #[test]
+    fn no_malformed_body_is_answered_in_a_librarys_words() {
+        let members = [
+            "TableName",
+            "Key",
+            "Item",
+            "Limit",
+            "Select",
+            "ReturnValues",
+            "ReturnConsumedCapacity",
+            "ConsistentRead",
+            "KeySchema",
+            "AttributeDefinitions",
+            "BillingMode",
+            "ProvisionedThroughput",
+            "TransactItems",
+            "RequestItems",
+            "ExclusiveStartKey",
+            "ExpressionAttributeNames",
+            "ExpressionAttributeValues",
+            "GlobalSecondaryIndexes",
+            "GlobalSecondaryIndexUpdates",
+            "StreamSpecification",
+            "Tags",
+            "TagKeys",
+            "Statement",
+            "Parameters",
+            "Statements",
+            "TimeToLiveSpecification",
+            "ScanIndexForward",
+            "Segment",
+            "KeyConditions",
+            "QueryFilter",
+            "AttributeUpdates",
+            "Expected",
+            "AttributesToGet",
+            "ResourceArn",
+            "ShardIteratorType",
+            "StreamArn",
+            "ShardId",
+            "SSESpecification",
+            "TableClass",
+            "ReturnItemCollectionMetrics",
+        ];
+        let shapes = [
+            "1",
+            "-1.5e3",
+            "\"x\"",
+            "true",
+            "null",
+            "[]",
+            "[1]",
+            "[{}]",
+            "{}",
+            "{\"a\":1}",
+            "{\"S\":[]}",
+            "[[]]",
+            "[\"x\"]",
+        ];
+        let mut checked = 0;
+        for &operation in Operation::ALL {
+            for member in members {
+                for shape in shapes {
+                    for body in [
+                        format!(r#"{{"{member}":{shape}}}"#),
+                        format!(r#"{{"TableName":"things","{member}":{shape},"{member}":{shape}}}"#),
+                        format!(r#"{{"{member}":{shape},"{member}":{shape}"#),
+                    ] {
+                        if let Err(error) = Request::parse(operation, &body) {
+                            checked += 1;
+                            assert!(!library_wording(&error.message), "{operation} {body}: {}", error.message);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]

@@ -472,6 +472,10 @@ mod tests {
             serde_json::json!({"__type": "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",
                 "message": "Requested resource not found: Table: nope not found"})
         );
+        // A member sent twice keeps its last value, as DynamoDB's parser does: no parser's wording.
+        let twice = r#"{"TableName":"things","TableName":"nope"}"#;
+        let (_, _, body) = call(app.clone(), Some("DynamoDB_20120810.DescribeTable"), twice).await;
+        assert_eq!(body["message"], "Requested resource not found: Table: nope not found");
         let (_, _, body) = call(app.clone(), Some("DynamoDB_20120810.Nope"), "{}").await;
         assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
         let (_, _, body) = call(app, None, "{}").await;

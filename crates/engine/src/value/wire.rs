@@ -91,7 +91,8 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AttributeValue, A::Error> {
-        let mut found: Option<AttributeValue> = None;
+        // The type key and value read; a key sent twice keeps its last value, as DynamoDB's parser does.
+        let mut found: Option<(std::borrow::Cow<'de, str>, AttributeValue)> = None;
         let mut extra_type = false;
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             let value = match key.as_ref() {
@@ -131,10 +132,9 @@ impl<'de> Visitor<'de> for ValueVisitor {
                 }
             };
             if let Some(value) = value {
-                if found.is_some() {
-                    extra_type = true;
-                } else {
-                    found = Some(value);
+                match &found {
+                    Some((type_key, _)) if *type_key != key => extra_type = true,
+                    _ => found = Some((key, value)),
                 }
             }
         }
@@ -143,7 +143,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
                 "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes",
             ));
         }
-        let value = found.ok_or_else(|| {
+        let (_, value) = found.ok_or_else(|| {
             invalid("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
         })?;
         check_set(&value)?;
@@ -245,6 +245,12 @@ mod tests {
     fn rejects_malformed_values_with_dynamodb_messages() {
         assert_eq!(
             error(r#"{"S":"a","N":"1"}"#),
+            "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+        );
+        let repeated: AttributeValue = serde_json::from_str(r#"{"S":"a","S":"b"}"#).unwrap();
+        assert_eq!(repeated, AttributeValue::S("b".into()), "a type sent twice keeps its last value");
+        assert_eq!(
+            error(r#"{"S":"a","N":"1","S":"b"}"#),
             "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
         );
         assert_eq!(
