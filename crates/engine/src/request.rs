@@ -458,7 +458,7 @@ mod tests {
             assert!(answer.contains("why"), "{body}: {answer}");
         }
         let later_wins = r#"{"TableName":"things","TableName":"nope","Key":{"id":{"S":"y"}}}"#;
-        let error = engine.execute("GetItem", later_wins).err().expect("the later name is read");
+        let error = engine.execute("GetItem", later_wins).expect_err("the later name is read");
         assert_eq!(error.kind, ErrorKind::ResourceNotFound);
         let nested = r#"{"TransactItems":[{"Put":{"TableName":"nope","TableName":"things","Item":{"id":{"S":"t"}}}}]}"#;
         engine.execute("TransactWriteItems", nested).unwrap_or_else(|e| panic!("{}", e.message));
