@@ -2,8 +2,9 @@
 # Two or more `dynalab` binaries side by side (say, before and after a change): each serves the
 # benches/load.py data on its own loopback port, then wrk runs benches/serve.lua's loads against
 # them in turn, alternating within every load, for ROUNDS rounds. Prints requests/s and the
-# server's CPU µs per request (from /proc/PID/stat). Usage:
-#   LOADS="get put" benches/compare.sh ROUNDS BINARY BINARY...
+# server's CPU µs per request (from /proc/PID/stat). With PIN=1 each server runs on core 0 and wrk
+# (one thread) on core 1, so the two do not compete. Usage:
+#   PIN=1 LOADS="get put" CONNECTIONS="8" SECONDS_PER_RUN=5 benches/compare.sh ROUNDS BINARY BINARY...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=$1; shift
@@ -11,7 +12,11 @@ declare -A port pid
 trap 'for b in "${!pid[@]}"; do kill "${pid[$b]}" 2> /dev/null || true; done' EXIT
 for binary in "$@"; do
   port[$binary]=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$binary" serve --port "${port[$binary]}" > /dev/null 2>&1 & pid[$binary]=$!
+  if [[ ${PIN:-0} == 1 ]]; then
+    taskset -c 0 "$binary" serve --port "${port[$binary]}" > /dev/null 2>&1 & pid[$binary]=$!
+  else
+    "$binary" serve --port "${port[$binary]}" > /dev/null 2>&1 & pid[$binary]=$!
+  fi
 done
 sleep 0.5
 for binary in "$@"; do python3 benches/load.py "${port[$binary]}"; done
@@ -19,10 +24,14 @@ hz=$(getconf CLK_TCK)
 printf '%-7s %5s %-28s %12s %16s\n' load conns binary "requests/s" "CPU µs/request"
 for _ in $(seq "$rounds"); do
   for load in ${LOADS:-get put update query}; do
-    for connections in 8 32; do
+    for connections in ${CONNECTIONS:-8 32}; do
       for binary in "$@"; do
         before=$(awk '{print $14 + $15}' "/proc/${pid[$binary]}/stat")
-        out=$(LOAD=$load wrk -t2 -c"$connections" -d4s -s benches/serve.lua "http://127.0.0.1:${port[$binary]}/")
+        if [[ ${PIN:-0} == 1 ]]; then
+          out=$(LOAD=$load taskset -c 1 wrk -t1 -c"$connections" -d"${SECONDS_PER_RUN:-4}"s -s benches/serve.lua "http://127.0.0.1:${port[$binary]}/")
+        else
+          out=$(LOAD=$load wrk -t2 -c"$connections" -d"${SECONDS_PER_RUN:-4}"s -s benches/serve.lua "http://127.0.0.1:${port[$binary]}/")
+        fi
         after=$(awk '{print $14 + $15}' "/proc/${pid[$binary]}/stat")
         requests=$(echo "$out" | awk '/requests in/ {print $1}')
         rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')

@@ -117,6 +117,23 @@ impl Admission {
         Some(Place { registry: self.registry.clone(), id, activity })
     }
 
+    /// Asks every connection idle (no request in flight) for longer than `limit` to close: idle
+    /// keep-alive connections, and clients that take longer than that to send a request's headers.
+    /// One sweep every so often replaces a timer armed and disarmed on every request.
+    pub fn close_idle(&self, limit: std::time::Duration) {
+        let limit = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut registry = self.registry.lock().unwrap_or_else(PoisonError::into_inner);
+        registry.open.retain(|_, held| {
+            let idle_for = now.saturating_sub(held.activity.idle_since.load(Ordering::SeqCst));
+            let overdue = !held.activity.is_busy() && idle_for > limit;
+            if overdue {
+                held.activity.evicted.notify_one();
+            }
+            !overdue
+        });
+    }
+
     /// Connections open now (an evicted one stops counting when asked to leave).
     pub fn open(&self) -> usize {
         self.registry.lock().unwrap_or_else(PoisonError::into_inner).open.len()
@@ -187,6 +204,19 @@ mod tests {
             "the smaller peer keeps its place"
         );
         drop(newcomer);
+    }
+
+    #[test]
+    fn connections_idle_past_the_limit_are_asked_to_close_and_busy_ones_are_not() {
+        let admission = Admission::default();
+        let idle = admission.admit(ip(1), 4).expect("idle");
+        let busy = admission.admit(ip(1), 4).expect("busy");
+        let _request = busy.activity.request();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let fresh = admission.admit(ip(1), 4).expect("fresh");
+        admission.close_idle(std::time::Duration::from_millis(20));
+        let open = |place: &Place| admission.registry.lock().expect("lock").open.contains_key(&place.id);
+        assert_eq!([open(&idle), open(&busy), open(&fresh)], [false, true, true]);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use crate::admission::{Admission, Place};
 use axum::Router;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
@@ -20,7 +20,8 @@ pub struct Limits {
     /// Open connections across all threads. Past it, a new one takes the place of the longest-idle
     /// connection of the peer holding the most; it is answered 503 only when all are busy.
     pub max_connections: usize,
-    /// A request's headers must arrive within this, and an idle connection is closed after it.
+    /// A connection with no request in flight for longer than this (idle between requests, or
+    /// still sending a request's headers) is closed, within a quarter of it.
     pub idle_timeout: Duration,
     /// A request's body must arrive within this once its headers have.
     pub body_timeout: Duration,
@@ -52,8 +53,12 @@ pub async fn serve(
     mut stop: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     let mut connections = JoinSet::new();
+    let mut sweep =
+        tokio::time::interval((limits.idle_timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1)));
+    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = sweep.tick() => admission.close_idle(limits.idle_timeout),
             accepted = listener.accept() => {
                 let Ok((stream, peer)) = accepted else {
                     // Out of file descriptors or a connection reset before it was accepted: keep
@@ -63,8 +68,8 @@ pub async fn serve(
                 };
                 match admission.admit(peer.ip(), limits.max_connections) {
                     Some(place) => {
-                        let (router, limits, stop) = (router.clone(), limits.clone(), stop.clone());
-                        connections.spawn(serve_one(stream, router, limits, stop, place));
+                        let (router, stop) = (router.clone(), stop.clone());
+                        connections.spawn(serve_one(stream, router, stop, place));
                     }
                     None => {
                         connections.spawn(refuse(stream));
@@ -85,7 +90,7 @@ pub async fn serve(
     Ok(())
 }
 
-async fn serve_one(stream: TcpStream, router: Router, limits: Limits, mut stop: watch::Receiver<bool>, place: Place) {
+async fn serve_one(stream: TcpStream, router: Router, mut stop: watch::Receiver<bool>, place: Place) {
     let _ = stream.set_nodelay(true);
     let activity = place.activity.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
@@ -103,14 +108,20 @@ async fn serve_one(stream: TcpStream, router: Router, limits: Limits, mut stop: 
             }))
         }
     });
+    // No header-read timer: hyper would arm and disarm one on every request. The idle sweep in
+    // `serve` closes connections with no request in flight past `idle_timeout` instead.
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(limits.idle_timeout).half_close(true).keep_alive(true);
+    builder.half_close(true).keep_alive(true);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
     tokio::select! {
         _ = connection.as_mut() => {}
         () = place.activity.evicted() => {
-            // Another client needs the place: a request that raced in is still answered.
+            // Idle too long, or another client needs the place.
+            if !place.activity.is_busy() {
+                return;
+            }
+            // A request that raced in is still answered.
             connection.as_mut().graceful_shutdown();
             let _ = connection.await;
         }

@@ -130,24 +130,32 @@ async fn health(State(state): State<AppState>, headers: HeaderMap) -> Response {
     response
 }
 
-async fn dynamodb(State(state): State<AppState>, uri: axum::http::Uri, headers: HeaderMap, body: Body) -> Response {
+async fn dynamodb(State(state): State<AppState>, request: axum::extract::Request) -> Response {
+    // Taken apart, not extracted piece by piece: the HeaderMap extractor copies the whole map.
+    let (parts, body) = request.into_parts();
     let request_id = request_id(&state);
-    let coding = encoding::choose(headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()));
-    if let Some(refusal) = state.settings.access.refusal(&headers) {
+    let coding = encoding::choose(parts.headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()));
+    if let Some(refusal) = state.settings.access.refusal(&parts.headers) {
         // Refused before it runs: a page on another site must not Scan or DeleteTable here.
         return respond(&request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)), coding);
     }
     let body = read_body(body, state.settings.limits.body_timeout).await;
     let large = body.as_ref().is_ok_and(|b| b.len() > RUN_ASIDE_BYTES);
-    let outcome = if large {
+    let (outcome, headers) = if large {
         // Decoding and parsing megabytes takes milliseconds: off this thread, whose other
         // connections wait for it otherwise.
-        let (state, headers) = (state.clone(), headers.clone());
-        tokio::task::spawn_blocking(move || answer(&state, &uri, &headers, body))
-            .await
-            .unwrap_or_else(|_| Err(DynamoError::new(ErrorKind::InternalServerError, "The request failed")))
+        let state = state.clone();
+        let aside =
+            tokio::task::spawn_blocking(move || (answer(&state, &parts.uri, &parts.headers, body), parts.headers));
+        match aside.await {
+            Ok(answered) => answered,
+            Err(_) => {
+                let failed = DynamoError::new(ErrorKind::InternalServerError, "The request failed");
+                return respond(&request_id, Err(failed), coding);
+            }
+        }
     } else {
-        answer(&state, &uri, &headers, body)
+        (answer(&state, &parts.uri, &parts.headers, body), parts.headers)
     };
     let mut response = respond(&request_id, outcome, coding);
     Access::allow_page(&headers, &mut response);
@@ -162,15 +170,24 @@ fn request_id(state: &AppState) -> String {
 /// The body as sent, read whole within the time limit; the size limit stops reading at 16 MiB, so
 /// an oversized body never sits in memory whole.
 async fn read_body(body: Body, timeout: std::time::Duration) -> Result<Bytes, DynamoError> {
-    let collected = tokio::time::timeout(timeout, Limited::new(body, MAX_BODY_BYTES).collect()).await;
+    let mut collecting = std::pin::pin!(Limited::new(body, MAX_BODY_BYTES).collect());
+    // A small body has usually arrived with its headers: read it without arming a timer.
+    let at_once =
+        std::future::poll_fn(|cx| std::task::Poll::Ready(std::future::Future::poll(collecting.as_mut(), cx))).await;
+    let collected = match at_once {
+        std::task::Poll::Ready(collected) => collected,
+        std::task::Poll::Pending => match tokio::time::timeout(timeout, collecting).await {
+            Ok(collected) => collected,
+            Err(_) => return Err(DynamoError::new(ErrorKind::RequestTimeout, "Timed out reading the request body")),
+        },
+    };
     match collected {
-        Err(_) => Err(DynamoError::new(ErrorKind::RequestTimeout, "Timed out reading the request body")),
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => Err(DynamoError::new(
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => Err(DynamoError::new(
             ErrorKind::RequestEntityTooLarge,
             format!("Request body exceeds the limit of {MAX_BODY_BYTES} bytes (16 MiB)"),
         )),
-        Ok(Err(error)) => Err(DynamoError::serialization(format!("The request body could not be read: {error}"))),
+        Err(error) => Err(DynamoError::serialization(format!("The request body could not be read: {error}"))),
     }
 }
 

@@ -86,16 +86,31 @@ pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
 /// A value's kind and payload: the text JSON writes between `{"S":"` and `"}` for a string, a
 /// number or a binary (kind `E` for a string whose text has an escape), else the whole JSON (`J`).
 fn kind_and_payload(value: &AttributeValue) -> (u8, String) {
-    let json = serde_json::to_string(value).unwrap_or_default();
-    let scalar = [(b'S', PREFIX_S), (b'N', PREFIX_N), (b'B', PREFIX_B)]
-        .into_iter()
-        .find_map(|(kind, prefix)| Some((kind, json.strip_prefix(prefix)?.strip_suffix(SUFFIX)?)))
-        .filter(|(_, payload)| escaped_only(payload));
-    match scalar {
-        Some((b'S', payload)) if payload.contains('\\') => (b'E', payload.to_string()),
-        Some((kind, payload)) => (kind, payload.to_string()),
-        None => (b'J', json),
+    // The common values directly: exactly the text JSON writes for them, without writing the JSON.
+    match value {
+        AttributeValue::S(text) if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
+            return (b'S', text.clone())
+        }
+        AttributeValue::N(number) => return (b'N', number.to_string()),
+        AttributeValue::B(bytes) => return (b'B', base64::engine::general_purpose::STANDARD.encode(bytes)),
+        _ => {}
     }
+    kind_and_payload_from_json(value)
+}
+
+/// A value's kind and payload, read off the JSON serde writes for it.
+fn kind_and_payload_from_json(value: &AttributeValue) -> (u8, String) {
+    let mut json = serde_json::to_string(value).unwrap_or_default();
+    let scalar = [(b'S', PREFIX_S), (b'N', PREFIX_N), (b'B', PREFIX_B)].into_iter().find_map(|(kind, prefix)| {
+        let payload = json.strip_prefix(prefix)?.strip_suffix(SUFFIX)?;
+        escaped_only(payload).then_some((kind, prefix.len()))
+    });
+    let Some((kind, start)) = scalar else { return (b'J', json) };
+    // The payload in place of the JSON around it: no second allocation on every write.
+    json.truncate(json.len() - SUFFIX.len());
+    json.drain(..start);
+    let kind = if kind == b'S' && json.contains('\\') { b'E' } else { kind };
+    (kind, json)
 }
 
 /// The form's header past the item's size (which `size` reads alone): how its attributes are
@@ -580,6 +595,25 @@ fn read_number(bytes: &[u8], at: &mut usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn payloads_written_directly_are_the_ones_json_writes() {
+        let values = [
+            AttributeValue::S(String::new()),
+            AttributeValue::S("plain ascii".into()),
+            AttributeValue::S("ünïcødé ✓ 𝄞".into()),
+            AttributeValue::S("quote \" backslash \\ tab \t nul \u{0} del \u{7f}".into()),
+            AttributeValue::N(Number::parse("-1.50e3").expect("number")),
+            AttributeValue::N(Number::parse("12345678901234567890123456789012345678").expect("number")),
+            AttributeValue::B(vec![0, 255, 1, 2, 3]),
+            AttributeValue::B(Vec::new()),
+            AttributeValue::Bool(true),
+            AttributeValue::L(vec![AttributeValue::S("x".into())]),
+        ];
+        for value in &values {
+            assert_eq!(kind_and_payload(value), kind_and_payload_from_json(value), "{value:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

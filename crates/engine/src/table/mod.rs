@@ -137,14 +137,17 @@ impl Table {
         }
         let old_size = old.as_ref().map_or(0, storage::StoredItem::size);
         consumption.table = Units::write(new_size.max(old_size));
-        crate::explain::write(
-            &self.definition.name,
-            None,
-            partition.as_slice(),
-            new_size.max(old_size),
-            consumption.table,
-            format!("the larger of the old ({old_size} B) and new ({new_size} B) item"),
-        );
+        if partition.is_some() {
+            // Only an explanation reads the wording: not formatted on every write.
+            crate::explain::write(
+                &self.definition.name,
+                None,
+                partition.as_slice(),
+                new_size.max(old_size),
+                consumption.table,
+                format!("the larger of the old ({old_size} B) and new ({new_size} B) item"),
+            );
+        }
         Written { old, consumption }
     }
 
