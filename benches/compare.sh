@@ -21,6 +21,7 @@ done
 sleep 0.5
 for binary in "$@"; do python3 benches/load.py "${port[$binary]}"; done
 hz=$(getconf CLK_TCK)
+results=$(mktemp)
 printf '%-7s %5s %-28s %12s %16s\n' load conns binary "requests/s" "CPU µs/request"
 for _ in $(seq "$rounds"); do
   for load in ${LOADS:-get put update query}; do
@@ -36,8 +37,26 @@ for _ in $(seq "$rounds"); do
         requests=$(echo "$out" | awk '/requests in/ {print $1}')
         rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
         cpu=$(awk -v a="$after" -v b="$before" -v r="$requests" -v hz="$hz" 'BEGIN {printf "%.1f", (a - b) / hz * 1e6 / r}')
-        printf '%-7s %5s %-28s %12s %16s\n' "$load" "$connections" "$binary" "$rps" "$cpu"
+        printf '%-7s %5s %-28s %12s %16s\n' "$load" "$connections" "$binary" "$rps" "$cpu" | tee -a "$results"
       done
     done
   done
 done
+# Medians over the rounds, and each binary's ratio to the first one's.
+python3 - "$results" "$1" <<'SUMMARY'
+import collections, statistics, sys
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    load, connections, binary, rps, cpu = line.split()
+    runs[(load, connections, binary)].append((float(rps), float(cpu)))
+first = sys.argv[2]
+print("\nmedians (ratio to " + first + ")")
+for (load, connections, binary), samples in runs.items():
+    rps = statistics.median(s[0] for s in samples)
+    cpu = statistics.median(s[1] for s in samples)
+    base = runs[(load, connections, first)]
+    base_rps = statistics.median(s[0] for s in base)
+    base_cpu = statistics.median(s[1] for s in base)
+    print(f"{load:7} {connections:>5} {binary:28} {rps:10.0f}/s ({rps / base_rps:.2f}x) {cpu:6.1f} µs ({cpu / base_cpu:.2f}x)")
+SUMMARY
+rm -f "$results"

@@ -117,10 +117,32 @@ pub struct DynamoError {
     pub item: Option<Item>,
     /// `CancellationReasons` of a `TransactionCanceledException`, already in wire shape.
     pub cancellation_reasons: Option<Vec<Value>>,
-    /// One of the request-validation families (expression syntax and checks, the placeholder maps)
-    /// that PutItem and UpdateItem report inside "1 validation error detected: " and every other
-    /// operation reports bare: dynoxide's 2026 captures of the real service (docs/fidelity.md).
-    pub enveloped: bool,
+    /// Which envelope family the message belongs to, if any: whether it is said inside Coral's
+    /// "1 validation error detected: " depends on the operation answering ([`envelopes`]).
+    pub envelope: Option<Envelope>,
+}
+
+/// Families of validation messages that some operations wrap in Coral's
+/// "1 validation error detected: " and others say bare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Envelope {
+    /// Expression syntax and checks, the placeholder maps, an empty UpdateExpression, a bad number.
+    RequestValidation,
+    /// Query and Scan's rules for `Select` and a projection.
+    SelectRule,
+}
+
+/// The envelope rule, in one place (docs/fidelity.md). Tests verified against DynamoDB in August
+/// 2026 show the envelope on the single-item writes' request validation and on Query and Scan's
+/// Select rules, and none on the same messages from GetItem, Query and Scan expression checks,
+/// BatchGetItem or TransactWriteItems; a suite recorded in May 2026 had it on none. The newest
+/// evidence is followed; changing this function switches it everywhere.
+pub fn envelopes(family: Envelope, operation: crate::Operation) -> bool {
+    use crate::Operation::{DeleteItem, PutItem, Query, Scan, UpdateItem};
+    match family {
+        Envelope::RequestValidation => matches!(operation, PutItem | UpdateItem | DeleteItem),
+        Envelope::SelectRule => matches!(operation, Query | Scan),
+    }
 }
 
 /// Shorthand used across the engine.
@@ -128,27 +150,29 @@ pub type Result<T, E = DynamoError> = std::result::Result<T, E>;
 
 impl DynamoError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: message.into(), item: None, cancellation_reasons: None, enveloped: false }
+        Self { kind, message: message.into(), item: None, cancellation_reasons: None, envelope: None }
     }
 
-    /// A validation error of the request-validation families (see `enveloped`).
+    /// A validation error of the request-validation family (see [`envelopes`]).
     pub fn request_validation(message: impl Into<String>) -> Self {
-        Self { enveloped: true, ..Self::validation(message) }
+        Self { envelope: Some(Envelope::RequestValidation), ..Self::validation(message) }
     }
 
-    /// The error as `operation` answers it: PutItem and UpdateItem wrap the request-validation
-    /// families in Coral's "1 validation error detected: ", every other operation says them bare.
+    /// A validation error of Query and Scan's Select rules (see [`envelopes`]).
+    pub fn select_rule(message: impl Into<String>) -> Self {
+        Self { envelope: Some(Envelope::SelectRule), ..Self::validation(message) }
+    }
+
+    /// The error as `operation` answers it: inside Coral's "1 validation error detected: " when
+    /// [`envelopes`] says so for its family, bare otherwise.
     #[must_use]
     pub fn answered_by(self, operation: crate::Operation) -> Self {
-        let wraps = matches!(operation, crate::Operation::PutItem | crate::Operation::UpdateItem);
-        if self.enveloped && wraps {
-            return Self {
-                message: format!("1 validation error detected: {}", self.message),
-                enveloped: false,
-                ..self
-            };
+        match self.envelope {
+            Some(family) if envelopes(family, operation) => {
+                Self { message: format!("1 validation error detected: {}", self.message), envelope: None, ..self }
+            }
+            _ => Self { envelope: None, ..self },
         }
-        Self { enveloped: false, ..self }
     }
 
     pub fn validation(message: impl Into<String>) -> Self {

@@ -251,16 +251,17 @@ fn read_input<T: serde::de::DeserializeOwned>(operation: Operation, body: &str) 
         Ok(input) => return Ok(input),
         Err(error) => error,
     };
+    // serde stops at a repeated member before it has read the rest of the body.
+    let repeated = error.to_string().starts_with("duplicate field");
     let last_values = match serde_json::from_str::<serde_json::Value>(body) {
         Ok(value) => serde_json::to_string(&value).unwrap_or_default(),
-        // Not JSON at all: say where, as the parser would.
-        Err(syntax) => return Err(from_serde(operation, &syntax, body)),
+        // Not JSON after the repeat: say where, as the parser would.
+        Err(syntax) if repeated => return Err(from_serde(operation, &syntax, body)),
+        Err(_) => return Err(from_serde(operation, &error, body)),
     };
     match serde_json::from_str(&last_values) {
         Ok(input) => Ok(input),
-        Err(again) if error.to_string().starts_with("duplicate field") => {
-            Err(from_serde(operation, &again, &last_values))
-        }
+        Err(again) if repeated => Err(from_serde(operation, &again, &last_values)),
         Err(_) => Err(from_serde(operation, &error, body)),
     }
 }
@@ -280,12 +281,7 @@ fn from_serde(operation: Operation, error: &serde_json::Error, body: &str) -> Dy
         return DynamoError::validation(validation);
     }
     if let Some(validation) = message.strip_prefix(ENVELOPED_MARK) {
-        return DynamoError::validation(match operation {
-            Operation::PutItem | Operation::UpdateItem | Operation::DeleteItem => {
-                format!("1 validation error detected: {validation}")
-            }
-            _ => validation.to_string(),
-        });
+        return DynamoError::request_validation(validation).answered_by(operation);
     }
     if message.starts_with("recursion limit exceeded") {
         return DynamoError::validation(

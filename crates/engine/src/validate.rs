@@ -125,8 +125,8 @@ pub const RETURN_VALUES: [&str; 5] = ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW
 pub const RETURN_VALUES_ON_FAILURE: [&str; 2] = ["ALL_OLD", "NONE"];
 /// `ReturnItemCollectionMetrics`' values.
 pub const RETURN_ITEM_COLLECTION_METRICS: [&str; 2] = ["SIZE", "NONE"];
-/// `Select`'s values.
-pub const SELECT: [&str; 4] = ["ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"];
+/// `Select`'s values, in the order DynamoDB lists them in its enum message (2026 suites).
+pub const SELECT: [&str; 4] = ["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"];
 
 #[cfg(test)]
 mod tests {

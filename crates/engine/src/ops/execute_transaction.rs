@@ -30,8 +30,22 @@ pub fn run(engine: &mut Engine, input: &ExecuteTransactionInput) -> Result<Value
     v.finish()?;
     let natives = statements
         .iter()
-        .map(|s| {
-            partiql::prepare(engine, s.statement.as_deref().unwrap_or_default(), s.parameters.as_ref(), &Map::new())
+        .enumerate()
+        .map(|(n, s)| {
+            let (statement, count) = partiql::parse::parse(s.statement.as_deref().unwrap_or_default())?;
+            let refused =
+                |why: &str| DynamoError::validation(format!("Validation failed in TransactStatements[{n}]: {why}"));
+            match &statement {
+                partiql::parse::Statement::Select { index: Some(_), .. } => {
+                    return Err(refused("Reads on indices are not supported within transactions."))
+                }
+                partiql::parse::Statement::Update { returning: Some(_), .. }
+                | partiql::parse::Statement::Delete { returning: Some(_), .. } => {
+                    return Err(refused("RETURNING clause is not supported in ExecuteTransaction."))
+                }
+                _ => {}
+            }
+            partiql::prepare_parsed(engine, &statement, count, s.parameters.as_ref(), &Map::new())
         })
         .collect::<Result<Vec<_>>>()?;
     let reads = natives.iter().filter(|n| matches!(n.operation, "Query" | "Scan")).count();

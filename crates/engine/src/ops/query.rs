@@ -124,16 +124,16 @@ impl ProjectionSource {
 /// words it for ALL_ATTRIBUTES).
 pub fn check_select(select: Option<&str>, projection: Option<ProjectionSource>, has_index: bool) -> Result<()> {
     let refused = |wanted: &str, source: ProjectionSource| {
-        DynamoError::validation(format!("Cannot specify the {} when choosing to get {wanted}", source.name()))
+        DynamoError::select_rule(format!("Cannot specify the {} when choosing to get {wanted}", source.name()))
     };
     match (select, projection) {
         (Some("COUNT"), Some(source)) => Err(refused("only the Count", source)),
         (Some(wanted @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES")), Some(source)) => Err(refused(wanted, source)),
-        (Some("SPECIFIC_ATTRIBUTES"), None) => Err(DynamoError::validation(
+        (Some("SPECIFIC_ATTRIBUTES"), None) => Err(DynamoError::select_rule(
             "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
         )),
         (Some("ALL_PROJECTED_ATTRIBUTES"), None) if !has_index => {
-            Err(DynamoError::validation("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"))
+            Err(DynamoError::select_rule("ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName"))
         }
         _ => Ok(()),
     }

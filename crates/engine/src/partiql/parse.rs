@@ -184,6 +184,9 @@ struct Parser {
     at: usize,
     params: usize,
     depth: usize,
+    /// DynamoDB's own words for a statement it refuses on a specific rule, said instead of the
+    /// generic "wasn't well formed".
+    refusal: Option<String>,
 }
 
 type Parsed<T> = std::result::Result<T, ()>;
@@ -245,10 +248,22 @@ impl Parser {
         }
     }
 
+    /// `"table"` or `"table"."index"`, as DynamoDB checks them before looking the table up.
     fn table(&mut self) -> Parsed<(String, Option<String>)> {
         let table = self.name()?;
         let index = if self.symbol(".") { Some(self.name()?) } else { None };
+        if self.symbol(".") {
+            return self.refuse("A path may contain at most 2 components in the FROM clause");
+        }
+        if table.is_empty() || index.as_ref().is_some_and(String::is_empty) {
+            return self.refuse("Path component cannot be an empty string");
+        }
         Ok((table, index))
+    }
+
+    fn refuse<T>(&mut self, message: impl Into<String>) -> Parsed<T> {
+        self.refusal = Some(message.into());
+        Err(())
     }
 
     fn statement(&mut self) -> Parsed<Statement> {
@@ -319,6 +334,16 @@ impl Parser {
             let table = self.name()?;
             let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
             let returning = self.returning()?;
+            if let Some(other) = returning.as_deref().filter(|r| *r != "ALL_OLD") {
+                let clause = match other {
+                    "UPDATED_OLD" => "MODIFIED OLD",
+                    "UPDATED_NEW" => "MODIFIED NEW",
+                    _ => "ALL NEW",
+                };
+                return self.refuse(format!(
+                    "Invalid returning clause: RETURNING {clause} *. Only RETURNING ALL OLD * is allowed in DELETE statements."
+                ));
+            }
             return Ok(Statement::Delete { table, filter, returning });
         }
         Err(())
@@ -527,8 +552,11 @@ impl Parser {
 /// Parses one statement; also returns how many `?` it has.
 pub fn parse(text: &str) -> Result<(Statement, usize)> {
     let tokens = lex(text).ok_or_else(|| malformed(text))?;
-    let mut parser = Parser { tokens, at: 0, params: 0, depth: 0 };
-    let statement = parser.statement().map_err(|()| malformed(text))?;
+    let mut parser = Parser { tokens, at: 0, params: 0, depth: 0, refusal: None };
+    let statement = parser.statement().map_err(|()| match parser.refusal.take() {
+        Some(refusal) => DynamoError::validation(refusal),
+        None => malformed(text),
+    })?;
     if parser.at != parser.tokens.len() {
         return Err(malformed(text));
     }

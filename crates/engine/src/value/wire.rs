@@ -169,7 +169,8 @@ fn check_set<E: de::Error>(value: &AttributeValue) -> Result<(), E> {
         _ => return Ok(()),
     };
     if len == 0 {
-        return Err(invalid(&format!("{INVALID}An {kind} set  may not be empty")));
+        // Enveloped by every operation, the type word and the double space as DynamoDB writes them.
+        return Err(invalid(&format!("1 validation error detected: {INVALID}An {kind} set  may not be empty")));
     }
     let duplicate = match value {
         AttributeValue::Ss(set) => reading_order(set).map(|members| {
@@ -261,8 +262,14 @@ mod tests {
             error(r#"{"NULL":false}"#),
             "One or more parameter values were invalid: Null attribute value types must have the value of true"
         );
-        assert_eq!(error(r#"{"SS":[]}"#), "One or more parameter values were invalid: An string set  may not be empty");
-        assert_eq!(error(r#"{"NS":[]}"#), "One or more parameter values were invalid: An number set  may not be empty");
+        assert_eq!(
+            error(r#"{"SS":[]}"#),
+            "1 validation error detected: One or more parameter values were invalid: An string set  may not be empty"
+        );
+        assert_eq!(
+            error(r#"{"NS":[]}"#),
+            "1 validation error detected: One or more parameter values were invalid: An number set  may not be empty"
+        );
         assert_eq!(
             error(r#"{"SS":["b","a","b","C"]}"#),
             r#"One or more parameter values were invalid: Input collection ["a", "b", "b", "C"] contains duplicates."#
