@@ -147,13 +147,11 @@ async fn dynamodb(State(state): State<AppState>, request: axum::extract::Request
         let state = state.clone();
         let aside =
             tokio::task::spawn_blocking(move || (answer(&state, &parts.uri, &parts.headers, body), parts.headers));
-        match aside.await {
-            Ok(answered) => answered,
-            Err(_) => {
-                let failed = DynamoError::new(ErrorKind::InternalServerError, "The request failed");
-                return respond(&request_id, Err(failed), coding);
-            }
-        }
+        let Ok(answered) = aside.await else {
+            let failed = DynamoError::new(ErrorKind::InternalServerError, "The request failed");
+            return respond(&request_id, Err(failed), coding);
+        };
+        answered
     } else {
         (answer(&state, &parts.uri, &parts.headers, body), parts.headers)
     };

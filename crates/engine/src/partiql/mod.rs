@@ -456,7 +456,9 @@ fn top_level_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
         Expr::Between(a, b, c) => [a, b, c].into_iter().for_each(|e| top_level_names(e, out)),
         Expr::In(a, items) => {
             top_level_names(a, out);
-            items.iter().for_each(|e| top_level_names(e, out));
+            for item in items {
+                top_level_names(item, out);
+            }
         }
         Expr::Call(_, arguments) => arguments.iter().for_each(|e| top_level_names(e, out)),
     }
