@@ -63,6 +63,13 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
             "1 validation error detected: Value at 'requestItems.{table}.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1"
         )));
     }
+    // One table over the limit is Coral's constraint, as a 2026 suite pinned against DynamoDB
+    // spells it; the limit reached only across tables is the service's own sentence.
+    if let Some((table, _)) = request_items.iter().find(|(_, r)| r.keys.len() > MAX_KEYS) {
+        return Err(DynamoError::validation(format!(
+            "1 validation error detected: Value at 'RequestItems.{table}.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"
+        )));
+    }
     if request_items.values().map(|r| r.keys.len()).sum::<usize>() > MAX_KEYS {
         return Err(DynamoError::validation("Too many items requested for the BatchGetItem call"));
     }

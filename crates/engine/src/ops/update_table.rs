@@ -118,7 +118,8 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     if let (BillingMode::Provisioned { read: r0, write: w0 }, BillingMode::Provisioned { read, write }) =
         (current, next)
     {
-        if input.provisioned_throughput.is_some() && r0 == read && w0 == write && wanted_mode.is_none() {
+        // PROVISIONED to PROVISIONED at the same throughput is refused too, BillingMode named or not.
+        if input.provisioned_throughput.is_some() && r0 == read && w0 == write {
             return Err(DynamoError::validation(format!(
                 "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnitsForTable: {r0}. Requested ReadCapacityUnitsForTable: {read}. Current WriteCapacityUnitsForTable: {w0}. Requested WriteCapacityUnitsForTable: {write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
             )));
