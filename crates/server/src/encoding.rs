@@ -97,26 +97,34 @@ fn inflate(body: &[u8], limit: usize) -> Result<Vec<u8>, DynamoError> {
     Ok(out)
 }
 
-/// The coding to answer with, from the request's `Accept-Encoding` (gzip preferred; a coding with
-/// `q=0` is refused).
-pub fn choose(accept_encoding: Option<&str>) -> Option<Coding> {
-    let accepted = |name: &str| {
-        accept_encoding?.split(',').find_map(|part| {
+/// The coding to answer with, from every `Accept-Encoding` header the request has (RFC 9110: a
+/// coding named explicitly is weighed by its own `q`, others by `*`'s; `q=0` refuses; the highest
+/// weight wins, gzip on a tie; spaces and the case of names and `q` do not matter).
+pub fn choose<'a>(accept_encoding: impl IntoIterator<Item = &'a str>) -> Option<Coding> {
+    let mut named: Vec<(String, f32)> = Vec::new();
+    for header in accept_encoding {
+        for part in header.split(',') {
             let mut pieces = part.split(';').map(str::trim);
-            let coding = pieces.next()?;
-            if !coding.eq_ignore_ascii_case(name) && coding != "*" {
-                return None;
+            let coding = pieces.next().unwrap_or_default().to_ascii_lowercase();
+            if coding.is_empty() {
+                continue;
             }
-            let q = pieces.find_map(|p| p.strip_prefix("q=")).and_then(|q| q.parse::<f32>().ok()).unwrap_or(1.0);
-            Some(q > 0.0)
-        })
+            let q = pieces
+                .filter_map(|p| p.split_once('='))
+                .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
+                .map_or(Some(1.0), |(_, q)| q.trim().parse::<f32>().ok());
+            named.push((coding, q.unwrap_or(0.0)));
+        }
+    }
+    let weight = |names: &[&str]| {
+        let own = named.iter().find(|(n, _)| names.contains(&n.as_str())).map(|(_, q)| *q);
+        own.or_else(|| named.iter().find(|(n, _)| n == "*").map(|(_, q)| *q)).unwrap_or(0.0)
     };
-    if accepted("gzip") == Some(true) {
-        Some(Coding::Gzip)
-    } else if accepted("deflate") == Some(true) {
-        Some(Coding::Deflate)
-    } else {
-        None
+    let (gzip, deflate) = (weight(&["gzip", "x-gzip"]), weight(&["deflate"]));
+    match () {
+        () if gzip > 0.0 && gzip >= deflate => Some(Coding::Gzip),
+        () if deflate > 0.0 => Some(Coding::Deflate),
+        () => None,
     }
 }
 
@@ -210,12 +218,23 @@ mod tests {
 
     #[test]
     fn the_answer_coding_follows_accept_encoding() {
-        assert_eq!(choose(Some("gzip, deflate")), Some(Coding::Gzip));
-        assert_eq!(choose(Some("deflate")), Some(Coding::Deflate));
-        assert_eq!(choose(Some("gzip;q=0, deflate")), Some(Coding::Deflate));
-        assert_eq!(choose(Some("identity")), None);
-        assert_eq!(choose(Some("br")), None);
-        assert_eq!(choose(None), None);
-        assert_eq!(choose(Some("*")), Some(Coding::Gzip));
+        let one = |header: &str| choose([header]);
+        assert_eq!(one("gzip, deflate"), Some(Coding::Gzip));
+        assert_eq!(one("deflate"), Some(Coding::Deflate));
+        assert_eq!(one("gzip;q=0, deflate"), Some(Coding::Deflate));
+        assert_eq!(one("identity"), None);
+        assert_eq!(one("br"), None);
+        assert_eq!(choose([]), None);
+        assert_eq!(one("*"), Some(Coding::Gzip));
+        // q-values weigh, spaces and case do not matter, an explicit name beats `*`.
+        assert_eq!(one("gzip ; q=0.2 , deflate ; Q=0.8"), Some(Coding::Deflate));
+        assert_eq!(one("GZIP"), Some(Coding::Gzip));
+        assert_eq!(one("*;q=0, gzip"), Some(Coding::Gzip));
+        assert_eq!(one("gzip;q=0, *"), Some(Coding::Deflate));
+        assert_eq!(one("*;q=0"), None);
+        assert_eq!(one("gzip;q=nonsense"), None);
+        // Several Accept-Encoding headers are one list.
+        assert_eq!(choose(["br", "deflate"]), Some(Coding::Deflate));
+        assert_eq!(choose(["identity", "gzip;q=0.5"]), Some(Coding::Gzip));
     }
 }

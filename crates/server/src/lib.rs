@@ -134,7 +134,8 @@ async fn dynamodb(State(state): State<AppState>, request: axum::extract::Request
     // Taken apart, not extracted piece by piece: the HeaderMap extractor copies the whole map.
     let (parts, body) = request.into_parts();
     let request_id = request_id(&state);
-    let coding = encoding::choose(parts.headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()));
+    let coding =
+        encoding::choose(parts.headers.get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()));
     if let Some(refusal) = state.settings.access.refusal(&parts.headers) {
         // Refused before it runs: a page on another site must not Scan or DeleteTable here.
         return respond(&request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)), coding);
