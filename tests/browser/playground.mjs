@@ -202,6 +202,12 @@ try {
     assert.equal(await t(page, 'show-grid').getAttribute('aria-pressed'), 'false');
     assert.ok(await t(page, 'show-grid').isDisabled());
     assert.equal(await t(page, 'show-raw').getAttribute('aria-pressed'), 'true');
+    // Leaving the Console and coming back finds the editor and the result as they were.
+    await tab(page, 'Tables');
+    await tab(page, 'Console');
+    assert.equal(await t(page, 'operation').inputValue(), 'DescribeTable');
+    assert.equal(await t(page, 'request').inputValue(), '{"TableName": "orders"}');
+    assert.ok((await t(page, 'result').textContent()).includes('DescribeTable succeeded'), 'the result is still shown');
   });
 
   await step('changing the operation keeps what the user wrote unless they agree to replace it', async () => {
@@ -285,8 +291,11 @@ try {
     await t(page, 'compare').click();
     await t(page, 'compare-row').nth(1).waitFor();
     assert.equal(await t(page, 'compare-row').count(), 2);
-    assert.match(await t(page, 'compare-row').first().textContent(), /^C1UpdateItem · \$8212\.50 · failUpdateItem · \$8212\.50 · pass$/);
-    assert.match(await t(page, 'compare-totals').textContent(), /At peak, on demand: \$8220\.71 \(A\) and \$8294\.63 \(B\) a month\./);
+    assert.match(await t(page, 'compare-row').first().textContent(), /^C1UpdateItem · 1 WCU · \$8212\.50 · failUpdateItem · 1 WCU · \$8212\.50 · pass$/);
+    // Each total says its design's verdict: the failing one is not just "cheaper".
+    assert.match(await t(page, 'compare-totals').textContent(), /At peak, on demand: \$8220\.71 \(A, fail\) and \$8294\.63 \(B, pass\) a month\./);
+    // "At peak" says what it counts: units per second, at the pattern's request rate.
+    assert.match(await t(page, 'verdict-row').first().textContent(), /5000 WCU\/s at 5000 requests\/s/);
     await page.getByRole('button', { name: 'C2 in the console' }).click();
     assert.match(await t(page, 'request').inputValue(), /"TableName": "counters"/);
   });
@@ -625,6 +634,10 @@ try {
     await tab(p, 'Learn');
     await t(p, 'pack-intro').click();
     await t(p, 'step').getByRole('heading', { name: 'One item by its key' }).waitFor();
+    // A right answer before the step's tables are loaded says what to press, not only that a table is missing.
+    await t(p, 'show-solution').click();
+    await t(p, 'run-and-check').click();
+    await notice(p).getByText(/ResourceNotFoundException: .*press “Load this step's tables”, then run again/).waitFor();
     await t(p, 'start-step').click();
     await p.getByRole('button', { name: 'Restore previous' }).click();
     await notice(p).getByText('The previous workspace is back.').waitFor();
@@ -657,8 +670,10 @@ try {
       await t(p, 'run-and-check').click();
       await t(p, 'checks').getByText('Every check passes: step done.').waitFor();
       await t(p, 'steps').getByText(`${n}. ${title} ✓`).waitFor();
-      if (n < 4) await t(p, 'steps').getByText(`${n + 1}. `).click();
+      if (n < 4) await t(p, 'next-step').click();
     }
+    await t(p, 'workshop-complete').getByText('Workshop complete: every step done.').waitFor();
+    assert.equal(await t(p, 'next-step').count(), 0, 'no next step after the last');
     await p.getByRole('button', { name: 'Keys, item collections and sparse indexes' }).locator('..').getByText('4 of 4 steps').waitFor();
     await t(p, 'share').click();
     const link = await t(p, 'share-url').inputValue();
@@ -671,6 +686,47 @@ try {
     await learner.close();
   });
 
+  await step('the Learn list is a list (no tab-bar style reaches it) at 1280 and 390 px, and the tab bar follows the tabs pattern', async () => {
+    for (const width of [1280, 390]) {
+      const learner = await browser.newContext({ viewport: { width, height: 800 } });
+      const p = await watchedPage(learner, errors);
+      await p.goto(url);
+      await tab(p, 'Learn');
+      const list = p.locator('.pack-list');
+      await list.waitFor();
+      const shape = await list.evaluate((e) => ({ display: getComputedStyle(e).display, scroll: e.scrollWidth, client: e.clientWidth }));
+      assert.notEqual(shape.display, 'flex', `the pack list is laid out as a row at ${width} px`);
+      assert.ok(shape.scroll <= shape.client + 1, `the pack list scrolls sideways at ${width} px: ${shape.scroll} > ${shape.client}`);
+      for (const id of ['pack-cart', 'pack-leaderboard']) {
+        await t(p, id).scrollIntoViewIfNeeded();
+        const box = await t(p, id).boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${id} is out of view at ${width} px: ${JSON.stringify(box)}`);
+      }
+      const formats = await p.locator('.pack-list p').boundingBox();
+      assert.ok(formats.height < 80 && formats.width > 120, `"Formats" is squeezed at ${width} px: ${JSON.stringify(formats)}`);
+      await learner.close();
+    }
+    const learner = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await watchedPage(learner, errors);
+    await p.goto(url);
+    await p.getByRole('tab', { name: 'Console' }).focus();
+    const focused = () => p.evaluate(() => document.activeElement?.id);
+    const selected = async () => p.locator('[role="tab"][aria-selected="true"]').textContent();
+    await p.keyboard.press('ArrowRight');
+    assert.deepEqual([await focused(), await selected()], ['tab-tables', 'Tables']);
+    await p.keyboard.press('End');
+    assert.deepEqual([await focused(), await selected()], ['tab-learn', 'Learn']);
+    await p.keyboard.press('ArrowRight');
+    assert.deepEqual([await focused(), await selected()], ['tab-console', 'Console']);
+    await p.keyboard.press('ArrowLeft');
+    assert.deepEqual([await focused(), await selected()], ['tab-learn', 'Learn']);
+    await p.keyboard.press('Home');
+    assert.deepEqual([await focused(), await selected()], ['tab-console', 'Console']);
+    assert.equal(await p.locator('[role="tab"][tabindex="0"]').count(), 1, 'one tab in the Tab order');
+    assert.equal(await p.locator('[role="tabpanel"]').getAttribute('aria-labelledby'), 'tab-console');
+    await learner.close();
+  });
+
   await step('a challenge: a naive solution fails with the reason, the reference passes with the same grade as the command line', async () => {
     const learner = await browser.newContext({ viewport: { width: 390, height: 800 } });
     const p = await watchedPage(learner, errors);
@@ -679,7 +735,7 @@ try {
     await t(p, 'pack-leaderboard').click();
     await t(p, 'naive').click();
     await t(p, 'grade').click();
-    await t(p, 'score').getByText('Not yet — 75/100').waitFor();
+    await t(p, 'score').getByText('Not yet — 50/100').waitFor();
     await p.locator('[data-test="grade-AP1"][data-verdict="fail"]').getByText('expected [Score:g5, Score:g2, Score:g4] in that order').waitFor();
     const pack = JSON.parse(readFileSync(path.join(root, 'packs/leaderboard.json'), 'utf8'));
     await t(p, 'solution').fill(JSON.stringify(pack.challenge.reference, null, 2));
@@ -708,7 +764,8 @@ try {
       res.end(`<!doctype html><meta charset="utf-8"><title>A blog post</title><link rel="icon" href="data:,">
         <h1>Reading a collection</h1>
         <iframe id="step" title="Try it" width="800" height="700" src="${url}?embed=1&pack=packs/intro.json&step=orders"></iframe>
-        <iframe id="pattern" title="A pattern" width="800" height="500" src="${url}?embed=1&workbook=examples/orders-service.workbook.json&pattern=AP2"></iframe>`);
+        <iframe id="pattern" title="A pattern" width="800" height="500" src="${url}?embed=1&workbook=examples/orders-service.workbook.json&pattern=AP2"></iframe>
+        <iframe id="nothing" title="Nothing named" width="800" height="200" src="${url}?embed=1"></iframe>`);
     });
     await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
     const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -729,6 +786,8 @@ try {
       await pattern.getByRole('heading', { name: /^AP2 — / }).waitFor();
       await pattern.locator('[data-test="run-pattern"]').click();
       await pattern.locator('[data-test="pattern-verdict"]').getByText(/^pass: Query — 0\.5 RCU/).waitFor();
+      // `?embed=1` alone names nothing: it says what it needs instead of loading forever.
+      await p.frameLocator('#nothing').locator('[data-test="embed-empty"]').getByText(/needs \?embed=1&pack=URL/).waitFor();
       const own = await visitor.newPage();
       await own.goto(url);
       await own.locator('[data-test="start-panel"]').waitFor();

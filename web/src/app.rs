@@ -16,6 +16,7 @@ pub fn App() -> impl IntoView {
     let progress = LoadProgress::new();
     provide_context(ui);
     provide_context(progress);
+    provide_context(crate::pages::console::ConsoleState::new());
     if let Err(e) = crate::client::start(ui, progress) {
         ui.tell(false, format!("The engine could not start: {e}."));
     }
@@ -25,13 +26,31 @@ pub fn App() -> impl IntoView {
     if embedded {
         return view! { <main><crate::pages::learn::Embed/></main> }.into_any();
     }
+    // The tabs pattern (WAI-ARIA): one tab in the Tab order, the arrow keys, Home and End move
+    // between tabs and select them.
     let tab_button = move |tab: Tab, label: &'static str| {
         view! {
             <button
                 role="tab"
                 class="tab"
+                id=tab_id(tab)
+                aria-controls="tab-panel"
                 aria-selected=move || (ui.tab.get() == tab).to_string()
+                tabindex=move || if ui.tab.get() == tab { "0" } else { "-1" }
                 on:click=move |_| ui.tab.set(tab)
+                on:keydown=move |ev| {
+                    let at = TABS.iter().position(|t| *t == tab).unwrap_or(0);
+                    let next = match ev.key().as_str() {
+                        "ArrowRight" => TABS[(at + 1) % TABS.len()],
+                        "ArrowLeft" => TABS[(at + TABS.len() - 1) % TABS.len()],
+                        "Home" => TABS[0],
+                        "End" => TABS[TABS.len() - 1],
+                        _ => return,
+                    };
+                    ev.prevent_default();
+                    ui.tab.set(next);
+                    focus_element(tab_id(next));
+                }
             >
                 {label}
             </button>
@@ -46,7 +65,7 @@ pub fn App() -> impl IntoView {
         </header>
         <Notice/>
         <Restoring/>
-        <nav role="tablist">
+        <nav role="tablist" class="tabs" aria-label="Dynalab">
             {tab_button(Tab::Console, "Console")}
             {tab_button(Tab::Tables, "Tables")}
             {tab_button(Tab::Items, "Items")}
@@ -54,7 +73,7 @@ pub fn App() -> impl IntoView {
             {tab_button(Tab::Patterns, "Patterns")}
             {tab_button(Tab::Learn, "Learn")}
         </nav>
-        <main>
+        <main id="tab-panel" role="tabpanel" aria-labelledby=move || tab_id(ui.tab.get())>
             {move || match ui.tab.get() {
                 Tab::Console => view! { <ConsolePage/> }.into_any(),
                 Tab::Tables => view! { <TablesPage/> }.into_any(),
@@ -222,5 +241,28 @@ fn WorkspaceMenu() -> impl IntoView {
                 }
             })
         }}
+    }
+}
+
+/// The tabs in the order the tab bar shows them.
+const TABS: [Tab; 6] = [Tab::Console, Tab::Tables, Tab::Items, Tab::Fixtures, Tab::Patterns, Tab::Learn];
+
+/// The element id of a tab's button.
+fn tab_id(tab: Tab) -> &'static str {
+    match tab {
+        Tab::Console => "tab-console",
+        Tab::Tables => "tab-tables",
+        Tab::Items => "tab-items",
+        Tab::Fixtures => "tab-fixtures",
+        Tab::Patterns => "tab-patterns",
+        Tab::Learn => "tab-learn",
+    }
+}
+
+/// Moves the keyboard focus to the element with `id`, if it is there.
+fn focus_element(id: &str) {
+    let element = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id));
+    if let Some(element) = element.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = element.focus();
     }
 }

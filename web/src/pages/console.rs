@@ -9,25 +9,53 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Input {
+pub enum Input {
     Json,
     Cli,
+}
+
+/// What the console holds — the editor, the pasted command, the last result — kept by the app, so
+/// leaving the Console for another tab and coming back finds it as it was.
+#[derive(Clone, Copy)]
+pub struct ConsoleState {
+    operation: RwSignal<String>,
+    request: RwSignal<String>,
+    cli: RwSignal<String>,
+    input: RwSignal<Input>,
+    outcome: RwSignal<Option<std::sync::Arc<Outcome>>>,
+    problem: RwSignal<Option<String>>,
+    /// The last template filled in: a request still equal to it holds nothing of the user's.
+    last_template: RwSignal<String>,
+    /// The editor was filled once: coming back does not fill it again.
+    started: RwSignal<bool>,
+}
+
+impl ConsoleState {
+    pub fn new() -> Self {
+        Self {
+            operation: RwSignal::new(String::new()),
+            request: RwSignal::new(String::new()),
+            cli: RwSignal::new(String::new()),
+            input: RwSignal::new(Input::Json),
+            outcome: RwSignal::new(None),
+            problem: RwSignal::new(None),
+            last_template: RwSignal::new(String::new()),
+            started: RwSignal::new(false),
+        }
+    }
 }
 
 #[component]
 pub fn ConsolePage() -> impl IntoView {
     let ui = expect_context::<Ui>();
-    // An empty workspace starts with what it needs first: a table.
-    let first = if state::table_names().is_empty() { "CreateTable" } else { "Query" };
-    let operation = RwSignal::new(first.to_string());
-    let request = RwSignal::new(String::new());
-    let cli = RwSignal::new(String::new());
-    let input = RwSignal::new(Input::Json);
-    let outcome = RwSignal::new(None::<std::sync::Arc<Outcome>>);
-    let problem = RwSignal::new(None::<String>);
+    let kept = expect_context::<ConsoleState>();
+    let ConsoleState { operation, request, cli, input, outcome, problem, last_template, started } = kept;
+    if !started.get_untracked() {
+        // An empty workspace starts with what it needs first: a table.
+        let first = if state::table_names().is_empty() { "CreateTable" } else { "Query" };
+        operation.set(first.to_string());
+    }
 
-    // The last template filled in: a request still equal to it holds nothing of the user's.
-    let last_template = RwSignal::new(String::new());
     let fill_template = move || {
         let table = ui.selected_table.get_untracked().or_else(|| state::table_names().into_iter().next());
         let text = template(&operation.get_untracked(), table);
@@ -43,9 +71,10 @@ pub fn ConsolePage() -> impl IntoView {
             fill_template();
         }
     };
-    if ui.console_request.get_untracked().is_none() {
+    if ui.console_request.get_untracked().is_none() && !started.get_untracked() {
         fill_template();
     }
+    started.set(true);
     // A request sent here from elsewhere (a saved pattern, the items view) replaces the editor's.
     Effect::new(move |_| {
         if let Some((op, body)) = ui.console_request.get() {

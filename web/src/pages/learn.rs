@@ -249,7 +249,14 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
         leptos::task::spawn_local(async move {
             let outcome = state::run(&op, &body, true).await;
             if let Err(e) = &outcome.response {
-                ui.tell(false, format!("{}: {}", e.name, e.message));
+                // The step's text describes tables this workspace may not hold yet: say what to press.
+                let missing = e.name == "ResourceNotFoundException";
+                let hint = if missing {
+                    " — this step's tables are not in the workspace yet: press “Load this step's tables”, then run again"
+                } else {
+                    ""
+                };
+                ui.tell(false, format!("{}: {}{hint}", e.name, e.message));
             }
             check_last();
         });
@@ -320,13 +327,27 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
                 </article>
             }
         }}
-        {move || results.get().map(|results| {
-            let all = results.iter().all(|r| r.passed);
+        {move || results.get().map(|checks| {
+            let all = checks.iter().all(|r| r.passed);
+            let (steps, at) = (pack.with_value(|p| p.steps.len()), index.get_untracked());
+            let next = (all && !embedded_step && at + 1 < steps).then(|| view! {
+                <button class="primary" data-test="next-step"
+                    on:click=move |_| { index.set(at + 1); results.set(None); hints.set(0); }>"Next step"</button>
+            });
             view! {
                 <section class=if all { "checks ok" } else { "checks bad" } data-test="checks">
                     <h4>{if all { "Every check passes: step done." } else { "Not yet:" }}</h4>
+                    // The progress is kept by the worker, which answers after the checks show.
+                    {move || {
+                        ui.version.get();
+                        let whole = all && progress_of(&pack.with_value(|p| p.id.clone())).passed.len() >= steps;
+                        (whole && !embedded_step).then(|| view! {
+                            <p data-test="workshop-complete"><strong>"Workshop complete: every step done."</strong></p>
+                        })
+                    }}
+                    {next}
                     {move || picture.get().map(|svg| view! { <figure class="picture" data-test="units-picture" inner_html=svg></figure> })}
-                    <ul>{results.into_iter().map(|r| view! {
+                    <ul>{checks.into_iter().map(|r| view! {
                         <li data-test=format!("check-{}", r.id) data-passed=r.passed.to_string()>
                             {if r.passed { "✓ " } else { "✗ " }}<strong>{r.id.clone()}</strong>": "{r.found.clone()}
                             {(!r.passed && !r.why.is_empty()).then(|| view! { <div class="muted">{r.why.clone()}</div> })}
@@ -503,7 +524,20 @@ pub fn Embed() -> impl IntoView {
                 view! { <WorkshopView pack=pack only_step=step.clone().unwrap_or_default()/> }.into_any()
             }
             Some(pack) => view! { <ChallengeView pack=pack/> }.into_any(),
-            None => view! { <p class="muted">"Loading…"</p> }.into_any(),
+            // Nothing named to show, or what was named could not be opened: say so, never wait.
+            None if url_param("pack").is_none() => view! {
+                <p class="notice bad" role="status" data-test="embed-empty">
+                    "Nothing to show here: an embedded Dynalab needs "<code>"?embed=1&pack=URL"</code>" (with "
+                    <code>"&step=ID"</code>") or "<code>"?embed=1&workbook=URL&pattern=ID"</code>"."
+                </p>
+            }
+            .into_any(),
+            None => match ui.notice.get() {
+                Some((false, refused)) => {
+                    view! { <p class="notice bad" role="status" data-test="embed-empty">{refused}</p> }.into_any()
+                }
+                _ => view! { <p class="muted">"Loading…"</p> }.into_any(),
+            },
         }
     };
     view! {

@@ -46,8 +46,14 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
                 items: p.items,
                 read_units: p.read_units,
                 write_units: p.write_units,
-                units: if write { format!("{} WCU", p.write_units) } else { format!("{} RCU", p.read_units) },
-                at_peak: format!("{}/s", if write { p.write_units_at_peak } else { p.read_units_at_peak }),
+                units: units_of(p),
+                // Units per second, said so, with the request rate they come from.
+                at_peak: format!(
+                    "{} {}/s at {} requests/s",
+                    if write { p.write_units_at_peak } else { p.read_units_at_peak },
+                    if write { "WCU" } else { "RCU" },
+                    p.peak_rps
+                ),
                 peak_rps: p.peak_rps,
                 // A proposal (the design carried no patterns) is shown with what it did, never as a verdict.
                 verdict: if p.proposed { "proposed, not counted".to_string() } else { p.verdict.label().to_string() },
@@ -115,6 +121,14 @@ pub fn check(text: &str) -> Result<DesignView, Vec<String>> {
     Ok(view(&design.checked.result, Some(&design.checked)))
 }
 
+/// Units one execution consumes, in the pattern's kind (`1 RCU`, `2 WCU`).
+fn units_of(p: &dynalab_lab::workbook::analysis::PatternResult) -> String {
+    match p.kind {
+        PatternKind::Write => format!("{} WCU", p.write_units),
+        PatternKind::Read => format!("{} RCU", p.read_units),
+    }
+}
+
 /// Two designs checked and compared pattern by pattern.
 pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> {
     let first = check_text(a, super::clock())
@@ -125,16 +139,27 @@ pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> 
     let cell = |design: &DesignResult, id: &str| {
         design.patterns.iter().find(|p| p.id == id).map_or_else(
             || "—".to_string(),
-            |p| format!("{} · {} · {}", p.operation, report::money(p.monthly_at_peak), p.verdict.label()),
+            |p| {
+                format!(
+                    "{} · {} · {} · {}",
+                    p.operation,
+                    units_of(p),
+                    report::money(p.monthly_at_peak),
+                    p.verdict.label()
+                )
+            },
         )
     };
     Ok(ComparisonView {
         names: (a.name.clone(), b.name.clone()),
         rows: compare::pattern_ids(a, b).into_iter().map(|id| (id.to_string(), cell(a, id), cell(b, id))).collect(),
+        // Each total beside its design's verdict: a failing design is never just "cheaper".
         totals: format!(
-            "At peak, on demand: {} (A) and {} (B) a month.",
+            "At peak, on demand: {} (A, {}) and {} (B, {}) a month.",
             report::money(a.cost.at_peak.total()),
-            report::money(b.cost.at_peak.total())
+            a.verdict.label(),
+            report::money(b.cost.at_peak.total()),
+            b.verdict.label()
         ),
         markdown: compare::markdown(a, b),
     })

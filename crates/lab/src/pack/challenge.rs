@@ -23,7 +23,7 @@ use std::sync::Arc;
 pub struct Grade {
     pub challenge: String,
     pub verdict: Verdict,
-    /// Points earned out of 100.
+    /// Out of 100: the share of patterns that meet every requirement (100 only when all do).
     pub score: u32,
     pub patterns: Vec<PatternGrade>,
     /// The design check's full result (per pattern and input: units, hot keys, cost).
@@ -259,6 +259,14 @@ pub fn grade(challenge: &Challenge, solution: &Solution, clock: Arc<dyn Clock>) 
                         }
                     }
                 }
+                // The challenge states the consistency: missing it fails the pattern, where a
+                // design would only be warned.
+                if let Some(missed) = &result.consistency_missed {
+                    judged_well = false;
+                    if !reasons.contains(missed) {
+                        reasons.push(missed.clone());
+                    }
+                }
             }
             if let (Some(expected), Some(run)) = (&test.expect, run) {
                 let got = returned(run, &provenance);
@@ -307,8 +315,11 @@ pub fn grade(challenge: &Challenge, solution: &Solution, clock: Arc<dyn Clock>) 
             of: 4,
         });
     }
-    let (earned, of): (u32, u32) = patterns.iter().fold((0, 0), |(e, o), p| (e + p.points, o + p.of));
-    let score = (100 * earned + of / 2).checked_div(of).unwrap_or(0);
+    // The score is the share of patterns that meet every requirement, so a grade with a failing
+    // pattern never reads as a near-pass; a pattern's points say which parts of it were right.
+    let passed = patterns.iter().filter(|p| p.verdict == Verdict::Pass).count() as u32;
+    let count = patterns.len() as u32;
+    let score = (100 * passed + count / 2).checked_div(count).unwrap_or(0);
     let verdict = if patterns.iter().all(|p| p.verdict == Verdict::Pass) { Verdict::Pass } else { Verdict::Fail };
     Ok(Grade { challenge: solution.challenge.clone(), verdict, score, patterns, design: checked.result })
 }
@@ -316,7 +327,14 @@ pub fn grade(challenge: &Challenge, solution: &Solution, clock: Arc<dyn Clock>) 
 impl Grade {
     /// The grade as a reviewer's note.
     pub fn markdown(&self) -> String {
-        let mut out = format!("# Challenge `{}`: {} — {}/100\n\n", self.challenge, self.verdict.label(), self.score);
+        let passed = self.patterns.iter().filter(|p| p.verdict == Verdict::Pass).count();
+        let mut out = format!(
+            "# Challenge `{}`: {} — {}/100 ({passed} of {} patterns meet every requirement)\n\n",
+            self.challenge,
+            self.verdict.label(),
+            self.score,
+            self.patterns.len()
+        );
         out.push_str(
             "| pattern | verdict | call | units | budget | answers | points |\n|---|---|---|---|---|---|---|\n",
         );
@@ -405,6 +423,40 @@ mod tests {
     }
 
     #[test]
+    fn a_read_that_misses_the_stated_consistency_fails_its_pattern_and_the_grade() {
+        let challenge = challenge(include_str!("../../../../packs/cart.json"));
+        let mut eventual = challenge.reference.clone();
+        for call in eventual.patterns.get_mut("AP2").expect("AP2") {
+            if let Some(request) = call.request.as_mut().and_then(Value::as_object_mut) {
+                request.remove("ConsistentRead");
+            }
+        }
+        let graded = grade(&challenge, &eventual, clock()).expect("runs");
+        let ap2 = graded.patterns.iter().find(|p| p.id == "AP2").expect("AP2");
+        assert_eq!(ap2.verdict, Verdict::Fail, "{}", graded.markdown());
+        assert!(ap2.reasons.iter().any(|r| r.contains("strong consistency")), "{:?}", ap2.reasons);
+        assert_eq!(graded.verdict, Verdict::Fail);
+        assert!(graded.score < 100, "{}", graded.score);
+        // Paying for a strong read where eventual is allowed misses no requirement: only the
+        // budget it then exceeds fails the pattern.
+        let mut strong = challenge.reference.clone();
+        for call in strong.patterns.get_mut("AP3").expect("AP3") {
+            if let Some(request) = call.request.as_mut().and_then(Value::as_object_mut) {
+                request.insert("ConsistentRead".into(), json!(true));
+            }
+        }
+        let graded = grade(&challenge, &strong, clock()).expect("runs");
+        let ap3 = graded.patterns.iter().find(|p| p.id == "AP3").expect("AP3");
+        assert_eq!(
+            ap3.reasons,
+            ["consumes 1 capacity units per request, over the budget of 0.5"],
+            "{}",
+            graded.markdown()
+        );
+        assert_eq!((ap3.points, graded.score), (3, 67), "the call was right, the budget was not; 2 of 3 patterns pass");
+    }
+
+    #[test]
     fn answers_are_the_records_behind_the_items_in_order() {
         let challenge = challenge(include_str!("../../../../packs/leaderboard.json"));
         let graded = grade(&challenge, &challenge.naive[0].solution, clock()).expect("runs");
@@ -412,6 +464,7 @@ mod tests {
         assert_eq!(top.answers[0].returned, ["Score:g5", "Score:g4", "Score:g3"], "sorted by player, not by points");
         assert!(!top.answers[0].correct);
         assert_eq!((top.points, top.of), (2, 4), "the call and the budget were right, the answers were not");
+        assert_eq!(graded.score, 50, "one of the two patterns meets every requirement: {}", graded.markdown());
         assert!(top.reasons[0].contains("in that order"), "{:?}", top.reasons);
     }
 

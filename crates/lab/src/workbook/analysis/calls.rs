@@ -68,6 +68,11 @@ pub struct PatternResult {
     pub verdict: Verdict,
     /// One line per finding; the first is the verdict's reason.
     pub reasons: Vec<String>,
+    /// The inventory's consistency the calls do not give (a strong read made eventually, a
+    /// transaction made as single calls), said as a finding: a warning for a design, a failed
+    /// requirement for a graded challenge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consistency_missed: Option<String>,
 }
 
 pub fn unit(kind: PatternKind) -> &'static str {
@@ -81,6 +86,7 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternRe
     let calls = &run.calls;
     let first = calls.first();
     let mut findings: Vec<(Verdict, String)> = Vec::new();
+    let mut consistency_missed: Option<String> = None;
     let mut fail = |reason: String| findings.push((Verdict::Fail, reason));
     if let Some(problem) = &run.problem {
         fail(format!("could not run: {problem}"));
@@ -135,7 +141,10 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternRe
         if call.page_bytes.is_some_and(|b| b >= 1024 * 1024) {
             findings.push((Verdict::Warn, "hit the 1 MB page limit: one request cannot return it all".into()));
         }
-        if let Some(message) = consistency_mismatch(pattern.consistency, call) {
+        if let Some((message, missed)) = consistency_mismatch(pattern.consistency, call) {
+            if missed && consistency_missed.is_none() {
+                consistency_missed = Some(message.clone());
+            }
             if !findings.iter().any(|(_, f)| *f == message) {
                 findings.push((Verdict::Warn, message));
             }
@@ -224,6 +233,7 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternRe
         monthly_expected: 0.0,
         verdict,
         reasons,
+        consistency_missed,
     }
 }
 
@@ -341,7 +351,9 @@ fn values_that_differ(calls: &[CallRun]) -> Option<Vec<String>> {
 
 /// The inventory's consistency against what the call's reads paid for (every read step, so the
 /// tables of a BatchGetItem each count).
-fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<String> {
+/// What the call does against the inventory's consistency, and whether that misses it (rather
+/// than paying more than it needs).
+fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<(String, bool)> {
     let transactional = matches!(
         call.operation,
         Operation::TransactGetItems | Operation::TransactWriteItems | Operation::ExecuteTransaction
@@ -356,18 +368,20 @@ fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<Stri
         .collect();
     let name = call.operation.name();
     match consistency {
-        Consistency::Strong if !transactional && reads.contains(&false) => {
-            Some(format!("the inventory asks for strong consistency but the {name} reads eventually consistent"))
-        }
-        Consistency::Eventual if call.operation == Operation::TransactGetItems => Some(
+        Consistency::Strong if !transactional && reads.contains(&false) => Some((
+            format!("the inventory asks for strong consistency but the {name} reads eventually consistent"),
+            true,
+        )),
+        Consistency::Eventual if call.operation == Operation::TransactGetItems => Some((
             "the inventory allows eventual consistency but the request pays for a transactional read (4× an eventual one)"
                 .into(),
-        ),
+            false,
+        )),
         Consistency::Eventual if !transactional && reads.contains(&true) => {
-            Some(format!("the inventory allows eventual consistency but the {name} pays for a strong read"))
+            Some((format!("the inventory allows eventual consistency but the {name} pays for a strong read"), false))
         }
         Consistency::Transactional if !transactional => {
-            Some(format!("the inventory asks for a transaction but the request is a {name}"))
+            Some((format!("the inventory asks for a transaction but the request is a {name}"), true))
         }
         _ => None,
     }
