@@ -458,6 +458,13 @@ fn get_latencies(port: u16, n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Whether the server closes `stream` within `wait` (reading to its end, not timing out).
+fn closed_by_server(stream: &mut TcpStream, wait: Duration) -> bool {
+    stream.set_read_timeout(Some(wait)).expect("timeout");
+    let mut rest = Vec::new();
+    stream.read_to_end(&mut rest).is_ok()
+}
+
 fn p99(samples: Vec<f64>) -> f64 {
     percentile(samples, 99)
 }
@@ -478,11 +485,7 @@ fn stalled_connections_give_way_to_newcomers_and_time_out_while_others_are_serve
     fill(&dir, 3);
     let server = start(&dir, &["--max-connections", "200", "--idle-timeout", "2", "--body-timeout", "2"]);
     let connect = || TcpStream::connect(("127.0.0.1", server.port)).expect("connect");
-    let closed_soon = |stream: &mut TcpStream| {
-        stream.set_read_timeout(Some(Duration::from_secs(3))).expect("timeout");
-        let mut rest = Vec::new();
-        stream.read_to_end(&mut rest).is_ok()
-    };
+    let closed_soon = |stream: &mut TcpStream| closed_by_server(stream, Duration::from_secs(3));
     // 150 clients that send half their headers and stall.
     let mut stalled: Vec<TcpStream> = (0..150)
         .map(|_| {
@@ -580,9 +583,7 @@ fn an_idle_connection_flood_does_not_shut_out_another_client() {
     assert!(opened >= 2000, "the flood opened {opened} connections");
     // The flood's first connection gave up its place long ago.
     let mut first = first.expect("the flood's first connection");
-    first.set_read_timeout(Some(Duration::from_secs(2))).expect("timeout");
-    let mut rest = Vec::new();
-    assert!(first.read_to_end(&mut rest).is_ok(), "the flood's first connection is still held");
+    assert!(closed_by_server(&mut first, Duration::from_secs(2)), "the flood's first connection is still held");
     assert!(p99(latencies.clone()) < 200.0, "p99 {:.1} ms", p99(latencies));
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);

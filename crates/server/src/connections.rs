@@ -114,23 +114,21 @@ async fn serve_one(stream: TcpStream, router: Router, mut stop: watch::Receiver<
     builder.half_close(true).keep_alive(true);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     tokio::pin!(connection);
+    // Asked to close: idle too long, another client needs the place, or the server stops.
+    let asked = async {
+        tokio::select! {
+            () = place.activity.evicted() => {}
+            () = stopped(&mut stop) => {}
+        }
+    };
     tokio::select! {
         _ = connection.as_mut() => {}
-        () = place.activity.evicted() => {
-            // Idle too long, or another client needs the place.
-            if !place.activity.is_busy() {
-                return;
-            }
-            // A request that raced in is still answered.
-            connection.as_mut().graceful_shutdown();
-            let _ = connection.await;
-        }
-        () = stopped(&mut stop) => {
+        () = asked => {
             if !place.activity.is_busy() {
                 // Nothing was asked that could be answered: dropping the connection closes it.
                 return;
             }
-            // Finish the request in flight, then close.
+            // Finish the request in flight (one that raced in included), then close.
             connection.as_mut().graceful_shutdown();
             let _ = connection.await;
         }

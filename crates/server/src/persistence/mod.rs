@@ -130,13 +130,12 @@ impl WriteLog {
                 Ending::Clean => {}
                 Ending::Damaged { at, reason } => return Err(damaged_message(&path, at, &reason, dir)),
                 Ending::Torn => {
-                    let kept = keep_copy(dir, "torn", &bytes[earlier.good..])?;
-                    eprintln!(
-                        "dynalab: cut an incomplete last record ({} bytes) from {}, a log of an earlier format; its bytes are in {}",
-                        bytes.len() - earlier.good,
-                        path.display(),
-                        kept.display()
-                    );
+                    keep_torn(
+                        dir,
+                        &path,
+                        &bytes[earlier.good..],
+                        "of an incomplete last record of a log of an earlier format",
+                    )?;
                 }
             }
             let engine = replay(earlier.records.iter(), &clock);
@@ -148,13 +147,12 @@ impl WriteLog {
             Ending::Clean => {}
             Ending::Damaged { at, reason } => return Err(damaged_message(&path, *at, reason, dir)),
             Ending::Torn => {
-                let kept = keep_copy(dir, "torn", &bytes[read.good..])?;
-                eprintln!(
-                    "dynalab: cut {} bytes of an append that never got its end mark (so was never acknowledged) from {}; they are in {}",
-                    bytes.len() - read.good,
-                    path.display(),
-                    kept.display()
-                );
+                keep_torn(
+                    dir,
+                    &path,
+                    &bytes[read.good..],
+                    "of an append that never got its end mark (so was never acknowledged)",
+                )?;
             }
         }
         let engine = replay(read.records(), &clock);
@@ -474,6 +472,13 @@ fn damaged_message(path: &Path, at: usize, reason: &str, dir: &Path) -> String {
         path.display(),
         dir.display()
     )
+}
+
+/// Keeps the `torn` bytes cut from the end of the log at `path` beside it, and says so.
+fn keep_torn(dir: &Path, path: &Path, torn: &[u8], what: &str) -> Result<(), String> {
+    let kept = keep_copy(dir, "torn", torn)?;
+    eprintln!("dynalab: cut {} bytes {what} from {}; they are in {}", torn.len(), path.display(), kept.display());
+    Ok(())
 }
 
 /// Writes `bytes` to a new file beside the log, named for what it is and when it was kept.

@@ -264,7 +264,8 @@ fn frame_at(bytes: &[u8], at: usize) -> Frame<'_> {
         kind: payload[0],
         identity: u64::from_le_bytes(payload[1..9].try_into().unwrap_or_default()),
         sequence: u64::from_le_bytes(payload[9..17].try_into().unwrap_or_default()),
-        append_end: at + to_end,
+        // A damaged length may claim anything: never past the end of the address space.
+        append_end: at.saturating_add(to_end),
         rest: &payload[PLACE..],
         len: RECORD_HEADER + length,
     }
@@ -599,6 +600,16 @@ mod tests {
         let mut header = whole.clone();
         header[20] ^= 1;
         assert!(matches!(read(&header).ending, Ending::Damaged { at: 0, .. }));
+    }
+
+    #[test]
+    fn a_checked_header_claiming_an_append_beyond_memory_is_damage_not_a_crash() {
+        let (mut bytes, starts, _) = log();
+        let at = starts[1];
+        bytes[at + 4..at + 12].copy_from_slice(&u64::MAX.to_le_bytes());
+        let checksum = crc32fast::hash(&bytes[at..at + 12]).to_le_bytes();
+        bytes[at + 12..at + 16].copy_from_slice(&checksum);
+        assert!(matches!(read(&bytes).ending, Ending::Damaged { .. }), "{:?}", read(&bytes).ending);
     }
 
     #[test]
