@@ -143,8 +143,9 @@ fn verdicts(report: &str) -> Vec<(String, String)> {
 fn the_examples_get_the_same_verdicts_from_dynamodb_local_over_sigv4() {
     let local = dynalab_tests::dynamodb_local::DynamoDbLocal::start().expect("DynamoDB Local");
     let endpoint = format!("http://127.0.0.1:{}", local.port);
-    for example in ["orders-service", "task-board", "hot-counter", "hot-counter-sharded"] {
-        let workbook = examples().join(format!("{example}.workbook.json"));
+    let designs = ["orders-service.workbook.json", "task-board.workbook.json", "hot-counter.workbook.json", "hot-counter-sharded.workbook.json", "orders-service.design.md"];
+    for example in designs {
+        let workbook = examples().join(example);
         let (_, in_lab, _) = check(&[&workbook.to_string_lossy(), "--format", "json"]);
         let output = Command::new(env!("CARGO_BIN_EXE_dynalab"))
             .args(["check", &workbook.to_string_lossy(), "--format", "json", "--endpoint", &endpoint])
@@ -318,4 +319,28 @@ fn a_design_skill_cost_model_is_checked_on_a_generated_fixture() {
     assert_eq!(report["scale"], 8500.0);
     assert_eq!(report["patterns"][1]["items"], 20);
     assert_eq!(report["patterns"][3]["verdict"], "fail");
+}
+
+/// The modelling method's Markdown is a design file like any other: checked as it is, and the
+/// workbook it becomes (`--format workbook`) gets the same verdicts.
+#[test]
+fn a_design_document_in_the_methods_markdown_is_checked() {
+    let file = examples().join("orders-service.design.md");
+    let (code, report, stderr) = check(&[&file.to_string_lossy(), "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("as a design document (the modelling method's Markdown)"), "{stderr}");
+    let expected: Vec<(String, String)> = (1..=5).map(|i| (i.to_string(), "pass".to_string())).collect();
+    assert_eq!(verdicts(&report), expected);
+    let (code, workbook, stderr) = check(&[&file.to_string_lossy(), "--format", "workbook"]);
+    assert_eq!(code, 0, "{stderr}");
+    let converted = temp_file("orders-service.workbook.json", &workbook);
+    let (code, again, stderr) = check(&[&converted.to_string_lossy(), "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(verdicts(&again), expected);
+    // A document whose row cannot be read is refused naming its line, row and column.
+    let broken = std::fs::read_to_string(&file).expect("example").replace("| 300 |", "| lots |");
+    let broken = temp_file("broken.design.md", &broken);
+    let (code, _, stderr) = check(&[&broken.to_string_lossy()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("inventory row \"2 List a user's orders, newest first\", column \"Rate (peak/s)\": `lots` is not a number"), "{stderr}");
 }

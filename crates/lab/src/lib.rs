@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod aws_cli;
+pub mod design;
 pub mod examples;
 pub mod exchange;
 pub mod fixtures;

@@ -8,7 +8,7 @@ pub mod legacy;
 mod lexer;
 mod parser;
 pub mod projection;
-mod reserved;
+pub mod reserved;
 pub mod resolve;
 pub mod update;
 

@@ -181,6 +181,7 @@ fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Vec<
                 parameters: test.parameters.clone(),
                 expect: Expect { error: test.error.clone(), ..Expect::default() },
                 proposed: false,
+                no_call: None,
             });
         }
     }

@@ -117,6 +117,10 @@ pub struct Pattern {
     /// then `proposed` removed).
     #[serde(default, skip_serializing_if = "is_false")]
     pub proposed: bool,
+    /// Why the pattern has no call yet (a design document's row that names none, or one that
+    /// could not be made): reported as its failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_call: Option<String>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
@@ -338,9 +342,6 @@ impl Workbook {
             }
             if p.retention_days.is_some_and(|d| !(d.is_finite() && d > 0.0)) {
                 problem(at("retention_days", "must be a number > 0"));
-            }
-            if p.requests.is_empty() {
-                problem(at("requests", "at least one call"));
             }
             if self.patterns[..i].iter().any(|q| q.id == p.id) {
                 problem(at("id", &format!("`{}` is used twice", p.id)));

@@ -123,6 +123,7 @@ pub fn propose(
             parameters: Map::new(),
             expect: Expect::default(),
             proposed: true,
+            no_call: None,
         })
         .collect()
 }

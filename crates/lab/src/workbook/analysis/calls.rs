@@ -92,7 +92,13 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternRe
         fail(format!("could not run: {problem}"));
     }
     if calls.is_empty() && run.problem.is_none() {
-        fail("no call ran".into());
+        fail(if let Some(why) = &pattern.no_call {
+            format!("no call: {why}")
+        } else if pattern.requests.is_empty() {
+            "no call implements this pattern yet".into()
+        } else {
+            "no call ran".into()
+        });
     }
     let errors: Vec<&(String, String)> = calls.iter().filter_map(|c| c.error.as_ref()).collect();
     match (&pattern.expect.error, errors.first()) {

@@ -89,6 +89,7 @@ pub(super) fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, S
             parameters: Map::new(),
             expect: Expect::default(),
             proposed: false,
+            no_call: None,
         });
     }
     if !errors.is_empty() {

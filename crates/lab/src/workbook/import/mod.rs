@@ -24,6 +24,7 @@ pub enum Source {
     DesignCostModel,
     NoSqlWorkbench,
     CloudFormation,
+    DesignDocument,
 }
 
 impl Source {
@@ -34,6 +35,7 @@ impl Source {
             Self::DesignCostModel => "a DynamoDB design skill cost model (dynamodb_data_model.json with entities)",
             Self::NoSqlWorkbench => "a NoSQL Workbench model",
             Self::CloudFormation => "a CloudFormation template",
+            Self::DesignDocument => "a design document (the modelling method's Markdown)",
         }
     }
 }
@@ -62,6 +64,9 @@ pub fn import(text: &str) -> Result<Imported, String> {
 pub fn import_with(text: &str, options: &Options) -> Result<Imported, String> {
     let trimmed = text.trim_start();
     if !trimmed.starts_with('{') && !trimmed.starts_with('[') {
+        if crate::design::markdown::looks_like_markdown(text) {
+            return design_document(text);
+        }
         return yaml_template(text, options);
     }
     let json = plain_json::parse_lenient(text).map_err(|e| format!("not JSON: {e}"))?;
@@ -83,6 +88,14 @@ pub fn import_with(text: &str, options: &Options) -> Result<Imported, String> {
         return cloudformation(object, options);
     }
     Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a design skill cost model (tables, entities, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
+}
+
+/// A design document: read, then made a workbook (what it read past and the defaults it took, noted).
+fn design_document(text: &str) -> Result<Imported, String> {
+    let (design, mut notes) = crate::design::markdown::read(text)?;
+    let converted = design.to_workbook()?;
+    notes.extend(converted.notes);
+    Ok(Imported { source: Source::DesignDocument, workbook: converted.workbook, notes })
 }
 
 /// The imported workbook. Its values are judged with everything else when it is planned (a

@@ -268,6 +268,7 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         parameters: Map::new(),
         expect,
         proposed: false,
+        no_call: None,
     })
 }
 

@@ -1,0 +1,714 @@
+//! A design-note row made a request: its key condition in the method's shorthand
+//! (`PK=USER#id AND begins_with(SK,'ORDER#'), ScanIndexForward=false`), placeholders given values
+//! from the fixture's items — the busiest collection that answers it, or an existing item for a
+//! GetItem, update or delete — and fresh ones for a new item a Put writes.
+//!
+//! A transaction's actions are separated by `;`, each led by its kind:
+//! `Put PK=ORDER#orderId, SK=META if attribute_not_exists(PK); Update PK=SKU#sku, SK=STOCK SET stock = stock - 1 if stock >= 1`.
+
+use super::expression::{translate, Placeholders};
+use super::fixture::Layout;
+use super::template::{Bindings, Template};
+use super::TableDesign;
+use serde_json::{json, Map, Value};
+
+/// Refused when a note's key condition is longer: a design note is a line, not a program.
+pub const MAX_SHORTHAND: usize = 4096;
+
+/// The operation a note names, in DynamoDB's spelling.
+pub fn operation_name(text: &str) -> Option<&'static str> {
+    let squashed: String = text.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+    Some(match squashed.as_str() {
+        "getitem" | "get" => "GetItem",
+        "query" => "Query",
+        "scan" => "Scan",
+        "putitem" | "put" => "PutItem",
+        "updateitem" | "update" => "UpdateItem",
+        "deleteitem" | "delete" => "DeleteItem",
+        "transactwriteitems" | "transactwrite" | "transaction" | "transact" | "writetransaction" => "TransactWriteItems",
+        "transactgetitems" | "transactget" | "readtransaction" => "TransactGetItems",
+        "batchgetitem" | "batchget" => "BatchGetItem",
+        _ => return None,
+    })
+}
+
+/// One comparison of a key condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyPart {
+    Compare { attribute: String, op: &'static str, value: Template },
+    BeginsWith { attribute: String, value: Template },
+    Between { attribute: String, low: Template, high: Template },
+}
+
+impl KeyPart {
+    pub fn attribute(&self) -> &str {
+        match self {
+            Self::Compare { attribute, .. } | Self::BeginsWith { attribute, .. } | Self::Between { attribute, .. } => attribute,
+        }
+    }
+}
+
+/// One call or transaction action, parsed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Action {
+    /// `Put`, `Update`, `Delete`, `ConditionCheck` or `Get` inside a transaction or batch.
+    pub kind: Option<String>,
+    pub key: Vec<KeyPart>,
+    pub options: Vec<(String, String)>,
+    pub update: Option<String>,
+    pub condition: Option<String>,
+}
+
+const OPTIONS: [&str; 11] = [
+    "ScanIndexForward",
+    "Limit",
+    "ConsistentRead",
+    "Filter",
+    "FilterExpression",
+    "Projection",
+    "ProjectionExpression",
+    "Select",
+    "Order",
+    "Page",
+    "Table",
+];
+
+/// Parses a note's key condition for `operation`: one action, or a transaction's several.
+pub fn parse(operation: &str, text: &str) -> Result<Vec<Action>, String> {
+    if text.len() > MAX_SHORTHAND {
+        return Err(format!("a key condition of {} characters: at most {MAX_SHORTHAND}", text.len()));
+    }
+    let several = matches!(operation, "TransactWriteItems" | "TransactGetItems" | "BatchGetItem");
+    if !several {
+        return Ok(vec![action(text)?]);
+    }
+    let mut actions = Vec::new();
+    for part in split_top(text, ';').into_iter().filter(|p| !p.trim().is_empty()) {
+        let part = part.trim();
+        let (word, rest) = part.split_once(char::is_whitespace).unwrap_or((part, ""));
+        let kind = match word.to_ascii_lowercase().as_str() {
+            "put" => "Put",
+            "update" => "Update",
+            "delete" => "Delete",
+            "conditioncheck" | "check" => "ConditionCheck",
+            "get" => "Get",
+            _ if operation != "TransactWriteItems" => {
+                actions.push(action(part)?);
+                continue;
+            }
+            other => return Err(format!("`{other}`: a transaction's action starts with Put, Update, Delete or ConditionCheck")),
+        };
+        let mut parsed = action(rest)?;
+        parsed.kind = Some(kind.into());
+        actions.push(parsed);
+    }
+    if actions.is_empty() {
+        return Err(format!("{operation} needs its actions, separated by `;`"));
+    }
+    Ok(actions)
+}
+
+/// Parses without building, so a note is refused when it is read.
+pub fn check_shorthand(operation: &str, text: &str) -> Result<(), String> {
+    let actions = parse(operation, text)?;
+    let needs_key = !matches!(operation, "Scan");
+    if needs_key && actions.iter().any(|a| a.key.is_empty()) {
+        return Err(format!("{operation} needs a key condition such as `PK=USER#id`"));
+    }
+    Ok(())
+}
+
+/// The attributes a key condition names, in order (`PK`, `SK`).
+pub fn condition_attribute_names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for action in parse("TransactGetItems", text).unwrap_or_default() {
+        for part in action.key {
+            if !names.iter().any(|n| n == part.attribute()) {
+                names.push(part.attribute().to_string());
+            }
+        }
+    }
+    names
+}
+
+fn action(text: &str) -> Result<Action, String> {
+    let mut parsed = Action::default();
+    let (head, condition) = match find_word(text, "if") {
+        Some(at) => (&text[..at], Some(text[at + 2..].trim().to_string())),
+        None => (text, None),
+    };
+    parsed.condition = condition.filter(|c| !c.is_empty());
+    let update_at = ["SET", "REMOVE", "ADD", "DELETE"].iter().filter_map(|w| find_word(head, w)).min();
+    let key_text = match update_at {
+        Some(at) => {
+            parsed.update = Some(head[at..].trim().to_string());
+            &head[..at]
+        }
+        None => head,
+    };
+    let mut pieces: Vec<String> = Vec::new();
+    for segment in split_top(key_text, ',') {
+        for piece in split_and(&segment) {
+            pieces.push(piece);
+        }
+    }
+    for piece in pieces.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+        if let Some((name, value)) = piece.split_once('=') {
+            let name = name.trim();
+            if let Some(option) = OPTIONS.iter().find(|o| o.eq_ignore_ascii_case(name)) {
+                parsed.options.push(((*option).to_string(), value.trim().to_string()));
+                continue;
+            }
+        }
+        parsed.key.push(key_part(piece)?);
+    }
+    Ok(parsed)
+}
+
+fn key_part(piece: &str) -> Result<KeyPart, String> {
+    let lower = piece.to_ascii_lowercase();
+    if lower.starts_with("begins_with") {
+        let inner = piece
+            .find('(')
+            .and_then(|open| piece.rfind(')').map(|close| &piece[open + 1..close]))
+            .ok_or_else(|| format!("`{piece}`: begins_with(ATTRIBUTE, 'PREFIX')"))?;
+        let (attribute, value) =
+            inner.split_once(',').ok_or_else(|| format!("`{piece}`: begins_with(ATTRIBUTE, 'PREFIX')"))?;
+        return Ok(KeyPart::BeginsWith { attribute: attribute_name(attribute)?, value: Template::parse_shorthand(value)? });
+    }
+    if let Some(at) = find_word(piece, "BETWEEN") {
+        let rest = &piece[at + "BETWEEN".len()..];
+        let and = find_word(rest, "AND").ok_or_else(|| format!("`{piece}`: ATTRIBUTE BETWEEN low AND high"))?;
+        return Ok(KeyPart::Between {
+            attribute: attribute_name(&piece[..at])?,
+            low: Template::parse_shorthand(&rest[..and])?,
+            high: Template::parse_shorthand(&rest[and + 3..])?,
+        });
+    }
+    if let Some(at) = piece.find(['<', '>', '=']) {
+        let rest = &piece[at..];
+        let op: &'static str = if rest.starts_with("<=") {
+            "<="
+        } else if rest.starts_with(">=") {
+            ">="
+        } else if rest.starts_with('<') {
+            "<"
+        } else if rest.starts_with('>') {
+            ">"
+        } else {
+            "="
+        };
+        return Ok(KeyPart::Compare {
+            attribute: attribute_name(&piece[..at])?,
+            op,
+            value: Template::parse_shorthand(&piece[at + op.len()..])?,
+        });
+    }
+    Err(format!(
+        "`{piece}` is not a key condition: ATTRIBUTE=value, begins_with(ATTRIBUTE, 'prefix'), ATTRIBUTE BETWEEN a AND b, ATTRIBUTE < value (or an option such as ScanIndexForward=false, Limit=20)"
+    ))
+}
+
+fn attribute_name(text: &str) -> Result<String, String> {
+    let name = text.trim().trim_matches('`');
+    if name.is_empty() || name.contains(char::is_whitespace) || name.contains(['(', ')', '\'', '"']) {
+        return Err(format!("`{}` is not an attribute name", text.trim()));
+    }
+    Ok(name.to_string())
+}
+
+/// Byte offset of `word` standing alone (any case), outside quotes and parentheses.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(b),
+            (None, b'(') => depth += 1,
+            (None, b')') => depth -= 1,
+            (None, _) if depth == 0 => {
+                let before = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+                let end = i + word.len();
+                let matches = end <= bytes.len() && text.is_char_boundary(end) && text[i..end].eq_ignore_ascii_case(word);
+                let after = end >= bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
+                if before && matches && after {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits at `separator` outside quotes and parentheses.
+fn split_top(text: &str, separator: char) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => depth -= 1,
+            (None, _) if c == separator && depth == 0 => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    parts.push(current);
+    parts
+}
+
+/// Splits a key condition at its `AND`s, keeping `BETWEEN a AND b` whole.
+fn split_and(text: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let (mut start, mut search) = (0, 0);
+    while let Some(found) = find_word(&text[search..], "AND") {
+        let at = search + found;
+        let segment = &text[start..at];
+        search = at + 3;
+        // The first AND after a BETWEEN is its own.
+        if find_word(segment, "BETWEEN").is_some() && find_word(segment, "AND").is_none() {
+            continue;
+        }
+        parts.push(segment.to_string());
+        start = at + 3;
+    }
+    parts.push(text[start..].to_string());
+    parts
+}
+
+/// What a row becomes: the operation and its request, and what was assumed to build it.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub operation: String,
+    pub request: Value,
+}
+
+/// The fixture a call is bound against: the table's items and how new ones are made.
+pub struct Fixture<'a> {
+    pub table: &'a TableDesign,
+    pub layout: &'a Layout,
+    pub items: &'a [(usize, Map<String, Value>)],
+}
+
+/// Builds the request for `operation` with `text` on `index` (None: the table). `strong` makes a
+/// read strongly consistent unless the note says otherwise (the inventory asked for it).
+pub fn build(
+    fixture: &Fixture,
+    operation: &str,
+    text: &str,
+    index: Option<&str>,
+    strong: bool,
+    defaults: &[(String, String)],
+) -> Result<Built, String> {
+    let actions = parse(operation, text)?;
+    let table = fixture.table;
+    let mut bound = Bindings::new();
+    let request = match operation {
+        "GetItem" | "Query" | "Scan" => {
+            let action = &actions[0];
+            let mut options = defaults.to_vec();
+            options.extend(action.options.iter().cloned());
+            let mut request = read_request(fixture, operation, action, index, &options, &mut bound)?;
+            if strong && !options.iter().any(|(o, _)| o == "ConsistentRead") {
+                request.insert("ConsistentRead".into(), json!(true));
+            }
+            Value::Object(request)
+        }
+        "PutItem" | "UpdateItem" | "DeleteItem" => {
+            let kind = &operation[..operation.len() - 4];
+            let mut action = actions[0].clone();
+            action.kind = Some(kind.to_string());
+            Value::Object(write_request(fixture, &action, &mut bound, 0)?)
+        }
+        "TransactWriteItems" => {
+            let mut ordered: Vec<(usize, &Action)> = actions.iter().enumerate().collect();
+            // Existing items first: their keys give values the new ones share.
+            ordered.sort_by_key(|(_, a)| a.kind.as_deref() == Some("Put"));
+            let mut built: Vec<(usize, Value)> = Vec::new();
+            for (position, action) in ordered {
+                let kind = action.kind.clone().unwrap_or_default();
+                let request = write_request(fixture, action, &mut bound, position as u64)?;
+                built.push((position, json!({ kind: request })));
+            }
+            built.sort_by_key(|(p, _)| *p);
+            json!({"TransactItems": built.into_iter().map(|(_, v)| v).collect::<Vec<_>>()})
+        }
+        "TransactGetItems" | "BatchGetItem" => {
+            let mut keys = Vec::new();
+            for action in &actions {
+                let (key, _) = existing_key(fixture, action, &mut bound)?;
+                keys.push(key);
+            }
+            if operation == "BatchGetItem" {
+                json!({"RequestItems": {table.name.clone(): {"Keys": keys}}})
+            } else {
+                json!({"TransactItems": keys.into_iter().map(|k| json!({"Get": {"TableName": table.name, "Key": k}})).collect::<Vec<_>>()})
+            }
+        }
+        other => return Err(format!("`{other}` cannot be built from a design note")),
+    };
+    Ok(Built { operation: operation.to_string(), request })
+}
+
+fn text_of(value: &Value) -> Option<String> {
+    value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).map(String::from)
+}
+
+/// The items of the table or index, with what makes an item part of the index.
+fn target_items<'a>(fixture: &'a Fixture, index: Option<&str>) -> Result<(Vec<&'a Map<String, Value>>, String, Option<String>), String> {
+    let (partition, sort) = fixture
+        .table
+        .keys_of(index)
+        .ok_or_else(|| format!("`{}` has no index `{}`", fixture.table.name, index.unwrap_or_default()))?;
+    let items = fixture
+        .items
+        .iter()
+        .map(|(_, item)| item)
+        .filter(|item| item.contains_key(&partition.name) && sort.is_none_or(|s| item.contains_key(&s.name)))
+        .collect();
+    Ok((items, partition.name.clone(), sort.map(|s| s.name.clone())))
+}
+
+fn read_request(
+    fixture: &Fixture,
+    operation: &str,
+    action: &Action,
+    index: Option<&str>,
+    options: &[(String, String)],
+    bound: &mut Bindings,
+) -> Result<Map<String, Value>, String> {
+    let table = fixture.table;
+    let mut request = Map::new();
+    request.insert("TableName".into(), json!(table.name));
+    let mut placeholders = Placeholders::default();
+    match operation {
+        "GetItem" => {
+            if index.is_some() {
+                return Err("GetItem reads the table, not an index: use Query on the index".into());
+            }
+            let (key, _) = existing_key(fixture, action, bound)?;
+            request.insert("Key".into(), key);
+        }
+        "Query" => {
+            if let Some(index) = index {
+                request.insert("IndexName".into(), json!(index));
+            }
+            let (items, partition, sort) = target_items(fixture, index)?;
+            bind_collection(action, &items, &partition, sort.as_deref(), bound)?;
+            let mut parts = Vec::new();
+            for part in &action.key {
+                parts.push(key_condition_text(fixture, part, bound, &mut placeholders)?);
+            }
+            if parts.is_empty() {
+                return Err(format!("a Query needs `{partition}=value`"));
+            }
+            request.insert("KeyConditionExpression".into(), json!(parts.join(" AND ")));
+        }
+        _ => {
+            if let Some(index) = index {
+                request.insert("IndexName".into(), json!(index));
+            }
+            if !action.key.is_empty() {
+                return Err("a Scan takes no key condition: write it as Filter=…".into());
+            }
+        }
+    }
+    for (option, value) in options {
+        apply_option(&mut request, option, value, bound, &mut placeholders)?;
+    }
+    placeholders.add_to(&mut request);
+    Ok(request)
+}
+
+fn apply_option(
+    request: &mut Map<String, Value>,
+    option: &str,
+    value: &str,
+    bound: &Bindings,
+    placeholders: &mut Placeholders,
+) -> Result<(), String> {
+    let flag = |value: &str| match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" => Ok(true),
+        "false" | "no" => Ok(false),
+        other => Err(format!("{option}={other}: true or false")),
+    };
+    match option {
+        "ScanIndexForward" => {
+            request.insert(option.into(), json!(flag(value)?));
+        }
+        "Order" => {
+            let forward = !value.trim().eq_ignore_ascii_case("desc");
+            request.insert("ScanIndexForward".into(), json!(forward));
+        }
+        "ConsistentRead" => {
+            request.insert(option.into(), json!(flag(value)?));
+        }
+        "Limit" | "Page" => {
+            let limit: u64 = value.trim().parse().ok().filter(|n| *n >= 1).ok_or_else(|| format!("{option}={value}: a whole number from 1"))?;
+            request.insert("Limit".into(), json!(limit));
+        }
+        "Filter" | "FilterExpression" => {
+            request.insert("FilterExpression".into(), json!(translate(value, bound, placeholders)?));
+        }
+        "Projection" | "ProjectionExpression" => {
+            let names: Vec<String> = value.split([' ', '+']).filter(|n| !n.is_empty()).map(|n| placeholders.name(n.trim_matches(','))).collect();
+            request.insert("ProjectionExpression".into(), json!(names.join(", ")));
+        }
+        "Select" => {
+            request.insert(option.into(), json!(value.trim().to_ascii_uppercase()));
+        }
+        _ => return Err(format!("{option}: not an option of a read")),
+    }
+    Ok(())
+}
+
+/// `#n0 = :v0`, `begins_with(#n1, :v1)`, `#n1 BETWEEN :v2 AND :v3`, placeholders filled.
+fn key_condition_text(fixture: &Fixture, part: &KeyPart, bound: &Bindings, placeholders: &mut Placeholders) -> Result<String, String> {
+    let name = placeholders.name(part.attribute());
+    let mut value = |template: &Template| -> Result<String, String> {
+        let text = template.fill(bound).ok_or_else(|| format!("`{template}`: no item of the fixture gives its placeholders a value"))?;
+        Ok(placeholders.value(typed(fixture.table, part.attribute(), &text)))
+    };
+    Ok(match part {
+        KeyPart::Compare { op, value: template, .. } => format!("{name} {op} {}", value(template)?),
+        KeyPart::BeginsWith { value: template, .. } => format!("begins_with({name}, {})", value(template)?),
+        KeyPart::Between { low, high, .. } => format!("{name} BETWEEN {} AND {}", value(low)?, value(high)?),
+    })
+}
+
+fn typed(table: &TableDesign, attribute: &str, text: &str) -> Value {
+    let kind = table.key_attributes().into_iter().find(|k| k.name == attribute).map_or("S", |k| k.kind.as_str());
+    match kind {
+        "N" => json!({"N": text}),
+        "B" => {
+            use base64::Engine as _;
+            json!({"B": base64::engine::general_purpose::STANDARD.encode(text)})
+        }
+        _ => json!({"S": text}),
+    }
+}
+
+/// Gives the Query's placeholders the values of the collection with the most items that answer it.
+fn bind_collection(action: &Action, items: &[&Map<String, Value>], partition: &str, sort: Option<&str>, bound: &mut Bindings) -> Result<(), String> {
+    let Some(KeyPart::Compare { value: partition_template, op: "=", .. }) = action.key.iter().find(|p| p.attribute() == partition) else {
+        return Err(format!("a Query needs `{partition}=value` (its partition key, equal)"));
+    };
+    if let Some(other) = action.key.iter().find(|p| p.attribute() != partition && Some(p.attribute()) != sort) {
+        return Err(format!("`{}` is not a key of this table or index (keys: {partition}{})", other.attribute(), sort.map_or(String::new(), |s| format!(", {s}"))));
+    }
+    let sort_part = action.key.iter().find(|p| Some(p.attribute()) == sort);
+    // Per partition value: the items that answer, and the bindings of the first.
+    let mut groups: Vec<(String, Vec<String>, Bindings)> = Vec::new();
+    for item in items {
+        let Some(value) = item.get(partition).and_then(text_of) else { continue };
+        let mut b = bound.clone();
+        if !partition_template.matches(&value, &mut b) {
+            continue;
+        }
+        let sort_value = sort.and_then(|s| item.get(s)).and_then(text_of).unwrap_or_default();
+        let answers = match sort_part {
+            Some(KeyPart::Compare { op: "=", value: template, .. }) => template.matches(&sort_value, &mut b),
+            Some(KeyPart::BeginsWith { value: template, .. }) => begins(template, &sort_value, &mut b),
+            _ => true,
+        };
+        if !answers {
+            continue;
+        }
+        match groups.iter_mut().find(|(v, _, _)| *v == value) {
+            Some(group) => group.1.push(sort_value),
+            None => groups.push((value, vec![sort_value], b)),
+        }
+    }
+    let Some((_, mut sorts, chosen)) = groups.into_iter().max_by_key(|(_, s, _)| s.len()) else {
+        if items.is_empty() {
+            return Err(format!(
+                "no item of the fixture has `{partition}`{}: give an entity of the layout a `{partition}` column with its template",
+                sort.map_or(String::new(), |s| format!(" and `{s}`"))
+            ));
+        }
+        return Err(format!("no item of the fixture has `{partition}` of the shape `{partition_template}`{}: add the entity to the layout", if sort_part.is_some() { " answering the sort condition" } else { "" }));
+    };
+    *bound = chosen;
+    // Ranges take values from inside the collection: a quarter and three quarters along.
+    sorts.sort();
+    let at = |share: usize| sorts.get(sorts.len() * share / 4).cloned().unwrap_or_default();
+    let fill_from = |template: &Template, value: String, bound: &mut Bindings| {
+        if template.fill(bound).is_none() {
+            template.matches(&value, bound);
+        }
+    };
+    match sort_part {
+        Some(KeyPart::Compare { op, value: template, .. }) if *op != "=" => {
+            let value = if op.starts_with('<') { at(3) } else { at(1) };
+            fill_from(template, value, bound);
+        }
+        Some(KeyPart::Between { low, high, .. }) => {
+            fill_from(low, at(1), bound);
+            fill_from(high, at(3), bound);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `value` starts with what `template` makes (its trailing placeholder taking any rest).
+fn begins(template: &Template, value: &str, bound: &mut Bindings) -> bool {
+    if let Some(text) = template.fill(bound) {
+        return value.starts_with(&text);
+    }
+    // Try the prefixes ending where the template's text could end.
+    let last_text = template.parts.iter().rev().find_map(|p| match p {
+        super::template::Part::Text(t) => Some(t.as_str()),
+        super::template::Part::Placeholder(_) => None,
+    });
+    let ends_in_placeholder = matches!(template.parts.last(), Some(super::template::Part::Placeholder(_)));
+    if ends_in_placeholder {
+        return template.matches(value, bound);
+    }
+    let Some(last_text) = last_text else { return false };
+    value.match_indices(last_text).any(|(at, _)| template.matches(&value[..at + last_text.len()], bound))
+}
+
+/// The key of an existing item the action's key condition names (all its key attributes equal).
+fn existing_key(fixture: &Fixture, action: &Action, bound: &mut Bindings) -> Result<(Value, Map<String, Value>), String> {
+    let table = fixture.table;
+    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str()).chain(table.sort_key.as_ref().map(|k| k.name.as_str())).collect();
+    let templates = key_templates(action, &key_names)?;
+    for (_, item) in fixture.items {
+        let mut b = bound.clone();
+        let all = templates.iter().all(|(name, template)| item.get(*name).and_then(text_of).is_some_and(|v| template.matches(&v, &mut b)));
+        if all {
+            *bound = b;
+            let key: Map<String, Value> = key_names.iter().map(|n| ((*n).to_string(), item[*n].clone())).collect();
+            return Ok((Value::Object(key), item.clone()));
+        }
+    }
+    let shown: Vec<String> = templates.iter().map(|(n, t)| format!("{n}={t}")).collect();
+    Err(format!("no item of the fixture has the key {}: add the entity to the layout", shown.join(", ")))
+}
+
+/// The `=` template of each key attribute, all of them required.
+fn key_templates<'a>(action: &'a Action, key_names: &[&'a str]) -> Result<Vec<(&'a str, &'a Template)>, String> {
+    let mut templates = Vec::new();
+    for name in key_names {
+        match action.key.iter().find(|p| p.attribute() == *name) {
+            Some(KeyPart::Compare { op: "=", value, .. }) => templates.push((*name, value)),
+            _ => return Err(format!("a key names every key attribute with `=`: {}", key_names.iter().map(|n| format!("{n}=…")).collect::<Vec<_>>().join(", "))),
+        }
+    }
+    if let Some(extra) = action.key.iter().find(|p| !key_names.contains(&p.attribute())) {
+        return Err(format!("`{}` is not a key attribute of the table (keys: {})", extra.attribute(), key_names.join(", ")));
+    }
+    Ok(templates)
+}
+
+/// A Put, Update, Delete or ConditionCheck request (`position` makes a new item's values its own).
+fn write_request(fixture: &Fixture, action: &Action, bound: &mut Bindings, position: u64) -> Result<Map<String, Value>, String> {
+    let table = fixture.table;
+    let kind = action.kind.as_deref().unwrap_or("Put");
+    let mut request = Map::new();
+    request.insert("TableName".into(), json!(table.name));
+    let mut placeholders = Placeholders::default();
+    if kind == "Put" {
+        request.insert("Item".into(), Value::Object(new_item(fixture, action, bound, position)?));
+        if action.update.is_some() {
+            return Err("a Put writes a whole item: its attributes come from the layout, not SET".into());
+        }
+    } else {
+        let (key, _) = existing_key(fixture, action, bound)?;
+        request.insert("Key".into(), key);
+        if let Some(update) = &action.update {
+            if kind != "Update" {
+                return Err(format!("{kind} takes no update expression"));
+            }
+            request.insert("UpdateExpression".into(), json!(translate(update, bound, &mut placeholders)?));
+        } else if kind == "Update" {
+            return Err("an Update needs what it changes: `SET attribute = value`, `ADD counter 1`, `REMOVE attribute`".into());
+        }
+    }
+    match &action.condition {
+        Some(condition) => {
+            request.insert("ConditionExpression".into(), json!(translate(condition, bound, &mut placeholders)?));
+        }
+        None if kind == "ConditionCheck" => return Err("a ConditionCheck needs `if condition`".into()),
+        None => {}
+    }
+    if !action.options.is_empty() {
+        return Err(format!("{} is an option of a read, not of a write", action.options[0].0));
+    }
+    placeholders.add_to(&mut request);
+    Ok(request)
+}
+
+/// The item a Put writes: a new item of the entity whose keys have this shape, values already
+/// bound kept (the order a transaction also updates), the rest fresh.
+fn new_item(fixture: &Fixture, action: &Action, bound: &mut Bindings, position: u64) -> Result<Map<String, Value>, String> {
+    let table = fixture.table;
+    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str()).chain(table.sort_key.as_ref().map(|k| k.name.as_str())).collect();
+    let templates = key_templates(action, &key_names)?;
+    let partition = templates[0].1;
+    let sort = templates.get(1).map(|t| t.1);
+    let entity = fixture.layout.entity_for(partition, sort).ok_or_else(|| {
+        format!("no entity of the layout has keys of the shape {}: add it to the layout so its items can be made", templates.iter().map(|(n, t)| format!("{n}={t}")).collect::<Vec<_>>().join(", "))
+    })?;
+    let design = fixture.layout.entity(entity);
+    let mut given = Bindings::new();
+    for (name, template) in &templates {
+        if let Some(theirs) = design.template(name) {
+            for (mine, their_name) in template.renamed_by(theirs) {
+                if let Some(value) = bound.get(&mine) {
+                    given.insert(their_name, value.clone());
+                }
+            }
+        }
+    }
+    let index = fixture.layout.count(entity) + 1000 + position;
+    let item = fixture.layout.item(entity, index, &given)?;
+    for (name, template) in &templates {
+        if let Some(value) = item.get(*name).and_then(text_of) {
+            template.matches(&value, bound);
+        }
+    }
+    Ok(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_methods_shorthand() {
+        let actions = parse("Query", "PK=USER#id AND begins_with(SK,'ORDER#'), ScanIndexForward=false").expect("parses");
+        assert_eq!(actions[0].key.len(), 2);
+        assert_eq!(actions[0].options, [("ScanIndexForward".to_string(), "false".to_string())]);
+        let between = parse("Query", "PK=X#id AND SK BETWEEN 'A' AND 'B', Limit=5").expect("between");
+        assert!(matches!(&between[0].key[1], KeyPart::Between { attribute, .. } if attribute == "SK"));
+        let write = parse("UpdateItem", "PK=ORDER#id, SK=META SET #s = 'SHIPPED' if version = 3").expect("update");
+        assert_eq!(write[0].update.as_deref(), Some("SET #s = 'SHIPPED'"));
+        assert_eq!(write[0].condition.as_deref(), Some("version = 3"));
+        let transaction = parse("TransactWriteItems", "Put PK=A#a, SK=M if attribute_not_exists(PK); Update PK=S#s, SK=STOCK SET stock = stock - 1 if stock >= 1").expect("transaction");
+        assert_eq!(transaction.len(), 2);
+        assert_eq!(transaction[1].kind.as_deref(), Some("Update"));
+        assert_eq!(condition_attribute_names("GSI1PK=WAREHOUSE#id#OPEN"), ["GSI1PK"]);
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_key_condition() {
+        assert!(check_shorthand("Query", "PK").expect_err("no op").contains("is not a key condition"));
+        assert!(check_shorthand("Query", "ScanIndexForward=false").expect_err("no key").contains("needs a key condition"));
+        assert!(check_shorthand("TransactWriteItems", "Frob PK=A").expect_err("kind").contains("starts with Put"));
+        assert!(check_shorthand("Query", &"x".repeat(5000)).expect_err("long").contains("at most 4096"));
+    }
+}

@@ -1,0 +1,113 @@
+//! The design document end to end: the method's example proven, what it writes read back as the
+//! same design, and refusals that name the line, table, row and column.
+
+use super::markdown::{read, write};
+use crate::workbook::analysis::Verdict;
+use crate::workbook::check::check_text;
+use crate::workbook::import::{import, Source};
+use dynalab_engine::{Clock, FixedClock};
+use std::sync::Arc;
+
+const EXAMPLE: &str = include_str!("../../../../examples/orders-service.design.md");
+const AS_WRITTEN: &str = include_str!("testdata/method-example-as-written.md");
+
+fn clock() -> Arc<dyn Clock> {
+    Arc::new(FixedClock::at(1_700_000_000_000))
+}
+
+#[test]
+fn the_methods_example_is_proven() {
+    let design = check_text(EXAMPLE, clock()).expect("the example checks");
+    assert_eq!(design.source, Source::DesignDocument);
+    let result = &design.checked.result;
+    assert_eq!(result.verdict, Verdict::Pass, "{:#?}", result.patterns);
+    let operations: Vec<&str> = result.patterns.iter().map(|p| p.operation.as_str()).collect();
+    assert_eq!(operations, ["GetItem", "Query", "Query", "Query", "TransactWriteItems"]);
+    let items: Vec<u64> = result.patterns.iter().map(|p| p.items).collect();
+    assert_eq!(items[0], 1, "the user is found");
+    assert!(items[1] >= 2 && items[2] >= 2 && items[3] >= 2, "collections hold items: {items:?}");
+    assert_eq!(result.patterns[3].index.as_deref(), Some("GSI1"));
+    assert_eq!(result.patterns[2].read_units, 1.0, "pattern 3 is strong, as its inventory row asks: 2 × 0.5");
+    // Newest first, 20 a page: the inventory's Sort/filter became the request's options.
+    let (_, second) = design.checked.plan.patterns().nth(1).expect("pattern 2");
+    assert_eq!(second[0].request["ScanIndexForward"], false);
+    assert_eq!(second[0].request["Limit"], 20);
+    assert!(design.notes.iter().any(|n| n.contains("index `GSI1`") && n.contains("INCLUDE total, status")), "{:?}", design.notes);
+}
+
+#[test]
+fn the_methods_text_as_written_runs_and_says_what_it_lacks() {
+    let design = check_text(AS_WRITTEN, clock()).expect("the text checks");
+    let result = &design.checked.result;
+    let verdicts: Vec<(&str, Verdict)> = result.patterns.iter().map(|p| (p.id.as_str(), p.verdict)).collect();
+    assert_eq!(
+        verdicts,
+        [("1", Verdict::Pass), ("2", Verdict::Pass), ("3", Verdict::Pass), ("4", Verdict::Fail), ("5", Verdict::Fail)],
+        "1 and 3 from the layout's notes; 4's index has no attribute in the layout; 5 has no call"
+    );
+    assert!(result.patterns[3].reasons[0].contains("give an entity of the layout a `GSI1PK` column"), "{:?}", result.patterns[3].reasons);
+    assert!(result.patterns[4].reasons[0].contains("no row in a design note"));
+    assert!(design.notes.iter().any(|n| n.contains("taken from the layout's notes on User: GetItem")), "{:?}", design.notes);
+    assert!(design.notes.iter().any(|n| n.contains("defaults used")), "counts the layout lacks are stated");
+}
+
+#[test]
+fn what_is_written_reads_back_as_the_same_design() {
+    let (design, _) = read(EXAMPLE).expect("reads");
+    let written = write(&design);
+    let (again, notes) = read(&written).expect("reads back");
+    assert_eq!(again, design, "{written}");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(write(&again), written);
+    let first = check_text(EXAMPLE, clock()).expect("original");
+    let second = check_text(&written, clock()).expect("written");
+    let summary = |r: &crate::workbook::analysis::DesignResult| {
+        r.patterns.iter().map(|p| (p.id.clone(), p.verdict, p.items, p.read_units, p.write_units)).collect::<Vec<_>>()
+    };
+    assert_eq!(summary(&first.checked.result), summary(&second.checked.result));
+}
+
+#[test]
+fn refusals_name_the_line_table_row_and_column() {
+    let inventory = "| # | Pattern | Type | Rate (peak/s) | Consistency |\n|---|---|---|---|---|\n";
+    let table = "## Table: t\n| Entity | PK | SK |\n|---|---|---|\n| User | USER#<id> | PROFILE |\n";
+    let note = "| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n";
+    let cases = [
+        (format!("{inventory}| 1 | Get | read | fast | eventual |\n{table}"), "line 3: inventory row \"1 Get\", column \"Rate (peak/s)\": `fast` is not a number"),
+        (format!("{inventory}| 1 | Get | scan | 5 | eventual |\n{table}"), "column \"Type\": `scan` is not read or write"),
+        (format!("{inventory}| 1 | Get | read | 5 | sometimes |\n{table}"), "column \"Consistency\": `sometimes` is not a consistency"),
+        (format!("{table}\n{note}| 1 | Get | Fetch | PK=USER#id | base |\n"), "line 8: design note row \"1 Get\", column \"Operation\": `Fetch` is not an operation"),
+        (format!("{table}\n{note}| 1 | Get | Query | PK | base |\n"), "column \"Key condition\": `PK` is not a key condition"),
+        ("## Table: t\n| Entity | PK | SK |\n|---|---|---|\n| User | USER#<id | PROFILE |\n".into(), "line 4: entity layout of `t` row \"User USER#<id\", column \"PK\": `USER#<id`: a `<` without its `>`"),
+        ("## Table: t\n| Entity | PK | SK | Size |\n|---|---|---|---|\n| User | U#<id> | P | huge |\n".into(), "column \"Size\": `huge` is not a size"),
+        ("## Table: t\n| Entity | PK | SK | Items |\n|---|---|---|---|\n| User | U#<id> | P | -3 |\n".into(), "column \"Items\": `-3` is not a number of items"),
+        ("## Table: t\n| Entity | PK | SK |\n|---|---|---|\n| User | | P |\n".into(), "column \"PK\": an entity needs its partition key `PK`"),
+        (format!("{table}\n| Index | Partition key | Sort key | Projection |\n|---|---|---|---|\n| GSI1 | GSI1PK | - | SOME |\n"), "line 8: index table row \"GSI1 GSI1PK\", column \"Projection\": `SOME` is not a projection"),
+        ("# Nothing\n\nJust words.\n| a | b |\n|---|---|\n| 1 | 2 |\n".into(), "no table: a design needs"),
+    ];
+    for (text, expected) in cases {
+        let error = read(&text).expect_err(expected);
+        assert!(error.contains(expected), "{error}\nexpected: {expected}");
+    }
+}
+
+#[test]
+fn a_markdown_file_is_told_from_yaml_and_json() {
+    let imported = import(EXAMPLE).expect("imports");
+    assert_eq!(imported.source, Source::DesignDocument);
+    assert_eq!(imported.workbook.patterns.len(), 5);
+    assert!(!super::markdown::looks_like_markdown("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n"));
+    assert!(super::markdown::looks_like_markdown(AS_WRITTEN));
+}
+
+#[test]
+fn hostile_documents_are_refused_or_read_never_panic() {
+    let long_condition = format!("## Table: t\n| Entity | PK |\n|---|---|\n| A | A#<a> |\n\n| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n| 1 | x | Query | PK={} | base |\n", "A#".repeat(5000));
+    assert!(read(&long_condition).expect_err("long").contains("at most 4096"));
+    let many_items = "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 100000 |\n";
+    let (design, _) = read(many_items).expect("reads");
+    assert!(design.to_workbook().expect_err("too many").contains("more than the 100000"));
+    for text in ["|", "| Entity |\n|", "## Table:\n| Entity | PK |\n| x | <", "\t\t\n\t", "## Table: t (\n| # | Pattern | Operation | Key condition | Index |\n| 1 | p | Query | begins_with( | GSI |"] {
+        let _ = read(text).map(|(d, _)| d.to_workbook());
+    }
+}
