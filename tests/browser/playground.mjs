@@ -284,6 +284,18 @@ try {
     assert.match(await t(page, 'cost-headline').textContent(), /^nothing proven: .*declared capacity \$5\.69 a month$/);
     assert.ok(await t(page, 'verdict-row').count() >= 1);
     for (const row of await t(page, 'verdict-row').all()) assert.match(await row.textContent(), /proposed, not counted: /);
+    // The modelling method's Markdown: the shipped example passes; the method's text pasted as it
+    // is written runs too, stays Markdown in the editor, and says what it lacks.
+    await t(page, 'workbook-example').selectOption('orders-service.design.md');
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: PASS');
+    assert.equal(await t(page, 'verdict-row').count(), 5);
+    await t(page, 'workbook').fill(readFileSync(new URL('../../crates/lab/src/design/testdata/method-example-as-written.md', import.meta.url), 'utf8'));
+    await t(page, 'run-all').click();
+    await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: FAIL');
+    assert.match(await t(page, 'import-notes').textContent(), /Read as a design document \(the modelling method's Markdown\)\..*taken from the layout's notes on User/);
+    assert.match(await t(page, 'verdict-row').nth(4).textContent(), /fail: no call: it has no row in a design note/);
+    assert.match(await t(page, 'workbook').inputValue(), /^# The method's example/);
     await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');
     await t(page, 'run-all').click();
     // The same design, write-sharded, side by side.

@@ -1,4 +1,5 @@
-//! Patterns: a workbook's access-pattern inventory, edited as JSON, run pattern by pattern on fresh
+//! Patterns: a design's access-pattern inventory — a design document in the modelling method's
+//! Markdown, or a workbook's JSON — run pattern by pattern on fresh
 //! engines in the engine's worker (`worker::designs`); the verdict table, a cost bar per pattern, any pattern opened in the console, and the
 //! design note and reports to download; and a second design checked beside it, compared.
 
@@ -43,6 +44,13 @@ pub fn PatternsPage() -> impl IntoView {
     let adopt = move |content: String| {
         result.set(None);
         match import::import(&content) {
+            Ok(imported) if imported.source == import::Source::DesignDocument => {
+                // A design document stays as written: it is what the designer edits, and it is checked as it is.
+                let mut notes = vec![format!("Read as {}.", imported.source.describe())];
+                notes.extend(imported.notes);
+                imported_notes.set(notes);
+                text.set(content);
+            }
             Ok(imported) if imported.source != import::Source::Workbook => {
                 // A generated fixture can run to megabytes: indented, it would only get longer.
                 let compact = serde_json::to_string(&imported.workbook).unwrap_or_default();
@@ -118,13 +126,13 @@ pub fn PatternsPage() -> impl IntoView {
         <div class="patterns-page">
             <section class="card">
                 <h2>"Workbook"</h2>
-                <p class="muted">"Tables, fixture and the access-pattern inventory (format dynalab-workbook/1, see docs/workbook.md), or a DynamoDB MCP data model, a design skill cost model, a NoSQL Workbench model or a CloudFormation template (JSON), converted when opened or run. Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched."</p>
+                <p class="muted">"A design document in the modelling method's Markdown (the inventory, an entity layout and a design note per table: docs/design-markdown.md), a workbook (format dynalab-workbook/1, docs/workbook.md), or a DynamoDB MCP data model, a design skill cost model, a NoSQL Workbench model or a CloudFormation template (JSON), converted when opened or run. Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched."</p>
                 <div class="row">
                     <label>"Example "
                         <select on:change=load_example data-test="workbook-example">{examples}</select>
                     </label>
-                    <label class="button">"Open a workbook…"
-                        <input type="file" class="hidden-file" accept=".json,application/json" on:change=on_file/>
+                    <label class="button">"Open a design…"
+                        <input type="file" class="hidden-file" accept=".json,.md,.markdown,.txt,.yaml,.yml,application/json,text/markdown,text/plain" on:change=on_file/>
                     </label>
                 </div>
                 {move || {
@@ -133,7 +141,7 @@ pub fn PatternsPage() -> impl IntoView {
                         <ul class="muted" data-test="import-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
                     })
                 }}
-                <textarea class="code" rows="14" spellcheck="false" aria-label="Workbook JSON" data-test="workbook"
+                <textarea class="code" rows="14" spellcheck="false" aria-label="Design (Markdown or workbook JSON)" data-test="workbook"
                     prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 <button class="primary" on:click=run_all data-test="run-all" aria-busy=move || running.get().to_string()>"Run all patterns"</button>
                 {move || running.get().then(|| view! { <span class="muted" role="status">" Running in the engine's worker…"</span> })}
