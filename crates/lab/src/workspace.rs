@@ -28,6 +28,25 @@ pub struct Workspace {
     /// What the learner has done in each pack (by pack id), so a reload or a link keeps it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub progress: Progress,
+    /// The design the workspace's tables and items are: its access-pattern inventory, entity
+    /// layouts and calls, and its alternatives.
+    #[serde(default, skip_serializing_if = "Studio::is_empty")]
+    pub design: Studio,
+}
+
+/// The designs of a workspace: the one being edited, and alternatives to compare it with.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Studio {
+    #[serde(default)]
+    pub current: crate::design::Design,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<crate::design::Design>,
+}
+
+impl Studio {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// Each pack's progress, by pack id.
@@ -148,6 +167,7 @@ impl Capture {
             tables: self.tables,
             history: history[skip..].to_vec(),
             progress: Progress::new(),
+            design: Studio::default(),
         }
     }
 }

@@ -13,11 +13,14 @@ pub mod fixture;
 pub mod markdown;
 pub mod template;
 mod to_workbook;
+pub mod workspace;
 
 use crate::workbook::{Consistency, PatternKind};
+use serde::{Deserialize, Serialize};
 use template::Template;
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Design {
     pub name: String,
     pub description: String,
@@ -29,7 +32,7 @@ pub struct Design {
 
 /// One row of the access-pattern inventory. What the document left blank stays `None`; the
 /// workbook takes a stated default for it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InventoryRow {
     pub id: String,
     pub pattern: String,
@@ -41,7 +44,7 @@ pub struct InventoryRow {
     pub consistency: Option<Consistency>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableDesign {
     pub name: String,
     /// The heading's parenthesis as written (`on-demand, PITR on, TTL attr `expiresAt``).
@@ -53,7 +56,7 @@ pub struct TableDesign {
     pub calls: Vec<CallRow>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyAttribute {
     pub name: String,
     /// `S`, `N` or `B`.
@@ -66,7 +69,7 @@ impl KeyAttribute {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexDesign {
     pub name: String,
     /// A local index shares the table's partition key.
@@ -76,7 +79,7 @@ pub struct IndexDesign {
     pub projection: Projection,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Projection {
     All,
     KeysOnly,
@@ -94,7 +97,7 @@ impl std::fmt::Display for Projection {
 }
 
 /// One entity of a table's layout: its key templates and what its items hold.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entity {
     pub name: String,
     /// Key and index-key attributes with their templates, and the share of items that have the
@@ -115,7 +118,7 @@ impl Entity {
 }
 
 /// An attribute beyond the keys: an example value (a template: `<userId>@example.com`) or a size.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Attribute {
     pub name: String,
     pub example: Option<String>,
@@ -123,7 +126,7 @@ pub struct Attribute {
 }
 
 /// One row of a table's design note.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CallRow {
     pub id: String,
     pub pattern: String,
@@ -172,7 +175,7 @@ impl TableDesign {
     }
 }
 
-pub use to_workbook::Converted;
+pub use to_workbook::{Bound, Converted};
 
 #[cfg(test)]
 mod tests;

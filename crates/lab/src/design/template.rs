@@ -16,7 +16,9 @@ pub enum Part {
     Placeholder(String),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Kept as its text (`USER#<userId>`) wherever a design is saved.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub struct Template {
     pub parts: Vec<Part>,
 }
@@ -177,6 +179,19 @@ impl Template {
                 _ => None,
             })
             .collect()
+    }
+}
+
+impl From<Template> for String {
+    fn from(template: Template) -> Self {
+        template.to_string()
+    }
+}
+
+impl TryFrom<String> for Template {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text)
     }
 }
 

@@ -19,12 +19,21 @@ pub struct Converted {
     pub notes: Vec<String>,
 }
 
+/// One table ready for the calls: its design (keys, indexes, layout, note), how new items are
+/// made, and the items the calls are bound against.
+pub struct Bound {
+    pub design: TableDesign,
+    pub layout: Layout,
+    pub items: Vec<(usize, Map<String, Value>)>,
+}
+
 impl Design {
+    /// The workbook this document is: tables from its keys and indexes, the fixture generated
+    /// from its layouts.
     pub fn to_workbook(&self) -> Result<Converted, String> {
         let mut notes = Vec::new();
-        let mut tables = Vec::new();
-        let mut fixtures = Map::new();
-        let mut layouts = Vec::new();
+        let mut creates = Vec::new();
+        let mut bound = Vec::new();
         for table in &self.tables {
             let layout = Layout::new(table)?;
             let items = layout.items()?;
@@ -35,22 +44,36 @@ impl Design {
                     layout.defaults.join("; ")
                 ));
             }
-            tables.push(create_table(table, &mut notes));
-            if !items.is_empty() {
+            creates.push(create_table(table, &mut notes));
+            bound.push(Bound { design: table.clone(), layout, items });
+        }
+        let mut converted = self.prove_with(creates, &bound);
+        notes.append(&mut converted.notes);
+        converted.notes = notes;
+        Ok(converted)
+    }
+
+    /// The workbook of this design's inventory with its calls bound on `tables`' items (a
+    /// document's generated fixture, or a workspace's own items).
+    pub fn prove_with(&self, creates: Vec<Value>, tables: &[Bound]) -> Converted {
+        let mut notes = Vec::new();
+        let mut fixtures = Map::new();
+        for table in tables {
+            if !table.items.is_empty() {
                 fixtures.insert(
-                    table.name.clone(),
-                    Value::Array(items.iter().map(|(_, item)| Value::Object(item.clone())).collect()),
+                    table.design.name.clone(),
+                    Value::Array(table.items.iter().map(|(_, item)| Value::Object(item.clone())).collect()),
                 );
             }
-            layouts.push((layout, items));
         }
+        let layouts = tables;
+        let designs: Vec<&TableDesign> = tables.iter().map(|t| &t.design).collect();
         let mut patterns = Vec::new();
         let mut missing_rates = Vec::new();
         let mut missing_consistency = Vec::new();
         for row in &self.inventory {
-            let noted = self.call_from_notes(&row.id);
-            let call = self
-                .tables
+            let noted = call_from_notes(&designs, &row.id);
+            let call = designs
                 .iter()
                 .enumerate()
                 .find_map(|(t, table)| table.calls.iter().find(|c| c.id == row.id).map(|c| (t, c)))
@@ -77,7 +100,7 @@ impl Design {
             }
             patterns.push(pattern(row, made));
         }
-        for (t, table) in self.tables.iter().enumerate() {
+        for (t, table) in designs.iter().enumerate() {
             for call in table.calls.iter().filter(|c| !self.inventory.iter().any(|r| r.id == c.id)) {
                 let row = InventoryRow {
                     id: call.id.clone(),
@@ -119,14 +142,14 @@ impl Design {
             collection_scale: None,
             max_fan_out: None,
             replicas: Default::default(),
-            tables,
+            tables: creates,
             fixtures,
             setup: Vec::new(),
             patterns,
             facets: Vec::new(),
             capacity: Default::default(),
         };
-        Ok(Converted { workbook, notes })
+        Converted { workbook, notes }
     }
 
     fn request(
@@ -134,11 +157,10 @@ impl Design {
         table: usize,
         call: &CallRow,
         row: Option<&InventoryRow>,
-        layouts: &[(Layout, Vec<(usize, Map<String, Value>)>)],
+        layouts: &[Bound],
     ) -> Result<Call, String> {
-        let design = &self.tables[table];
-        let (layout, items) = &layouts[table];
-        let fixture = Fixture { table: design, layout, items };
+        let bound = &layouts[table];
+        let fixture = Fixture { table: &bound.design, layout: &bound.layout, items: &bound.items };
         let strong = row.is_some_and(|r| r.consistency == Some(Consistency::Strong));
         let defaults = if call.operation == "Query" { row.map(sort_options).unwrap_or_default() } else { Vec::new() };
         let built = build(&fixture, &call.operation, &call.key_condition, call.index.as_deref(), strong, &defaults)?;
@@ -146,12 +168,11 @@ impl Design {
     }
 }
 
-impl Design {
-    /// A call an entity's Notes name (`pattern 1 via GetItem`, `pattern 2 via Query, begins_with
+/// A call an entity's Notes name (`pattern 1 via GetItem`, `pattern 2 via Query, begins_with
     /// ORDER#`): a GetItem of that entity's key, or a Query of its item collection. With the table
     /// and the entity it came from.
-    fn call_from_notes(&self, id: &str) -> Option<(usize, CallRow, String)> {
-        for (t, table) in self.tables.iter().enumerate() {
+fn call_from_notes(tables: &[&TableDesign], id: &str) -> Option<(usize, CallRow, String)> {
+        for (t, table) in tables.iter().enumerate() {
             let mentions = |notes: &str| {
                 let lower = notes.to_ascii_lowercase();
                 lower.match_indices(&format!("pattern {id}")).any(|(at, found)| {
@@ -191,7 +212,6 @@ impl Design {
             return Some((t, call, first.name.clone()));
         }
         None
-    }
 }
 
 /// The inventory's Sort/filter as options: `createdAt desc, page 20` → newest first, 20 a page.

@@ -1,0 +1,197 @@
+//! The design a workspace is: its tables, indexes and items are the engine's; its inventory,
+//! entity layouts and calls are the design's ([`crate::workspace::Studio`]). Proving runs the
+//! calls on a copy of the workspace's own items, so the workspace never changes; a document
+//! written from it names the workspace's keys and indexes.
+
+use super::fixture::Layout;
+use super::to_workbook::Bound;
+use super::{Converted, Design, IndexDesign, KeyAttribute, Projection, TableDesign};
+use dynalab_engine::Engine;
+use serde_json::{Map, Value};
+
+/// A table as a CreateTable request describes it, with `design`'s layout and calls for it.
+pub fn table_from_create(create: &Value, design: Option<&TableDesign>) -> Option<TableDesign> {
+    let name = create.get("TableName")?.as_str()?.to_string();
+    let types: Vec<(&str, &str)> = create
+        .get("AttributeDefinitions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|d| Some((d.get("AttributeName")?.as_str()?, d.get("AttributeType")?.as_str()?)))
+        .collect();
+    let attribute = |name: &str| KeyAttribute {
+        name: name.to_string(),
+        kind: types.iter().find(|(n, _)| *n == name).map_or("S", |(_, t)| t).to_string(),
+    };
+    let keys = |schema: &Value, role: &str| -> Option<String> {
+        schema
+            .as_array()?
+            .iter()
+            .find(|k| k.get("KeyType").and_then(Value::as_str) == Some(role))
+            .and_then(|k| k.get("AttributeName")?.as_str().map(String::from))
+    };
+    let schema = create.get("KeySchema")?;
+    let partition_key = attribute(&keys(schema, "HASH")?);
+    let sort_key = keys(schema, "RANGE").map(|k| attribute(&k));
+    let mut indexes = Vec::new();
+    for (field, local) in [("GlobalSecondaryIndexes", false), ("LocalSecondaryIndexes", true)] {
+        for index in create.get(field).and_then(Value::as_array).into_iter().flatten() {
+            let Some(index_name) = index.get("IndexName").and_then(Value::as_str) else { continue };
+            let Some(index_schema) = index.get("KeySchema") else { continue };
+            let Some(partition) = keys(index_schema, "HASH") else { continue };
+            let projection = index.get("Projection");
+            let projection = match projection.and_then(|p| p.get("ProjectionType")).and_then(Value::as_str) {
+                Some("KEYS_ONLY") => Projection::KeysOnly,
+                Some("INCLUDE") => Projection::Include(
+                    projection
+                        .and_then(|p| p.get("NonKeyAttributes"))
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|n| n.as_str().map(String::from))
+                        .collect(),
+                ),
+                _ => Projection::All,
+            };
+            indexes.push(IndexDesign {
+                name: index_name.to_string(),
+                local,
+                partition_key: attribute(&partition),
+                sort_key: keys(index_schema, "RANGE").map(|k| attribute(&k)),
+                projection,
+            });
+        }
+    }
+    let settings = match create.get("BillingMode").and_then(Value::as_str) {
+        Some("PAY_PER_REQUEST") => "on-demand".to_string(),
+        _ => {
+            let units = create.get("ProvisionedThroughput");
+            let unit = |field: &str| units.and_then(|u| u.get(field)).and_then(Value::as_u64).unwrap_or(5);
+            format!("provisioned {} RCU / {} WCU", unit("ReadCapacityUnits"), unit("WriteCapacityUnits"))
+        }
+    };
+    Some(TableDesign {
+        name,
+        settings,
+        partition_key,
+        sort_key,
+        indexes,
+        entities: design.map(|d| d.entities.clone()).unwrap_or_default(),
+        calls: design.map(|d| d.calls.clone()).unwrap_or_default(),
+    })
+}
+
+/// The workspace's tables with the design's layouts and calls; a table the design names that the
+/// workspace does not hold is listed in the second value.
+pub fn tables(engine: &Engine, design: &Design) -> (Vec<(TableDesign, Value)>, Vec<String>) {
+    let mut tables = Vec::new();
+    for snapshot in engine.snapshot_definitions() {
+        let name = snapshot.create.get("TableName").and_then(Value::as_str).unwrap_or_default().to_string();
+        if let Some(table) = table_from_create(&snapshot.create, design.table(&name)) {
+            tables.push((table, snapshot.create));
+        }
+    }
+    let missing = design
+        .tables
+        .iter()
+        .filter(|t| !tables.iter().any(|(w, _)| w.name == t.name))
+        .filter(|t| !(t.calls.is_empty() && t.entities.is_empty()))
+        .map(|t| t.name.clone())
+        .collect();
+    (tables, missing)
+}
+
+/// The design as it stands on the workspace: its tables' keys and indexes, its layouts and calls.
+pub fn current(engine: &Engine, design: &Design) -> Design {
+    let (tables, _) = tables(engine, design);
+    Design { tables: tables.into_iter().map(|(t, _)| t).collect(), ..design.clone() }
+}
+
+/// The workbook that proves `design` on the workspace's tables and items (a copy: nothing the
+/// workbook runs touches the workspace).
+pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
+    let (tables, missing) = tables(engine, design);
+    let mut creates = Vec::new();
+    let mut bound = Vec::new();
+    for (table, create) in tables {
+        let (items, _) = engine.snapshot_items(&table.name, None, usize::MAX).map_err(|e| e.message)?;
+        let items = items
+            .iter()
+            .filter_map(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
+            .map(|item| (usize::MAX, item))
+            .collect();
+        let layout = Layout::new(&table)?;
+        creates.push(create);
+        bound.push(Bound { design: table, layout, items });
+    }
+    let mut converted = design.prove_with(creates, &bound);
+    for name in missing {
+        converted.notes.push(format!("the design names table `{name}`, which the workspace does not hold"));
+    }
+    Ok(converted)
+}
+
+/// Items generated from `table`'s entity layout, for the workspace to hold.
+pub fn generate(engine: &Engine, design: &Design, table: &str) -> Result<Vec<Map<String, Value>>, String> {
+    let (tables, _) = tables(engine, design);
+    let (table, _) = tables.into_iter().find(|(t, _)| t.name == table).ok_or_else(|| format!("no table `{table}` in the workspace"))?;
+    if table.entities.is_empty() {
+        return Err(format!("table `{}` has no entity layout to generate items from", table.name));
+    }
+    Ok(Layout::new(&table)?.items()?.into_iter().map(|(_, item)| item).collect())
+}
+
+/// A workspace made from a design document: its tables created and its fixture generated. The
+/// design goes beside it.
+pub fn engine_for(design: &Design, clock: std::sync::Arc<dyn dynalab_engine::Clock>) -> Result<(Engine, Vec<String>), String> {
+    let converted = design.to_workbook()?;
+    let mut engine = Engine::new(clock);
+    for create in &converted.workbook.tables {
+        let name = create.get("TableName").and_then(Value::as_str).unwrap_or("?");
+        engine.execute_value("CreateTable", create).map_err(|e| format!("table `{name}`: {}", e.message))?;
+    }
+    for (table, items) in &converted.workbook.fixtures {
+        for item in items.as_array().into_iter().flatten() {
+            let request = serde_json::json!({"TableName": table, "Item": item});
+            engine.execute_value("PutItem", &request).map_err(|e| format!("table `{table}`: {}", e.message))?;
+        }
+    }
+    Ok((engine, converted.notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::markdown::read;
+    use crate::workbook::analysis::Verdict;
+    use crate::workbook::check::check;
+    use dynalab_engine::{Clock, FixedClock};
+    use std::sync::Arc;
+
+    fn clock() -> Arc<dyn Clock> {
+        Arc::new(FixedClock::at(1_700_000_000_000))
+    }
+
+    #[test]
+    fn a_workspace_made_from_a_document_proves_the_same_and_is_never_changed() {
+        let (design, _) = read(include_str!("../../../../examples/orders-service.design.md")).expect("reads");
+        let (engine, _) = engine_for(&design, clock()).expect("workspace");
+        let before = engine.snapshot_items("orders-service", None, usize::MAX).expect("items").0.len();
+        let on_workspace = prove_on(&engine, &design).expect("proves");
+        let from_document = design.to_workbook().expect("workbook");
+        let verdicts = |workbook: &crate::workbook::Workbook| {
+            let checked = check(workbook, clock()).expect("checks");
+            checked.result.patterns.iter().map(|p| (p.id.clone(), p.verdict, p.items, p.read_units, p.write_units)).collect::<Vec<_>>()
+        };
+        let proven = verdicts(&on_workspace.workbook);
+        assert_eq!(proven, verdicts(&from_document.workbook));
+        assert!(proven.iter().all(|p| p.1 == Verdict::Pass), "{proven:?}");
+        let after = engine.snapshot_items("orders-service", None, usize::MAX).expect("items").0.len();
+        assert_eq!(before, after, "the transaction ran on a copy");
+        // The document written from the workspace reads back as the design it holds.
+        let written = crate::design::markdown::write(&current(&engine, &design));
+        let (again, _) = read(&written).expect("reads back");
+        assert_eq!(again.inventory, design.inventory);
+        assert_eq!(again.tables[0].indexes, current(&engine, &design).tables[0].indexes);
+    }
+}
