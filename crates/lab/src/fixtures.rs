@@ -1,6 +1,7 @@
 //! Fixture files, in the three shapes people have: a BatchWriteItem request
 //! (`{"Table": [{"PutRequest": {"Item": ...}}, ...]}`), a JSON array of items (DynamoDB JSON or
-//! plain JSON, item by item), or DynamoDB's export format (JSON lines of `{"Item": ...}`).
+//! plain JSON, item by item), or DynamoDB's export format (JSON lines of `{"Item": ...}`); and
+//! rows pasted from a spreadsheet: CSV or tab-separated with a header row of attribute names.
 
 use crate::plain_json::{item_from, parse, Json};
 use serde_json::{json, Value};
@@ -21,6 +22,7 @@ pub enum Shape {
     BatchWriteRequest,
     ItemArray,
     ExportLines,
+    Rows,
 }
 
 impl Shape {
@@ -29,6 +31,7 @@ impl Shape {
             Self::BatchWriteRequest => "a BatchWriteItem request",
             Self::ItemArray => "a JSON array of items",
             Self::ExportLines => "DynamoDB export JSON lines",
+            Self::Rows => "rows with a header (CSV or tab-separated)",
         }
     }
 }
@@ -55,8 +58,11 @@ pub fn parse_fixture(text: &str) -> Result<(Shape, Vec<Write>), String> {
         return Ok((Shape::ItemArray, writes));
     }
     if !trimmed.starts_with('{') {
+        if trimmed.lines().next().is_some_and(|header| header.contains(',') || header.contains('\t')) {
+            return rows(text).map(|writes| (Shape::Rows, writes));
+        }
         return Err(
-            "Not a fixture: expected a BatchWriteItem request, a JSON array of items, or export JSON lines".into()
+            "Not a fixture: expected a BatchWriteItem request, a JSON array of items, export JSON lines, or rows with a header (CSV or tab-separated)".into()
         );
     }
     // One object for the whole file is a BatchWriteItem request; several lines are an export.
@@ -119,6 +125,93 @@ fn export_lines(text: &str) -> Result<Vec<Write>, String> {
     Ok(writes)
 }
 
+/// Rows under a header of attribute names, cut at commas (quotes as CSV has them) or tabs. A cell
+/// that reads as a number is a number unless its header says `name (S)`; `name (BOOL)` takes
+/// true/false; an empty cell leaves the attribute out.
+fn rows(text: &str) -> Result<Vec<Write>, String> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines.next().ok_or("The rows have no header")?;
+    let tabs = header.contains('\t');
+    let columns: Vec<(String, Option<String>)> = cells(header, tabs)?
+        .into_iter()
+        .map(|name| match name.rfind('(') {
+            Some(open) if name.ends_with(')') => {
+                (name[..open].trim().to_string(), Some(name[open + 1..name.len() - 1].trim().to_ascii_uppercase()))
+            }
+            _ => (name.trim().to_string(), None),
+        })
+        .collect();
+    if let Some(blank) = columns.iter().position(|(name, _)| name.is_empty()) {
+        return Err(format!("Header column {} has no attribute name", blank + 1));
+    }
+    let mut writes = Vec::new();
+    for (i, line) in lines {
+        let at = |e: &str| format!("Line {}: {e}", i + 1);
+        let values = cells(line, tabs).map_err(|e| at(&e))?;
+        if values.len() > columns.len() {
+            return Err(at(&format!("{} cells under a header of {}", values.len(), columns.len())));
+        }
+        let mut item = serde_json::Map::new();
+        for ((name, kind), value) in columns.iter().zip(values) {
+            if value.is_empty() {
+                continue;
+            }
+            let typed = match kind.as_deref() {
+                Some("S") => json!({"S": value}),
+                Some("BOOL") => match value.to_ascii_lowercase().as_str() {
+                    "true" => json!({"BOOL": true}),
+                    "false" => json!({"BOOL": false}),
+                    _ => return Err(at(&format!("`{name}` is BOOL, and `{value}` is neither true nor false"))),
+                },
+                Some("N") if value.parse::<f64>().is_err() => {
+                    return Err(at(&format!("`{name}` is N, and `{value}` is not a number")))
+                }
+                Some("N") => json!({"N": value}),
+                None if value.parse::<f64>().is_ok_and(f64::is_finite) && !value.starts_with(['+', '.']) => json!({"N": value}),
+                None => json!({"S": value}),
+                Some(other) => return Err(at(&format!("`{name} ({other})`: a column's type is S, N or BOOL"))),
+            };
+            item.insert(name.clone(), typed);
+        }
+        writes.push(Write::Put { table: None, item: Value::Object(item) });
+    }
+    if writes.is_empty() {
+        return Err("The rows hold no items: a header, then a row per item".into());
+    }
+    Ok(writes)
+}
+
+/// One line's cells: tab-separated, or comma-separated with CSV's quotes (`"a, b"`, `""`).
+fn cells(line: &str, tabs: bool) -> Result<Vec<String>, String> {
+    if tabs {
+        return Ok(line.split('\t').map(|c| c.trim().to_string()).collect());
+    }
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            (true, '"') => quoted = false,
+            (false, '"') if cell.trim().is_empty() => {
+                cell.clear();
+                quoted = true;
+            }
+            (false, ',') => cells.push(std::mem::take(&mut cell).trim().to_string()),
+            _ => cell.push(c),
+        }
+    }
+    if quoted {
+        return Err("a quote is not closed".into());
+    }
+    cells.push(cell.trim().to_string());
+    Ok(cells)
+}
+
 /// The engine requests for `writes`: one PutItem or DeleteItem each, `default_table` where the
 /// file named none (so the engine's own errors — size, types, keys — apply item by item).
 pub fn requests(writes: &[Write], default_table: Option<&str>) -> Result<Vec<(&'static str, Value)>, String> {
@@ -132,6 +225,28 @@ pub fn requests(writes: &[Write], default_table: Option<&str>) -> Result<Vec<(&'
             Write::Delete { table, key } => Ok(("DeleteItem", json!({"TableName": table, "Key": key}))),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod rows_tests {
+    use super::*;
+
+    #[test]
+    fn rows_from_a_spreadsheet_become_items() {
+        let (shape, writes) = parse_fixture("PK,SK,total,note,code (S)\nUSER#1,PROFILE,42.5,\"a, b\",007\nUSER#2,PROFILE,,\"say \"\"hi\"\"\",1\n").expect("csv");
+        assert_eq!(shape, Shape::Rows);
+        let Write::Put { item, .. } = &writes[0] else { panic!("a put") };
+        assert_eq!(item["total"], json!({"N": "42.5"}));
+        assert_eq!(item["note"], json!({"S": "a, b"}));
+        assert_eq!(item["code"], json!({"S": "007"}));
+        let Write::Put { item, .. } = &writes[1] else { panic!("a put") };
+        assert!(item.get("total").is_none(), "an empty cell leaves the attribute out");
+        assert_eq!(item["note"], json!({"S": "say \"hi\""}));
+        let (_, tabbed) = parse_fixture("PK\tcount\nA\t3\n").expect("tsv");
+        assert_eq!(tabbed.len(), 1);
+        assert!(parse_fixture("PK,active (BOOL)\nA,maybe\n").expect_err("bool").contains("Line 2: `active` is BOOL"));
+        assert!(parse_fixture("PK,x\nA,\"open\n").expect_err("quote").contains("not closed"));
+    }
 }
 
 #[cfg(test)]

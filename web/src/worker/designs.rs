@@ -7,7 +7,9 @@ use super::protocol::{ComparisonView, DesignView, GradeView, PatternGradeView, P
 use dynalab_lab::pack::challenge::{grade, parse_solution};
 use dynalab_lab::pack::Pack;
 use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
-use dynalab_lab::workbook::check::{check_text, Checked};
+use dynalab_engine::Engine;
+use dynalab_lab::design::{workspace, Design};
+use dynalab_lab::workbook::check::{check as checked_workbook, check_text, Checked};
 use dynalab_lab::workbook::{compare, pictures, report, PatternKind};
 
 fn class(verdict: Verdict) -> &'static str {
@@ -112,6 +114,7 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
         console,
         markdown: report::markdown(design),
         json: report::json(design),
+        notes: Vec::new(),
     }
 }
 
@@ -129,13 +132,32 @@ fn units_of(p: &dynalab_lab::workbook::analysis::PatternResult) -> String {
     }
 }
 
+/// A workspace's design proved on a copy of its tables and items, with what it assumed.
+pub fn prove_studio(engine: &Engine, design: &Design) -> Result<(DesignView, Checked), Vec<String>> {
+    let converted = workspace::prove_on(engine, design).map_err(|e| vec![e])?;
+    let checked = checked_workbook(&converted.workbook, super::clock()).map_err(|p| p.0)?;
+    let mut drawn = view(&checked.result, Some(&checked));
+    drawn.notes = converted.notes;
+    Ok((drawn, checked))
+}
+
+/// The workspace's design beside one of its alternatives, both proved on the workspace.
+pub fn compare_studio(engine: &Engine, a: &Design, b: &Design) -> Result<ComparisonView, Vec<String>> {
+    let (_, first) = prove_studio(engine, a).map_err(|e| e.into_iter().map(|p| format!("this design: {p}")).collect::<Vec<_>>())?;
+    let (_, second) = prove_studio(engine, b).map_err(|e| e.into_iter().map(|p| format!("the alternative: {p}")).collect::<Vec<_>>())?;
+    Ok(comparison(&first.result, &second.result))
+}
+
 /// Two designs checked and compared pattern by pattern.
 pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> {
     let first = check_text(a, super::clock())
         .map_err(|not| not.problems.into_iter().map(|p| format!("first design: {p}")).collect::<Vec<_>>())?;
     let second = check_text(b, super::clock())
         .map_err(|not| not.problems.into_iter().map(|p| format!("second design: {p}")).collect::<Vec<_>>())?;
-    let (a, b) = (&first.checked.result, &second.checked.result);
+    Ok(comparison(&first.checked.result, &second.checked.result))
+}
+
+fn comparison(a: &DesignResult, b: &DesignResult) -> ComparisonView {
     let cell = |design: &DesignResult, id: &str| {
         design.patterns.iter().find(|p| p.id == id).map_or_else(
             || "—".to_string(),
@@ -150,7 +172,7 @@ pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> 
             },
         )
     };
-    Ok(ComparisonView {
+    ComparisonView {
         names: (a.name.clone(), b.name.clone()),
         rows: compare::pattern_ids(a, b).into_iter().map(|id| (id.to_string(), cell(a, id), cell(b, id))).collect(),
         // Each total beside its design's verdict: a failing design is never just "cheaper".
@@ -162,7 +184,7 @@ pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> 
             b.verdict.label()
         ),
         markdown: compare::markdown(a, b),
-    })
+    }
 }
 
 /// A challenge solution graded (the pack as JSON, the solution as the learner wrote it).

@@ -48,6 +48,7 @@ pub fn send_facts() {
 fn same(a: &Facts, b: &Facts) -> bool {
     a.tables == b.tables
         && a.progress == b.progress
+        && a.studio == b.studio
         && a.advanced_ms == b.advanced_ms
         && a.loading == b.loading
         && a.epoch == b.epoch
@@ -222,8 +223,7 @@ async fn answer(ask: Ask) -> Answer {
             match started {
                 Ok(engine) => {
                     save::keep_as_previous().await;
-                    let (history, progress) = with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
-                    lab::replace(engine, history, progress);
+                    lab::replace(engine, lab::Beside::current());
                     after_change();
                     Answer::Done(Ok(
                         "The step's tables are loaded: the workspace you had is kept, Restore previous brings it back."
@@ -255,6 +255,32 @@ async fn answer(ask: Ask) -> Answer {
         Ask::CheckDesign { text } => Answer::Design(super::designs::check(&text)),
         Ask::CompareDesigns { a, b } => Answer::Comparison(super::designs::compare_designs(&a, &b)),
         Ask::Grade { pack, solution } => Answer::Graded(super::designs::grade_solution(&pack, &solution)),
+        Ask::SetStudio { studio } => {
+            with_lab(|lab| lab.studio = studio);
+            after_change();
+            Answer::Design(super::studio::prove(None))
+        }
+        Ask::ProveStudio { alternative } => Answer::Design(super::studio::prove(alternative)),
+        Ask::CompareAlternative { index } => Answer::Comparison(super::studio::compare(index)),
+        Ask::DesignDocument => Answer::Text(Ok(super::studio::document())),
+        Ask::OpenDesign { text } => {
+            if lab::loading() {
+                return Answer::Done(Err(lab::BUSY.into()));
+            }
+            let result = super::studio::open(&text).await;
+            if result.is_ok() {
+                after_change();
+            }
+            Answer::Done(result)
+        }
+        Ask::GenerateItems { table } => {
+            if lab::loading() {
+                return Answer::Done(Err(lab::BUSY.into()));
+            }
+            let result = super::studio::generate(&table);
+            after_change();
+            Answer::Done(result)
+        }
         Ask::Memory => Answer::Number(crate::wasm_memory_bytes()),
         Ask::LastSave => {
             let (written, skipped) = save::last_save();

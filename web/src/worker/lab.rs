@@ -4,7 +4,7 @@
 use super::protocol::{ErrorShown, Facts, Outcome, TableFacts};
 use dynalab_engine::{Clock, Engine};
 use dynalab_lab::pack::workshop::Ran;
-use dynalab_lab::workspace::{HistoryEntry, Progress, Workspace, MAX_HISTORY};
+use dynalab_lab::workspace::{HistoryEntry, Progress, Studio, Workspace, MAX_HISTORY};
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -30,12 +30,14 @@ pub struct Lab {
     pub engine: Engine,
     pub history: Vec<HistoryEntry>,
     pub progress: Progress,
+    /// The design the workspace is: inventory, entity layouts, calls, alternatives.
+    pub studio: Studio,
     /// What the last request the console or a workshop ran did, for a workshop's checks.
     pub last_ran: Option<Ran>,
 }
 
 thread_local! {
-    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new(), progress: Progress::new(), last_ran: None });
+    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new(), progress: Progress::new(), studio: Studio::default(), last_ran: None });
     /// A load is writing: nothing else may change the engine meanwhile (a cancel puts back the
     /// engine as it was before the load, which would lose any other write).
     static LOADING: Cell<bool> = const { Cell::new(false) };
@@ -60,13 +62,32 @@ pub fn epoch() -> u64 {
     EPOCH.with(Cell::get)
 }
 
+/// What a workspace holds beside its tables and items.
+pub struct Beside {
+    pub history: Vec<HistoryEntry>,
+    pub progress: Progress,
+    pub studio: Studio,
+}
+
+impl Beside {
+    pub fn of(workspace: Workspace) -> Self {
+        Self { history: workspace.history, progress: workspace.progress, studio: workspace.design }
+    }
+
+    /// The lab's own, to keep when only the tables change.
+    pub fn current() -> Self {
+        with_lab(|lab| Self { history: lab.history.clone(), progress: lab.progress.clone(), studio: lab.studio.clone() })
+    }
+}
+
 /// Replaces the whole lab with a restored workspace (already checked by `Workspace::restore`).
-pub fn replace(engine: Engine, history: Vec<HistoryEntry>, progress: Progress) {
+pub fn replace(engine: Engine, beside: Beside) {
     EPOCH.with(|e| e.set(e.get() + 1));
     with_lab(|lab| {
         lab.engine = engine;
-        lab.history = history;
-        lab.progress = progress;
+        lab.history = beside.history;
+        lab.progress = beside.progress;
+        lab.studio = beside.studio;
         lab.last_ran = None;
     });
 }
@@ -76,6 +97,7 @@ pub fn capture() -> Workspace {
     with_lab(|lab| {
         let mut workspace = Workspace::capture(&lab.engine, &lab.history);
         workspace.progress = lab.progress.clone();
+        workspace.design = lab.studio.clone();
         workspace
     })
 }
@@ -121,7 +143,7 @@ pub fn facts() -> Facts {
                 Some(TableFacts::new(&shape, description))
             })
             .collect();
-        Facts { tables, progress: lab.progress.clone(), advanced_ms: advanced_ms(), loading: loading(), epoch: epoch() }
+        Facts { tables, progress: lab.progress.clone(), studio: lab.studio.clone(), advanced_ms: advanced_ms(), loading: loading(), epoch: epoch() }
     })
 }
 

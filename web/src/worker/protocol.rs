@@ -7,7 +7,7 @@
 use dynalab_engine::explain::Step;
 use dynalab_engine::TableShape;
 use dynalab_lab::pack::workshop::CheckResult;
-use dynalab_lab::workspace::{HistoryEntry, PackProgress, Progress};
+use dynalab_lab::workspace::{HistoryEntry, PackProgress, Progress, Studio};
 use serde::{Deserialize, Serialize};
 
 /// Page → worker.
@@ -71,6 +71,20 @@ pub enum Ask {
     CompareDesigns { a: String, b: String },
     /// A challenge solution graded (the pack as JSON). → Graded
     Grade { pack: String, solution: String },
+    /// The workspace's design as the studio edited it: kept (saved with the workspace), then
+    /// proved on a copy of the workspace. → Design
+    SetStudio { studio: Studio },
+    /// The workspace's design (or its alternative `alternative`) proved on a copy. → Design
+    ProveStudio { alternative: Option<usize> },
+    /// The workspace's design beside its alternative `index`, both proved. → Comparison
+    CompareAlternative { index: usize },
+    /// The workspace's design in the modelling method's Markdown. → Text
+    DesignDocument,
+    /// Replaces the workspace with a design document's tables, generated items and design,
+    /// keeping the current one for Restore previous. → Done
+    OpenDesign { text: String },
+    /// Replaces `table`'s items with items generated from its entity layout. → Done
+    GenerateItems { table: String },
     /// Bytes of WebAssembly memory the worker holds. → Number
     Memory,
     /// Parts the saves wrote since this was last asked, and parts the last one found already
@@ -137,6 +151,8 @@ pub struct DesignView {
     /// The design note and the JSON report, to download.
     pub markdown: String,
     pub json: String,
+    /// What reading the design assumed or left out (defaults taken, rows without a call).
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -239,6 +255,8 @@ pub enum HistoryChange {
 pub struct Facts {
     pub tables: Vec<TableFacts>,
     pub progress: Progress,
+    /// The workspace's design (its inventory, layouts and calls; alternatives).
+    pub studio: Studio,
     pub advanced_ms: u64,
     pub loading: bool,
     /// Bumped when the whole workspace is replaced.

@@ -9,11 +9,11 @@
 //! after it, so a save cut short leaves the one before whole. Where IndexedDB refuses, the page
 //! keeps a compressed copy in localStorage (a worker cannot reach it): said once, out loud.
 
-use super::lab::{self, with_lab};
+use super::lab::{self, with_lab, Beside};
 use super::protocol::{Event, FromWorker, Progressing, Task, CANCELLED};
 use crate::idb;
 use dynalab_engine::Engine;
-use dynalab_lab::workspace::{Capture, HistoryEntry, Part, PartsManifest, Progress, Workspace};
+use dynalab_lab::workspace::{Capture, Part, PartsManifest, Workspace};
 use serde_json::value::RawValue;
 use std::cell::Cell;
 use std::collections::BTreeSet;
@@ -141,7 +141,7 @@ async fn read_part(part: &Part) -> Result<Vec<Box<RawValue>>, String> {
     Ok(items)
 }
 
-type Restored = (Engine, Vec<HistoryEntry>, Progress);
+type Restored = (Engine, Beside);
 
 /// Restores a save in parts into a fresh engine, a part at a time (never the whole text at once);
 /// with the parts that hold its items.
@@ -162,7 +162,7 @@ async fn restore_parts(manifest: &str) -> Result<(Restored, Vec<Part>), String> 
         progress(Task::Restore, done, total);
     }
     progress_ended(total);
-    Ok(((engine, manifest.workspace.history, manifest.workspace.progress), manifest.parts))
+    Ok(((engine, Beside::of(manifest.workspace)), manifest.parts))
 }
 
 /// Items restored between two looks at the message queue (progress, a Cancel).
@@ -205,7 +205,7 @@ async fn restore_text(text: &str, json: bool, task: Task) -> Result<Restored, St
         }
     }
     progress_ended(total);
-    Ok((engine, workspace.history, workspace.progress))
+    Ok((engine, Beside::of(workspace)))
 }
 
 /// Restores the saved workspace (IndexedDB's parts, else an older save, else `local_saved`, the
@@ -230,8 +230,8 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
         (restore_text(&text, json, Task::Restore).await, text, key, what)
     };
     match restored {
-        Ok((engine, history, progress)) => {
-            lab::replace(engine, history, progress);
+        Ok((engine, beside)) => {
+            lab::replace(engine, beside);
             // The items are those parts: a save before any of them changes need not read them.
             if let Some(parts) = saved_parts {
                 let mark = with_lab(|lab| lab.engine.change_mark());
@@ -250,11 +250,11 @@ pub async fn restore_saved(local_saved: Option<String>) -> Result<(), String> {
 /// Replaces the lab with a workspace in text form, keeping the current one for Restore
 /// previous when asked; an error (nothing changed) when it cannot be restored.
 pub async fn replace_with(text: &str, json: bool, keep_current: bool) -> Result<(), String> {
-    let (engine, history, progress) = restore_text(text, json, Task::Open).await?;
+    let (engine, beside) = restore_text(text, json, Task::Open).await?;
     if keep_current {
         keep_as_previous().await;
     }
-    lab::replace(engine, history, progress);
+    lab::replace(engine, beside);
     Ok(())
 }
 
@@ -264,10 +264,10 @@ pub async fn restore_previous(local: Option<String>) -> Result<(), String> {
         Ok(Some(text)) => text,
         _ => local.ok_or("There is no previous workspace to restore.")?,
     };
-    let (engine, history, progress) = restore_text(&previous, false, Task::Open)
+    let (engine, beside) = restore_text(&previous, false, Task::Open)
         .await
         .map_err(|e| format!("The previous workspace could not be restored: {e}"))?;
-    lab::replace(engine, history, progress);
+    lab::replace(engine, beside);
     remove(BEFORE_LINK).await;
     Ok(())
 }
@@ -371,10 +371,11 @@ async fn save_in_parts() -> Result<(), String> {
                 .map(|(_, _, parts)| parts.clone())
         });
         if let Some(parts) = unchanged_items {
-            let (history, progress) = with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
+            let (history, progress, studio) = with_lab(|lab| (lab.history.clone(), lab.progress.clone(), lab.studio.clone()));
             LAST_SAVE.with(|s| s.set((s.get().0, parts.len())));
             let mut manifest = capture.parts_manifest(&history, parts);
             manifest.workspace.progress = progress;
+            manifest.workspace.design = studio;
             break (manifest, mark, epoch);
         }
         let mut writer = Writer { already: already.clone(), parts: Vec::new(), written: Vec::new(), skipped: 0 };
@@ -425,9 +426,10 @@ async fn save_in_parts() -> Result<(), String> {
                 writer.undo().await;
                 return save_whole(e).await;
             }
-            let (history, progress) = with_lab(|lab| (lab.history.clone(), lab.progress.clone()));
+            let (history, progress, studio) = with_lab(|lab| (lab.history.clone(), lab.progress.clone(), lab.studio.clone()));
             let mut manifest = capture.parts_manifest(&history, writer.parts);
             manifest.workspace.progress = progress;
+            manifest.workspace.design = studio;
             LAST_SAVE.with(|s| s.set((s.get().0 + writer.written.len(), writer.skipped)));
             break (manifest, mark, epoch);
         }

@@ -9,7 +9,7 @@
 use super::expression::{translate, Placeholders};
 use super::fixture::Layout;
 use super::template::{Bindings, Template};
-use super::TableDesign;
+use super::{CallRow, TableDesign};
 use serde_json::{json, Map, Value};
 
 /// Refused when a note's key condition is longer: a design note is a line, not a program.
@@ -710,5 +710,217 @@ mod tests {
         assert!(check_shorthand("Query", "ScanIndexForward=false").expect_err("no key").contains("needs a key condition"));
         assert!(check_shorthand("TransactWriteItems", "Frob PK=A").expect_err("kind").contains("starts with Put"));
         assert!(check_shorthand("Query", &"x".repeat(5000)).expect_err("long").contains("at most 4096"));
+    }
+}
+
+impl KeyPart {
+    /// In the shorthand: `PK=USER#<userId>`, `begins_with(SK, 'ORDER#')`, `SK BETWEEN a AND b`.
+    pub fn shorthand(&self) -> String {
+        let value = |t: &Template| shorthand_value(t);
+        match self {
+            Self::Compare { attribute, op, value: template } => format!("{attribute}{op}{}", value(template)),
+            Self::BeginsWith { attribute, value: template } => format!("begins_with({attribute}, {})", value(template)),
+            Self::Between { attribute, low, high } => format!("{attribute} BETWEEN {} AND {}", value(low), value(high)),
+        }
+    }
+}
+
+/// A template as the shorthand writes it: placeholders in angle brackets; text that the shorthand
+/// would otherwise read as a placeholder (a lower-case word) or cut (`,`, spaces) quoted.
+fn shorthand_value(template: &Template) -> String {
+    let text = template.to_string();
+    if template.is_constant() {
+        let plain = Template::parse_shorthand(&text).ok().is_some_and(|t| t == *template);
+        if plain && !text.contains([',', ' ', ';', '(', ')', '=', '<', '>']) && !text.is_empty() {
+            return text;
+        }
+        return format!("'{}'", text.replace('\'', ""));
+    }
+    text
+}
+
+impl Action {
+    /// The action in the shorthand, as [`parse`] reads it back.
+    pub fn shorthand(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let key: Vec<String> = self.key.iter().map(KeyPart::shorthand).collect();
+        if !key.is_empty() {
+            parts.push(key.join(", "));
+        }
+        for (option, value) in &self.options {
+            parts.push(format!("{option}={value}"));
+        }
+        let mut text = parts.join(", ");
+        if let Some(update) = self.update.as_ref().filter(|u| !u.trim().is_empty()) {
+            text.push_str(&format!(" {}", update.trim()));
+        }
+        if let Some(condition) = self.condition.as_ref().filter(|c| !c.trim().is_empty()) {
+            text.push_str(&format!(" if {}", condition.trim()));
+        }
+        match &self.kind {
+            Some(kind) => format!("{kind} {text}"),
+            None => text,
+        }
+    }
+}
+
+/// Several actions (a transaction's), as one note: `Put …; Update …`.
+pub fn compose(actions: &[Action]) -> String {
+    actions.iter().map(Action::shorthand).collect::<Vec<_>>().join("; ")
+}
+
+/// A request as it ran (the console's, or a history entry) made a design-note row: its key values,
+/// expressions, index and options written in the shorthand, every value it used kept as the
+/// pattern's input. With the table it runs on.
+pub fn from_request(operation: &str, request: &Value) -> Result<(String, CallRow), String> {
+    let operation = operation_name(operation).ok_or_else(|| format!("{operation} cannot be a pattern's call"))?;
+    let table_of = |r: &Value| r.get("TableName").and_then(Value::as_str).map(String::from);
+    let (table, key_condition) = match operation {
+        "TransactWriteItems" | "TransactGetItems" => {
+            let mut table = None;
+            let mut actions = Vec::new();
+            for entry in request.get("TransactItems").and_then(Value::as_array).into_iter().flatten() {
+                let Some((kind, body)) = entry.as_object().and_then(|o| o.iter().next()) else { continue };
+                table = table.or_else(|| table_of(body));
+                let mut action = action_from(body, kind == "Put")?;
+                action.kind = Some(kind.clone());
+                actions.push(action);
+            }
+            (table, compose(&actions))
+        }
+        "BatchGetItem" => {
+            let (table, keys) = request
+                .get("RequestItems")
+                .and_then(Value::as_object)
+                .and_then(|o| o.iter().next())
+                .ok_or("a BatchGetItem without RequestItems")?;
+            let mut actions = Vec::new();
+            for key in keys.get("Keys").and_then(Value::as_array).into_iter().flatten() {
+                actions.push(action_from(&json!({"Key": key}), false)?);
+            }
+            (Some(table.clone()), compose(&actions))
+        }
+        _ => {
+            let mut action = action_from(request, operation == "PutItem")?;
+            for (field, option) in [("ScanIndexForward", "ScanIndexForward"), ("Limit", "Limit"), ("ConsistentRead", "ConsistentRead"), ("Select", "Select")] {
+                if let Some(value) = request.get(field) {
+                    let shown = value.as_str().map_or_else(|| value.to_string(), String::from);
+                    action.options.push((option.into(), shown));
+                }
+            }
+            (table_of(request), action.shorthand())
+        }
+    };
+    let table = table.ok_or("the request names no table")?;
+    let index = request.get("IndexName").and_then(Value::as_str).map(String::from);
+    Ok((table, CallRow { id: String::new(), pattern: String::new(), operation: operation.into(), key_condition, index }))
+}
+
+/// One request body (or transaction action) in the shorthand's parts, values in place.
+fn action_from(body: &Value, put: bool) -> Result<Action, String> {
+    let names = body.get("ExpressionAttributeNames").and_then(Value::as_object).cloned().unwrap_or_default();
+    let values = body.get("ExpressionAttributeValues").and_then(Value::as_object).cloned().unwrap_or_default();
+    let inline = |text: &str| inline_expression(text, &names, &values);
+    let mut action = Action::default();
+    let key_source = if put { body.get("Item") } else { body.get("Key") };
+    if let Some(key) = key_source.and_then(Value::as_object) {
+        // A Put's item names its key among all its attributes: the key is what the note needs;
+        // the rest of the item comes from the entity layout.
+        let wanted: Vec<&String> = if put { key.keys().filter(|k| k.to_ascii_uppercase().ends_with("PK") || k.to_ascii_uppercase().ends_with("SK") || k.as_str() == "pk" || k.as_str() == "sk").collect() } else { key.keys().collect() };
+        for name in wanted {
+            let text = literal(&key[name]).ok_or_else(|| format!("key `{name}`: only S, N or B values make a key"))?;
+            action.key.push(KeyPart::Compare { attribute: name.clone(), op: "=", value: Template { parts: vec![super::template::Part::Text(text)] } });
+        }
+    }
+    if let Some(condition) = body.get("KeyConditionExpression").and_then(Value::as_str) {
+        for piece in split_and(&inline(condition)) {
+            action.key.push(key_part(piece.trim())?);
+        }
+    }
+    if let Some(update) = body.get("UpdateExpression").and_then(Value::as_str) {
+        action.update = Some(inline(update));
+    }
+    if let Some(condition) = body.get("ConditionExpression").and_then(Value::as_str) {
+        action.condition = Some(inline(condition));
+    }
+    if let Some(filter) = body.get("FilterExpression").and_then(Value::as_str) {
+        action.options.push(("Filter".into(), inline(filter)));
+    }
+    if let Some(projection) = body.get("ProjectionExpression").and_then(Value::as_str) {
+        action.options.push(("Projection".into(), inline(projection).replace(", ", " ").replace(',', " ")));
+    }
+    Ok(action)
+}
+
+/// The text of a key value: S and N as they are.
+fn literal(value: &Value) -> Option<String> {
+    value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).map(String::from)
+}
+
+/// `#s = :v` with its names and values written in place: `status = 'SHIPPED'`.
+fn inline_expression(text: &str, names: &Map<String, Value>, values: &Map<String, Value>) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '#' || c == ':' {
+            let end = chars[i + 1..].iter().position(|d| !(d.is_ascii_alphanumeric() || *d == '_')).map_or(chars.len(), |e| i + 1 + e);
+            let token: String = chars[i..end].iter().collect();
+            let replaced = if c == '#' {
+                names.get(&token).and_then(Value::as_str).map(String::from)
+            } else {
+                values.get(&token).map(|v| match (v.get("S"), v.get("N"), v.get("BOOL")) {
+                    (Some(s), _, _) => format!("'{}'", s.as_str().unwrap_or_default().replace('\'', "")),
+                    (_, Some(n), _) => n.as_str().unwrap_or_default().to_string(),
+                    (_, _, Some(b)) => b.to_string(),
+                    _ => token.clone(),
+                })
+            };
+            out.push_str(&replaced.unwrap_or(token));
+            i = end;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod compose_tests {
+    use super::*;
+
+    #[test]
+    fn the_controls_shorthand_reads_back_as_written() {
+        for (operation, text) in [
+            ("Query", "PK=USER#<userId>, begins_with(SK, 'ORDER#'), ScanIndexForward=false, Limit=20"),
+            ("GetItem", "PK=USER#<userId>, SK=PROFILE"),
+            ("UpdateItem", "PK=ORDER#<orderId>, SK=META SET status = 'SHIPPED' if version = 3"),
+            ("TransactWriteItems", "Put PK=ORDER#<orderId>, SK=META if attribute_not_exists(PK); Update PK=SKU#<sku>, SK=STOCK SET stock = stock - 1 if stock >= 1"),
+            ("Query", "GSI1PK='warehouse open', SK BETWEEN 'a' AND 'b'"),
+        ] {
+            let actions = parse(operation, text).expect(text);
+            assert_eq!(parse(operation, &compose(&actions)).expect("again"), actions, "{text} → {}", compose(&actions));
+        }
+    }
+
+    #[test]
+    fn a_console_request_becomes_a_note_with_its_values() {
+        let request = json!({"TableName": "shop", "IndexName": "GSI1",
+            "KeyConditionExpression": "#pk = :pk AND begins_with(SK, :p)", "FilterExpression": "#s = :open",
+            "ExpressionAttributeNames": {"#pk": "GSI1PK", "#s": "status"},
+            "ExpressionAttributeValues": {":pk": {"S": "WAREHOUSE#w-1#OPEN"}, ":p": {"S": "2026"}, ":open": {"S": "OPEN"}},
+            "ScanIndexForward": false, "Limit": 5});
+        let (table, call) = from_request("Query", &request).expect("becomes a call");
+        assert_eq!(table, "shop");
+        assert_eq!(call.index.as_deref(), Some("GSI1"));
+        assert_eq!(call.key_condition, "GSI1PK=WAREHOUSE#w-1#OPEN, begins_with(SK, 2026), Filter=status = 'OPEN', ScanIndexForward=false, Limit=5");
+        check_shorthand("Query", &call.key_condition).expect("reads back");
+        let update = json!({"TableName": "shop", "Key": {"PK": {"S": "ORDER#1"}, "SK": {"S": "META"}},
+            "UpdateExpression": "SET #s = :s", "ConditionExpression": "version = :v",
+            "ExpressionAttributeNames": {"#s": "status"}, "ExpressionAttributeValues": {":s": {"S": "SHIPPED"}, ":v": {"N": "3"}}});
+        let (_, call) = from_request("UpdateItem", &update).expect("update");
+        assert_eq!(call.key_condition, "PK=ORDER#1, SK=META SET status = 'SHIPPED' if version = 3");
     }
 }

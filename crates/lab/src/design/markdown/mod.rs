@@ -4,7 +4,7 @@
 mod read;
 mod scan;
 
-pub use read::{bytes, rate};
+pub use read::{bytes, paste_inventory, rate};
 
 use super::{Design, Entity, TableDesign};
 use crate::workbook::{Consistency, PatternKind};

@@ -253,6 +253,34 @@ fn read_inventory(grid: &Grid, rows: &mut Vec<InventoryRow>) -> Result<(), Strin
     Ok(())
 }
 
+/// Inventory rows pasted from a Markdown table, a spreadsheet (tab-separated) or the method's
+/// text. Rows without a header row take the method's columns: #, Pattern, Type, Key inputs,
+/// Sort/filter, Rate (peak/s), Consistency.
+pub fn paste_inventory(text: &str) -> Result<Vec<InventoryRow>, String> {
+    let find = |text: &str| {
+        scan(text).into_iter().find_map(|block| match block {
+            Block::Table(grid) if matches!(kind_of(&grid), GridKind::Inventory) => Some(grid),
+            _ => None,
+        })
+    };
+    let grid = match find(text) {
+        Some(grid) => grid,
+        None => {
+            let pipes = text.trim_start().starts_with('|');
+            let header = if pipes {
+                "| # | Pattern | Type | Key inputs | Sort/filter | Rate (peak/s) | Consistency |\n|---|---|---|---|---|---|---|\n"
+            } else {
+                "#\tPattern\tType\tKey inputs\tSort/filter\tRate (peak/s)\tConsistency\n"
+            };
+            find(&format!("{header}{}", text.trim_start()))
+                .ok_or("no rows: paste a Markdown table or rows copied from a spreadsheet (cells separated by tabs)")?
+        }
+    };
+    let mut rows = Vec::new();
+    read_inventory(&grid, &mut rows)?;
+    Ok(rows)
+}
+
 /// `300`, `1,200`, `~50`, `2k`, `0.5`.
 pub fn rate(text: &str) -> Option<f64> {
     let text = text.trim().trim_start_matches(['~', '≈']).replace([',', '_', ' '], "");
@@ -655,6 +683,18 @@ fn read_attributes(text: &str) -> Result<Vec<Attribute>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inventory_rows_paste_with_or_without_a_header() {
+        let rows = paste_inventory("1\tGet user\tread\tuserId\t-\t800\teventual\n2\tList orders\tread\tuserId\tdesc\t300\teventual\n").expect("rows");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].peak_rps, Some(300.0));
+        let one = paste_inventory("| 3 | Place order | write | - | - | 50 | atomic |").expect("a pipe row");
+        assert_eq!(one[0].consistency, Some(Consistency::Transactional));
+        let with_header = paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
+        assert_eq!(with_header[0].id, "9");
+        assert!(paste_inventory("hello").is_err());
+    }
 
     #[test]
     fn rates_and_sizes_read_as_people_write_them() {
