@@ -1,7 +1,7 @@
 //! The page: header with workspace actions, a tab per view, the notice line.
 
 use crate::pages::{
-    console::ConsolePage, fixtures::FixturesPage, items::ItemsPage, learn::LearnPage, patterns::PatternsPage,
+    console::ConsolePage, design::DesignPage, fixtures::FixturesPage, items::ItemsPage, learn::LearnPage, patterns::PatternsPage,
     tables::TablesPage,
 };
 use crate::state::{LoadProgress, Tab, Ui};
@@ -70,6 +70,7 @@ pub fn App() -> impl IntoView {
             {tab_button(Tab::Tables, "Tables")}
             {tab_button(Tab::Items, "Items")}
             {tab_button(Tab::Fixtures, "Examples & fixtures")}
+            {tab_button(Tab::Design, "Design")}
             {tab_button(Tab::Patterns, "Patterns")}
             {tab_button(Tab::Learn, "Learn")}
         </nav>
@@ -79,6 +80,7 @@ pub fn App() -> impl IntoView {
                 Tab::Tables => view! { <TablesPage/> }.into_any(),
                 Tab::Items => view! { <ItemsPage/> }.into_any(),
                 Tab::Fixtures => view! { <FixturesPage/> }.into_any(),
+                Tab::Design => view! { <DesignPage/> }.into_any(),
                 Tab::Patterns => view! { <PatternsPage/> }.into_any(),
                 Tab::Learn => view! { <LearnPage/> }.into_any(),
             }}
@@ -245,7 +247,7 @@ fn WorkspaceMenu() -> impl IntoView {
 }
 
 /// The tabs in the order the tab bar shows them.
-const TABS: [Tab; 6] = [Tab::Console, Tab::Tables, Tab::Items, Tab::Fixtures, Tab::Patterns, Tab::Learn];
+const TABS: [Tab; 7] = [Tab::Console, Tab::Tables, Tab::Items, Tab::Fixtures, Tab::Design, Tab::Patterns, Tab::Learn];
 
 /// The element id of a tab's button.
 fn tab_id(tab: Tab) -> &'static str {
@@ -254,6 +256,7 @@ fn tab_id(tab: Tab) -> &'static str {
         Tab::Tables => "tab-tables",
         Tab::Items => "tab-items",
         Tab::Fixtures => "tab-fixtures",
+        Tab::Design => "tab-design",
         Tab::Patterns => "tab-patterns",
         Tab::Learn => "tab-learn",
     }

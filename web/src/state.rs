@@ -132,6 +132,7 @@ pub enum Tab {
     Items,
     Console,
     Fixtures,
+    Design,
     Patterns,
     Learn,
 }

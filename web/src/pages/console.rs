@@ -174,6 +174,11 @@ pub fn ConsolePage() -> impl IntoView {
                 <div class="row">
                     <button class="primary" on:click=move |_| run_now() data-test="run" aria-busy=move || running.get().to_string()>"Run"</button>
                     <span class="muted">"Ctrl+Enter"</span>
+                    <button data-test="save-as-pattern" title="Adds this request to the Design tab's inventory, its values as the pattern's inputs"
+                        on:click=move |_| {
+                            let (op, body) = (operation.get_untracked(), request.get_untracked());
+                            leptos::task::spawn_local(async move { ui.say(&crate::pages::design::save_as_pattern(&op, &body).await); });
+                        }>"Save as a pattern"</button>
                 </div>
                 {move || problem.get().map(|p| view! { <p class="status bad" data-test="cli-error">{p}</p> })}
                 <SavedPatterns/>
@@ -259,12 +264,18 @@ fn History(operation: RwSignal<String>, request: RwSignal<String>, input: RwSign
             .map(|entry| {
                 let label = format!("{} {}", entry.operation, summary(&entry.request));
                 let (op, body) = (entry.operation.clone(), entry.request.clone());
+                let (save_op, save_body) = (op.clone(), body.clone());
                 view! {
                     <li><button class="link" title="Load into the editor" on:click=move |_| {
                         input.set(Input::Json);
                         operation.set(op.clone());
                         request.set(body.clone());
-                    }>{label}</button></li>
+                    }>{label}</button>
+                    " "
+                    <button class="link" data-test="history-save-as-pattern" title="Add it to the Design tab's inventory" on:click=move |_| {
+                        let (op, body) = (save_op.clone(), save_body.clone());
+                        leptos::task::spawn_local(async move { ui.say(&crate::pages::design::save_as_pattern(&op, &body).await); });
+                    }>"Save as a pattern"</button></li>
                 }
             })
             .collect_view();

@@ -1,6 +1,7 @@
 //! One module per view.
 
 pub mod console;
+pub mod design;
 pub mod fixtures;
 pub mod items;
 pub mod learn;

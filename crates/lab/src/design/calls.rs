@@ -727,7 +727,7 @@ impl KeyPart {
 
 /// A template as the shorthand writes it: placeholders in angle brackets; text that the shorthand
 /// would otherwise read as a placeholder (a lower-case word) or cut (`,`, spaces) quoted.
-fn shorthand_value(template: &Template) -> String {
+pub fn shorthand_value(template: &Template) -> String {
     let text = template.to_string();
     if template.is_constant() {
         let plain = Template::parse_shorthand(&text).ok().is_some_and(|t| t == *template);

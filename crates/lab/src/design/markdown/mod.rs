@@ -4,7 +4,7 @@
 mod read;
 mod scan;
 
-pub use read::{bytes, paste_inventory, rate};
+pub use read::{attributes_text, bytes, paste_inventory, rate, read_attributes, template_cell, template_cell_text};
 
 use super::{Design, Entity, TableDesign};
 use crate::workbook::{Consistency, PatternKind};
@@ -126,24 +126,14 @@ fn entity_row(entity: &Entity, columns: &[String]) -> Vec<String> {
     let mut row = vec![entity.name.clone()];
     for column in columns {
         row.push(match entity.keys.iter().find(|(name, _, _)| name == column) {
-            Some((_, template, share)) if *share < 1.0 => format!("{template} ({}%)", number(share * 100.0)),
-            Some((_, template, _)) => template.to_string(),
+            Some((_, template, share)) => template_cell_text(template, *share),
             None => "-".into(),
         });
     }
     row.push(entity.items.map_or("-".into(), |n| n.to_string()));
     row.push(entity.per_collection.map_or("-".into(), |n| n.to_string()));
     row.push(entity.size.map_or("-".into(), |n| format!("{n} B")));
-    let attributes: Vec<String> = entity
-        .attributes
-        .iter()
-        .map(|a| match (&a.example, a.size) {
-            (_, Some(size)) => format!("{} ({size} B)", a.name),
-            (Some(example), None) => format!("{}={example}", a.name),
-            (None, None) => a.name.clone(),
-        })
-        .collect();
-    row.push(dash(&attributes.join(", ")));
+    row.push(dash(&attributes_text(&entity.attributes)));
     row.push(dash(&entity.notes));
     row
 }

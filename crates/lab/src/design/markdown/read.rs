@@ -623,6 +623,22 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
     Ok(())
 }
 
+/// A layout cell: `WAREHOUSE#<warehouseId>#OPEN (30%)` → the template and the share of items
+/// that have the attribute.
+pub fn template_cell(text: &str) -> Result<(Template, f64), String> {
+    let (template, share) = presence(text.trim())?;
+    Ok((Template::parse(template)?, share))
+}
+
+/// A layout cell's text, as [`template_cell`] reads it.
+pub fn template_cell_text(template: &Template, share: f64) -> String {
+    if share < 1.0 {
+        format!("{template} ({}%)", (share * 100.0 * 1e6).round() / 1e6)
+    } else {
+        template.to_string()
+    }
+}
+
 /// `WAREHOUSE#<warehouseId>#OPEN (30%)` → the template and the share of items that have it.
 fn presence(text: &str) -> Result<(&str, f64), String> {
     let Some(open) = text.rfind('(') else { return Ok((text, 1.0)) };
@@ -649,8 +665,21 @@ pub fn bytes(text: &str) -> Option<u64> {
     (size >= 1.0 && size <= 400.0 * 1024.0).then_some(size as u64)
 }
 
+/// An Attributes cell's text, as [`read_attributes`] reads it.
+pub fn attributes_text(attributes: &[Attribute]) -> String {
+    attributes
+        .iter()
+        .map(|a| match (&a.example, a.size) {
+            (_, Some(size)) => format!("{} ({size} B)", a.name),
+            (Some(example), None) => format!("{}={example}", a.name),
+            (None, None) => a.name.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `email=<userId>@example.com, total=42.5, payload (2 KB), note`.
-fn read_attributes(text: &str) -> Result<Vec<Attribute>, String> {
+pub fn read_attributes(text: &str) -> Result<Vec<Attribute>, String> {
     let mut attributes: Vec<Attribute> = Vec::new();
     if blank(text) {
         return Ok(attributes);
