@@ -15,6 +15,8 @@ mod storage;
 mod worker;
 
 fn main() {
+    // A panic says what and where in the console (else WebAssembly only says "unreachable").
+    std::panic::set_hook(Box::new(|info| web_sys::console::error_1(&info.to_string().into())));
     if web_sys::window().is_some() {
         leptos::mount::mount_to_body(app::App);
     } else {

@@ -37,14 +37,17 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn edit(self, change: impl FnOnce(&mut Design)) {
-        self.studio.update(|s| change(&mut s.current));
-        self.send();
+    /// Changes the design. Applied once the event that asked has returned: the change redraws the
+    /// controls, and a control must not be dropped while its own handler runs.
+    fn edit(self, change: impl FnOnce(&mut Design) + 'static) {
+        self.edit_studio(move |s| change(&mut s.current));
     }
 
-    fn edit_studio(self, change: impl FnOnce(&mut Studio)) {
-        self.studio.update(change);
-        self.send();
+    fn edit_studio(self, change: impl FnOnce(&mut Studio) + 'static) {
+        leptos::task::spawn_local(async move {
+            self.studio.update(change);
+            self.send();
+        });
     }
 
     /// Keeps the design in the workspace and proves it, once typing pauses.
@@ -63,6 +66,18 @@ impl Ctx {
                 self.proof.set(Some(design_answer(answer)));
             }
         });
+    }
+
+    /// Hands the worker the design as it is now, before asking it for anything that reads the
+    /// design (an export, a generation, a comparison): a pending edit is not left behind.
+    async fn flush(self) {
+        self.edits.update_value(|n| *n += 1);
+        let mine = self.edits.get_value();
+        let answer = client::ask(Ask::SetStudio { studio: self.studio.get_untracked() }).await;
+        if self.edits.get_value() == mine {
+            self.proving.set(false);
+            self.proof.set(Some(design_answer(answer)));
+        }
     }
 
     fn prove(self) {
@@ -151,6 +166,7 @@ fn Header(ctx: Ctx) -> impl IntoView {
     };
     let export = move |_| {
         leptos::task::spawn_local(async move {
+            ctx.flush().await;
             match state::done(Ask::DesignDocument).await {
                 Ok(text) => {
                     let name = ctx.read(|d| if d.name.is_empty() { "design".to_string() } else { d.name.clone() });
@@ -330,6 +346,7 @@ fn call_of(design: &Design, id: &str) -> Option<(String, CallRow)> {
 
 /// The design's entry for `table`, made when it has none (keys as the workspace has them).
 fn table_entry<'a>(design: &'a mut Design, table: &str) -> &'a mut TableDesign {
+    debug_assert!(!table.is_empty(), "a table entry needs the table's name");
     if let Some(at) = design.tables.iter().position(|t| t.name == table) {
         return &mut design.tables[at];
     }
@@ -446,7 +463,8 @@ fn set_option(action: &mut Action, name: &str, value: &str) {
 fn InventoryTable(ctx: Ctx) -> impl IntoView {
     let ui = expect_context::<Ui>();
     let pasted = RwSignal::new(String::new());
-    let count = move || ctx.read(|d| d.inventory.len());
+    let count = Memo::new(move |_| ctx.read(|d| d.inventory.len()));
+    let count = move || count.get();
     let add = move |_| {
         ctx.edit(|d| {
             let id = next_id(d);
@@ -633,6 +651,15 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
             if many || matches!(op.as_str(), "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem") {
                 call.index = None;
             }
+            // A Scan takes no key condition: what it reads is the whole table, filtered.
+            if op == "Scan" {
+                if let Ok(mut actions) = calls::parse(&call.operation, &call.key_condition) {
+                    for action in &mut actions {
+                        action.key.clear();
+                    }
+                    call.key_condition = calls::compose(&actions);
+                }
+            }
             if op == "TransactWriteItems" && call.key_condition.is_empty() {
                 let target = Target::of(&table, None);
                 let mut action = Action { kind: Some("Put".into()), ..Action::default() };
@@ -729,14 +756,14 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
     let id = StoredValue::new(id);
     let state_of = move || {
         ctx.read(|d| {
-            let (table, call) = call_of(d, &id.get_value())?;
+            let (table, call) = call_of(d, &id.try_get_value().unwrap_or_default())?;
             let target = Target::of(&table, call.index.as_deref());
             let action = calls::parse(&call.operation, &call.key_condition).ok().and_then(|a| a.into_iter().next()).unwrap_or_default();
             Some((call.operation, target, action))
         })
     };
     let change = move |f: Box<dyn FnOnce(&mut Action, &Target)>| {
-        edit_actions(ctx, id.get_value(), move |actions, target| f(&mut actions[0], target));
+        edit_actions(ctx, id.try_get_value().unwrap_or_default(), move |actions, target| f(&mut actions[0], target));
     };
     move || {
         let Some((operation, target, action)) = state_of() else { return ().into_any() };
@@ -854,14 +881,14 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
     let id = StoredValue::new(id);
     let state_of = move || {
         ctx.read(|d| {
-            let (table, call) = call_of(d, &id.get_value())?;
+            let (table, call) = call_of(d, &id.try_get_value().unwrap_or_default())?;
             let target = Target::of(&table, None);
             let actions = calls::parse(&call.operation, &call.key_condition).unwrap_or_default();
             Some((call.operation, target, actions))
         })
     };
     let change = move |at: usize, f: Box<dyn FnOnce(&mut Action, &Target)>| {
-        edit_actions(ctx, id.get_value(), move |actions, target| {
+        edit_actions(ctx, id.try_get_value().unwrap_or_default(), move |actions, target| {
             if let Some(action) = actions.get_mut(at) {
                 f(action, target);
             }
@@ -907,7 +934,7 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
                         </label>
                     })}
                     <button class="link" aria-label="Remove this action" on:click=move |_| {
-                        edit_actions(ctx, id.get_value(), move |actions, _| { if at < actions.len() && actions.len() > 1 { actions.remove(at); } });
+                        edit_actions(ctx, id.try_get_value().unwrap_or_default(), move |actions, _| { if at < actions.len() && actions.len() > 1 { actions.remove(at); } });
                     }>"Remove"</button>
                 </li>
             }
@@ -916,7 +943,7 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
         view! {
             <ol class="actions">{rows}</ol>
             <button data-test="add-action" on:click=move |_| {
-                edit_actions(ctx, id.get_value(), move |actions, target| {
+                edit_actions(ctx, id.try_get_value().unwrap_or_default(), move |actions, target| {
                     let mut action = Action { kind: Some(first_kind.into()), ..Action::default() };
                     set_part(&mut action, &target.partition, "=", ("<id>", ""));
                     actions.push(action);
@@ -950,7 +977,7 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
     let ui = expect_context::<Ui>();
     let table = StoredValue::new(table);
     let columns = move || {
-        let Some(facts) = state::table(&table.get_value()) else { return Vec::new() };
+        let Some(facts) = state::table(&table.try_get_value().unwrap_or_default()) else { return Vec::new() };
         let mut columns = vec![facts.partition_key.clone()];
         columns.extend(facts.sort_key.clone());
         for index in &facts.indexes {
@@ -962,10 +989,12 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
         }
         columns
     };
-    let count = move || ctx.read(|d| d.table(&table.get_value()).map_or(0, |t| t.entities.len()));
+    // Rows are made again only when their number changes, not on every edit.
+    let count = Memo::new(move |_| ctx.read(|d| d.table(&table.try_get_value().unwrap_or_default()).map_or(0, |t| t.entities.len())));
+    let count = move || count.get();
     let add = move |_| {
         ctx.edit(move |d| {
-            let entry = table_entry(d, &table.get_value());
+            let entry = table_entry(d, &table.try_get_value().unwrap_or_default());
             entry.entities.push(Entity {
                 name: format!("Entity {}", entry.entities.len() + 1),
                 keys: Vec::new(),
@@ -978,19 +1007,20 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
         });
     };
     let generate = move |_| {
-        let name = table.get_value();
+        let name = table.try_get_value().unwrap_or_default();
         let items = state::table(&name).map_or(0, |t| t.items);
         if items > 0 && !confirm(&format!("Replace the {items} item(s) of `{name}` with items generated from its entity layout?")) {
             return;
         }
         leptos::task::spawn_local(async move {
+            ctx.flush().await;
             ui.say(&state::done(Ask::GenerateItems { table: name }).await);
             ctx.prove();
         });
     };
     view! {
-        <section class="card" aria-label=move || format!("Entities of {}", table.get_value())>
-            <h3>{move || format!("Entities of `{}`", table.get_value())}</h3>
+        <section class="card" aria-label=move || format!("Entities of {}", table.try_get_value().unwrap_or_default())>
+            <h3>{move || format!("Entities of `{}`", table.try_get_value().unwrap_or_default())}</h3>
             <p class="muted">"Key templates such as USER#<userId> or ORDER#<createdAt>#<orderId>; an attribute only some items have takes a share, such as WAREHOUSE#<warehouseId>#OPEN (30%) — what makes an index sparse. Attributes: name=example, or name (2 KB)."</p>
             <div class="grid-wrap">
                 <table class="layout" data-test="layout">
@@ -1000,7 +1030,7 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
                         <th>"Items"</th><th>"Per collection"</th><th>"Size"</th><th>"Attributes"</th><th>"Notes"</th><th></th>
                     </tr></thead>
                     <tbody>
-                        {move || (0..count()).map(|e| view! { <EntityRow ctx table=table.get_value() e columns=columns()/> }).collect_view()}
+                        {move || (0..count()).map(|e| view! { <EntityRow ctx table=table.try_get_value().unwrap_or_default() e columns=columns()/> }).collect_view()}
                     </tbody>
                 </table>
             </div>
@@ -1014,21 +1044,25 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
 fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl IntoView {
     let ui = expect_context::<Ui>();
     let table = StoredValue::new(table);
-    let entity = move || ctx.read(|d| d.table(&table.get_value()).and_then(|t| t.entities.get(e).cloned()));
+    let entity = move || ctx.read(|d| d.table(&table.try_get_value().unwrap_or_default()).and_then(|t| t.entities.get(e).cloned()));
     let set = move |change: Box<dyn FnOnce(&mut Entity) -> Result<(), String>>| {
-        let mut refused = None;
-        ctx.studio.update(|s| {
-            let entry = table_entry(&mut s.current, &table.get_value());
-            if let Some(entity) = entry.entities.get_mut(e) {
-                if let Err(error) = change(entity) {
-                    refused = Some(error);
+        // A row drawn again while its event ran has nothing left to change.
+        let Some(table) = table.try_get_value() else { return };
+        leptos::task::spawn_local(async move {
+            let mut refused = None;
+            ctx.studio.update(|s| {
+                let entry = table_entry(&mut s.current, &table);
+                if let Some(entity) = entry.entities.get_mut(e) {
+                    if let Err(error) = change(entity) {
+                        refused = Some(error);
+                    }
                 }
+            });
+            match refused {
+                Some(error) => ui.tell(false, error),
+                None => ctx.send(),
             }
         });
-        match refused {
-            Some(error) => ui.tell(false, error),
-            None => ctx.send(),
-        }
     };
     let count_cell = move |label: &'static str, read: fn(&Entity) -> Option<u64>, write: fn(&mut Entity, Option<u64>)| {
         view! {
@@ -1093,7 +1127,7 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
             <td><input type="text" aria-label="Notes" prop:value=move || entity().map(|x| x.notes).unwrap_or_default()
                 on:change=move |ev| { let v = event_target_value(&ev); set(Box::new(move |x| { x.notes = v; Ok(()) })); }/></td>
             <td><button class="link" aria-label="Remove this entity" on:click=move |_| {
-                ctx.edit(move |d| { let entry = table_entry(d, &table.get_value()); if e < entry.entities.len() { entry.entities.remove(e); } });
+                ctx.edit(move |d| { let entry = table_entry(d, &table.try_get_value().unwrap_or_default()); if e < entry.entities.len() { entry.entities.remove(e); } });
             }>"Remove"</button></td>
         </tr>
     }
@@ -1146,6 +1180,7 @@ fn Alternatives(ctx: Ctx) -> impl IntoView {
     let compare = move |index: usize| {
         ctx.comparison.set(None);
         leptos::task::spawn_local(async move {
+            ctx.flush().await;
             let answer = client::ask(Ask::CompareAlternative { index }).await;
             ctx.comparison.set(Some(match answer {
                 Answer::Comparison(c) => c,

@@ -61,7 +61,7 @@ pub fn write(design: &Design) -> String {
         );
     }
     for t in &design.tables {
-        write_table(&mut out, t);
+        write_table(&mut out, t, &design.inventory);
     }
     for (label, text) in &design.remarks {
         out.push_str(&format!("**{label}:** {text}\n"));
@@ -69,7 +69,7 @@ pub fn write(design: &Design) -> String {
     out
 }
 
-fn write_table(out: &mut String, t: &TableDesign) {
+fn write_table(out: &mut String, t: &TableDesign, inventory: &[super::InventoryRow]) {
     if t.settings.is_empty() {
         out.push_str(&format!("## Table: {}\n\n", t.name));
     } else {
@@ -110,9 +110,15 @@ fn write_table(out: &mut String, t: &TableDesign) {
     }
     if !t.calls.is_empty() {
         let rows = t.calls.iter().map(|call| {
+            // A call made in the studio names its pattern through the inventory.
+            let pattern = if call.pattern.is_empty() {
+                inventory.iter().find(|r| r.id == call.id).map(|r| r.pattern.clone()).unwrap_or_default()
+            } else {
+                call.pattern.clone()
+            };
             vec![
                 call.id.clone(),
-                call.pattern.clone(),
+                pattern,
                 call.operation.clone(),
                 call.key_condition.clone(),
                 call.index.clone().unwrap_or_else(|| "base".into()),
