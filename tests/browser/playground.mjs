@@ -446,7 +446,7 @@ try {
         const inView = box.top >= -2 && box.top < window.innerHeight;
         return window.innerWidth < 700 ? inView && (box.top <= 2 || atBottom) : inView;
       }, null, { timeout: 3000 });
-      for (const name of ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns', 'Learn']) {
+      for (const name of ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Design', 'Patterns', 'Learn']) {
         await tab(p, name);
         if (name === 'Patterns') {
           await t(p, 'run-all').click();
@@ -464,7 +464,7 @@ try {
     const p = await watchedPage(fresh, errors);
     await p.goto(url);
     await p.addScriptTag({ path: path.join(root, 'tests/node_modules/axe-core/axe.min.js') });
-    const tabs = ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Patterns', 'Learn'];
+    const tabs = ['Console', 'Tables', 'Items', 'Examples & fixtures', 'Design', 'Patterns', 'Learn'];
     const audit = async (when) => {
       for (const name of tabs) {
         await tab(p, name);
