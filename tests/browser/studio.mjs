@@ -9,7 +9,7 @@
 // Usage: node tests/browser/studio.mjs [dist]
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -238,10 +238,10 @@ try {
 
   await step('a design document opens as the workspace; 10,000 items prove without a frame gap over 50 ms', async () => {
     page.once('dialog', (dialog) => dialog.accept());
-    await page.getByText("Paste a design document (the modelling method's Markdown)").click();
+    await page.getByText("Paste a design (the modelling method's Markdown, a workbook, or any design dynalab check reads)").click();
     await t(page, 'design-document').fill(document.replace('| Member | MEMBER#<memberId> | PROFILE | - | - | 40 |', '| Member | MEMBER#<memberId> | PROFILE | - | - | 10000 |'));
     await t(page, 'open-design-document').click();
-    await t(page, 'notice').getByText(/^The design document is open/).waitFor({ timeout: 60000 });
+    await t(page, 'notice').getByText(/^The design is open/).waitFor({ timeout: 60000 });
     await verdictIs(page, /^Design verdict: PASS/);
     assert.equal(await t(page, 'inventory-row').count(), 5);
     // Frames while an edit is proved on the 10,430 items, in the worker.
@@ -257,6 +257,23 @@ try {
     const worst = await page.evaluate(() => Math.max(...window.gaps.slice(1)));
     console.log(`  worst frame gap while proving 10,430 items: ${worst.toFixed(1)} ms`);
     assert.ok(worst <= 50, `a frame gap of ${worst} ms`);
+  });
+
+  await step('a workbook opens as the workspace with its inventory, says what it could not carry over, and exports as a workbook', async () => {
+    page.once('dialog', (dialog) => dialog.accept());
+    await t(page, 'design-document').fill(readFileSync(path.join(root, 'examples/orders-service.workbook.json'), 'utf8'));
+    await t(page, 'open-design-document').click();
+    await t(page, 'notice').getByText(/^The design is open.*pattern AP5: a Put writes its key only/).waitFor({ timeout: 60000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="inventory-row"]').length === 8);
+    await page.waitForFunction(() => /GetItem/.test(document.querySelector('[data-test="pattern-verdict"]')?.textContent ?? ''), null, { timeout: 30000 });
+    assert.match(await row(page, 0).locator('[data-test="pattern-verdict"]').textContent(), /^pass GetItem · 1 item\(s\)/);
+    const [download] = await Promise.all([page.waitForEvent('download'), t(page, 'export-workbook').click()]);
+    const chunks = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+    const workbook = JSON.parse(Buffer.concat(chunks).toString());
+    assert.equal(workbook.format, 'dynalab-workbook/1');
+    assert.equal(workbook.patterns.length, 8);
+    assert.equal(workbook.patterns[0].requests[0].operation, 'GetItem');
   });
 
   assert.deepEqual(errors, []);

@@ -145,7 +145,7 @@ fn Header(ctx: Ctx) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let open = move |text: String| {
         if !state::table_names().is_empty()
-            && !confirm("Opening a design document replaces the workspace's tables, items and design (the current workspace is kept: Restore previous brings it back). Open it?")
+            && !confirm("Opening a design replaces the workspace's tables, items and design (the current workspace is kept: Restore previous brings it back). Open it?")
         {
             return;
         }
@@ -176,6 +176,18 @@ fn Header(ctx: Ctx) -> impl IntoView {
             }
         });
     };
+    let export_workbook = move |_| {
+        leptos::task::spawn_local(async move {
+            ctx.flush().await;
+            match state::done(Ask::DesignWorkbook).await {
+                Ok(text) => {
+                    let name = ctx.read(|d| if d.name.is_empty() { "design".to_string() } else { d.name.clone() });
+                    crate::storage::download(&format!("{}.workbook.json", file_name(&name)), "application/json", &text);
+                }
+                Err(e) => ui.tell(false, e),
+            }
+        });
+    };
     view! {
         <section class="card" aria-label="Design">
             <h2>"Design"</h2>
@@ -186,13 +198,14 @@ fn Header(ctx: Ctx) -> impl IntoView {
                         on:change=move |ev| { let name = event_target_value(&ev); ctx.edit(|d| d.name = name); }/>
                 </label>
                 <button on:click=export data-test="export-design">"Export as Markdown"</button>
-                <label class="button">"Open a design document…"
-                    <input type="file" class="hidden-file" accept=".md,.markdown,.txt,text/markdown,text/plain" on:change=on_file/>
+                <button on:click=export_workbook data-test="export-workbook">"Export as a workbook"</button>
+                <label class="button">"Open a design…"
+                    <input type="file" class="hidden-file" accept=".md,.markdown,.txt,.json,.yaml,.yml,text/markdown,text/plain,application/json" on:change=on_file/>
                 </label>
                 {move || ctx.proving.get().then(|| view! { <span class="muted" role="status">"Proving…"</span> })}
             </div>
             <details>
-                <summary>"Paste a design document (the modelling method's Markdown)"</summary>
+                <summary>"Paste a design (the modelling method's Markdown, a workbook, or any design dynalab check reads)"</summary>
                 <textarea class="code" rows="8" spellcheck="false" aria-label="Design document" data-test="design-document"
                     prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
                 <button on:click=move |_| open(pasted.get_untracked()) data-test="open-design-document">"Open it as the workspace"</button>

@@ -263,6 +263,7 @@ async fn answer(ask: Ask) -> Answer {
         Ask::ProveStudio { alternative } => Answer::Design(super::studio::prove(alternative)),
         Ask::CompareAlternative { index } => Answer::Comparison(super::studio::compare(index)),
         Ask::DesignDocument => Answer::Text(Ok(super::studio::document())),
+        Ask::DesignWorkbook => Answer::Text(super::studio::workbook()),
         Ask::OpenDesign { text } => {
             if lab::loading() {
                 return Answer::Done(Err(lab::BUSY.into()));

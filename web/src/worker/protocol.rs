@@ -80,8 +80,11 @@ pub enum Ask {
     CompareAlternative { index: usize },
     /// The workspace's design in the modelling method's Markdown. → Text
     DesignDocument,
-    /// Replaces the workspace with a design document's tables, generated items and design,
-    /// keeping the current one for Restore previous. → Done
+    /// The workspace's design as a workbook (its tables, items and calls). → Text
+    DesignWorkbook,
+    /// Replaces the workspace with a design: a design document's tables, generated items and
+    /// design, or a workbook's (any format the importers read) tables, items and inventory; the
+    /// current one kept for Restore previous. → Done
     OpenDesign { text: String },
     /// Replaces `table`'s items with items generated from its entity layout. → Done
     GenerateItems { table: String },

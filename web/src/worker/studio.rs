@@ -27,6 +27,14 @@ pub fn compare(index: usize) -> Result<ComparisonView, Vec<String>> {
     })
 }
 
+/// The workbook the workspace's design is: its tables, its items, its patterns' calls.
+pub fn workbook() -> Result<String, String> {
+    with_lab(|lab| {
+        let converted = workspace::prove_on(&lab.engine, &lab.studio.current)?;
+        serde_json::to_string_pretty(&converted.workbook).map_err(|e| e.to_string())
+    })
+}
+
 pub fn document() -> String {
     with_lab(|lab| markdown::write(&workspace::current(&lab.engine, &lab.studio.current)))
 }
@@ -34,14 +42,24 @@ pub fn document() -> String {
 /// Replaces the workspace with the design document `text`: its tables, its generated items, the
 /// design itself; the current workspace kept for Restore previous. What it assumed, said.
 pub async fn open(text: &str) -> Result<String, String> {
-    let (design, mut notes) = markdown::read(text)?;
-    let (engine, more) = workspace::engine_for(&design, lab::clock())?;
-    notes.extend(more);
+    let (engine, design, notes) = if markdown::looks_like_markdown(text) {
+        let (design, mut notes) = markdown::read(text)?;
+        let (engine, more) = workspace::engine_for(&design, lab::clock())?;
+        notes.extend(more);
+        (engine, design, notes)
+    } else {
+        // A workbook or any format the importers read: its tables, items and inventory.
+        let imported = dynalab_lab::workbook::import::import(text)?;
+        let (engine, design, more) = workspace::from_workbook(&imported.workbook, lab::clock())?;
+        let mut notes = imported.notes;
+        notes.extend(more);
+        (engine, design, notes)
+    };
     super::save::keep_as_previous().await;
     let mut beside = Beside::current();
     beside.studio = Studio { current: design, alternatives: Vec::new() };
     lab::replace(engine, beside);
-    let mut said = "The design document is open: its tables and generated items are the workspace (the one you had is kept: Restore previous brings it back).".to_string();
+    let mut said = "The design is open: its tables and items are the workspace (the one you had is kept: Restore previous brings it back).".to_string();
     if !notes.is_empty() {
         said.push_str(&format!(" Read with: {}", notes.join("; ")));
     }

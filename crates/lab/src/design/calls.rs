@@ -660,9 +660,26 @@ fn new_item(fixture: &Fixture, action: &Action, bound: &mut Bindings, position: 
     let templates = key_templates(action, &key_names)?;
     let partition = templates[0].1;
     let sort = templates.get(1).map(|t| t.1);
-    let entity = fixture.layout.entity_for(partition, sort).ok_or_else(|| {
-        format!("no entity of the layout has keys of the shape {}: add it to the layout so its items can be made", templates.iter().map(|(n, t)| format!("{n}={t}")).collect::<Vec<_>>().join(", "))
-    })?;
+    let Some(entity) = fixture.layout.entity_for(partition, sort) else {
+        // No entity says what else the item holds: it is its key (fully given, or with fresh values).
+        if templates.iter().any(|(_, t)| !t.is_constant()) && fixture.table.entities.is_empty() {
+            return Err(format!(
+                "no entity of the layout has keys of the shape {}: add it to the layout so its items can be made",
+                templates.iter().map(|(n, t)| format!("{n}={t}")).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        let mut item = Map::new();
+        for (name, template) in &templates {
+            for placeholder in template.placeholders() {
+                if !bound.contains_key(placeholder) {
+                    bound.insert(placeholder.to_string(), super::fixture::slot_value(placeholder, 1_000_000 + position));
+                }
+            }
+            let text = template.fill(bound).unwrap_or_default();
+            item.insert((*name).to_string(), typed(table, name, &text));
+        }
+        return Ok(item);
+    };
     let design = fixture.layout.entity(entity);
     let mut given = Bindings::new();
     for (name, template) in &templates {

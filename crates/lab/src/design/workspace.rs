@@ -159,6 +159,74 @@ pub fn engine_for(design: &Design, clock: std::sync::Arc<dyn dynalab_engine::Clo
     Ok((engine, converted.notes))
 }
 
+/// A workspace made from a workbook (or any format the importers read): its tables, fixture and
+/// setup loaded as the check loads them; the design beside it has the workbook's inventory, each
+/// pattern's first call written in the shorthand. What could not be carried over, said.
+pub fn from_workbook(
+    workbook: &crate::workbook::Workbook,
+    clock: std::sync::Arc<dyn dynalab_engine::Clock>,
+) -> Result<(Engine, Design, Vec<String>), String> {
+    use crate::workbook::plan::Plan;
+    use crate::workbook::runner::{load_calls, EngineTarget};
+    let plan = Plan::build(workbook.clone(), clock.clone()).map_err(|problems| problems.0.join("\n"))?;
+    let mut target = EngineTarget::new(clock);
+    load_calls(&plan, &mut target)?;
+    let engine = target.into_engine();
+    let mut notes = Vec::new();
+    let mut design = Design { name: workbook.name.clone(), description: workbook.description.clone(), ..Design::default() };
+    for (pattern, calls) in plan.patterns() {
+        if pattern.proposed {
+            continue;
+        }
+        design.inventory.push(super::InventoryRow {
+            id: pattern.id.clone(),
+            pattern: pattern.description.clone(),
+            kind: pattern.kind,
+            key_inputs: String::new(),
+            sort_filter: String::new(),
+            peak_rps: Some(pattern.peak_rps),
+            avg_rps: pattern.avg_rps,
+            consistency: Some(pattern.consistency),
+        });
+        if calls.len() > 1 {
+            notes.push(format!("pattern {}: {} calls; the first is its call here", pattern.id, calls.len()));
+        }
+        if let Some(error) = &pattern.expect.error {
+            notes.push(format!(
+                "pattern {} expects {error}: a design here states no expected error, so the refusal shows as its failure",
+                pattern.id
+            ));
+        }
+        if calls.first().is_some_and(|c| c.request.get("Item").is_some() || c.request.to_string().contains("\"Put\"")) {
+            notes.push(format!(
+                "pattern {}: a Put writes its key only (an entity layout gives its other attributes)",
+                pattern.id
+            ));
+        }
+        let Some(call) = calls.first() else { continue };
+        match super::calls::from_request(call.operation.name(), &call.request) {
+            Ok((table, mut row)) => {
+                row.id = pattern.id.clone();
+                let (tables, _) = tables(&engine, &design);
+                let entry = match design.tables.iter().position(|t| t.name == table) {
+                    Some(at) => at,
+                    None => {
+                        let Some((shape, _)) = tables.into_iter().find(|(t, _)| t.name == table) else {
+                            notes.push(format!("pattern {}: its table `{table}` is not in the workbook", pattern.id));
+                            continue;
+                        };
+                        design.tables.push(shape);
+                        design.tables.len() - 1
+                    }
+                };
+                design.tables[entry].calls.push(row);
+            }
+            Err(e) => notes.push(format!("pattern {}: its call is not carried over ({e})", pattern.id)),
+        }
+    }
+    Ok((engine, design, notes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,5 +261,29 @@ mod tests {
         let (again, _) = read(&written).expect("reads back");
         assert_eq!(again.inventory, design.inventory);
         assert_eq!(again.tables[0].indexes, current(&engine, &design).tables[0].indexes);
+    }
+
+    #[test]
+    fn a_workbook_opens_as_a_workspace_whose_design_proves_the_same() {
+        let text = include_str!("../../../../examples/orders-service.workbook.json");
+        let workbook = crate::workbook::Workbook::parse(text).expect("workbook");
+        let (engine, design, notes) = from_workbook(&workbook, clock()).expect("opens");
+        assert_eq!(design.inventory.len(), workbook.patterns.len());
+        let proven = check(&prove_on(&engine, &design).expect("proves").workbook, clock()).expect("checks");
+        let original = check(&workbook, clock()).expect("checks");
+        let summary = |r: &crate::workbook::analysis::DesignResult| {
+            r.patterns.iter().map(|p| (p.id.clone(), p.verdict, p.operation.clone(), p.items, p.read_units)).collect::<Vec<_>>()
+        };
+        let (proven, original) = (summary(&proven.result), summary(&original.result));
+        // The reads and the update are the workbook's own calls, on its own items.
+        for id in ["AP1", "AP2", "AP3", "AP4", "AP8"] {
+            assert_eq!(proven.iter().find(|p| p.0 == id), original.iter().find(|p| p.0 == id), "{id}");
+        }
+        // The transactions run too; what differs is said.
+        for id in ["AP5", "AP6", "AP7"] {
+            assert_eq!(proven.iter().find(|p| p.0 == id).map(|p| p.2.as_str()), Some("TransactWriteItems"), "{id}");
+            assert!(notes.iter().any(|n| n.starts_with(&format!("pattern {id}: a Put writes its key only"))), "{notes:?}");
+        }
+        assert!(notes.iter().any(|n| n.starts_with("pattern AP7 expects TransactionCanceledException")), "{notes:?}");
     }
 }

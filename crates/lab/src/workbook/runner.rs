@@ -47,6 +47,11 @@ impl EngineTarget {
     pub fn new(clock: Arc<dyn Clock>) -> Self {
         Self { engine: Engine::new(clock.clone()), clock, loaded: None }
     }
+
+    /// The engine as the last load or call left it.
+    pub fn into_engine(self) -> Engine {
+        self.engine
+    }
 }
 
 impl Target for EngineTarget {
