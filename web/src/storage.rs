@@ -114,10 +114,8 @@ pub async fn share_link() -> Result<String, String> {
     Ok(format!("{base}{LINK_PREFIX}{compact}"))
 }
 
-/// Reads a chosen file as text.
+/// Reads a chosen file as text (UTF-8).
 pub async fn read_file(file: web_sys::File) -> Result<String, String> {
-    let text = wasm_bindgen_futures::JsFuture::from(file.text())
-        .await
-        .map_err(|_| "The file could not be read".to_string())?;
-    text.as_string().ok_or_else(|| "The file is not text".to_string())
+    let file = gloo_file::File::from(file);
+    gloo_file::futures::read_as_text(&file).await.map_err(|e| format!("The file could not be read ({e})"))
 }

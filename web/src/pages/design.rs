@@ -621,6 +621,7 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
                 <span class=format!("verdict-badge {}", p.class)>{p.verdict.clone()}</span>
                 <span class="muted">{format!(" {} · {} item(s) · {} · {} · {}/month", if p.operation.is_empty() { "no call" } else { p.operation.as_str() }, p.items, p.units, p.at_peak, p.money)}</span>
                 <div class="reason">{p.reasons.first().cloned().unwrap_or_default()}</div>
+                {(!p.busiest.is_empty()).then(|| view! { <div class="reason" data-test="pattern-busiest">{p.busiest.clone()}</div> })}
             })}</td>
             <td><button class="link" aria-label="Remove this pattern" on:click=move |_| {
                 ctx.edit(move |d| {

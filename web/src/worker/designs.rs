@@ -63,6 +63,21 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
                 reasons: p.reasons.clone(),
                 monthly_at_peak: p.monthly_at_peak,
                 money: report::money(p.monthly_at_peak),
+                busiest: p
+                    .busiest_key
+                    .iter()
+                    .max_by(|a, b| (a.units_per_second / a.ceiling).total_cmp(&(b.units_per_second / b.ceiling)))
+                    .map(|load| {
+                        format!(
+                            "busiest key `{}` on {}: {} of {} {}/s",
+                            load.partition,
+                            load.target,
+                            dynalab_lab::numbers::decimal(load.units_per_second),
+                            load.ceiling,
+                            if load.kind == PatternKind::Write { "WCU" } else { "RCU" }
+                        )
+                    })
+                    .unwrap_or_default(),
             }
         })
         .collect();

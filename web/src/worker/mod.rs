@@ -37,18 +37,9 @@ pub async fn yield_now() {
 }
 
 /// Continues after `ms` milliseconds, letting other messages and tasks run meanwhile (in the page
-/// or a worker).
+/// or a worker: gloo's timer calls the global `setTimeout`).
 pub async fn sleep(ms: i32) {
-    use wasm_bindgen::JsCast;
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let set_timeout = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        if let Some(set_timeout) = set_timeout {
-            let _ = set_timeout.call2(&wasm_bindgen::JsValue::NULL, &resolve, &ms.into());
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    gloo_timers::future::TimeoutFuture::new(u32::try_from(ms).unwrap_or(0)).await;
 }
 
 pub use save::{BEFORE_LINK, SAVED};

@@ -177,6 +177,8 @@ pub struct PatternView {
     pub reasons: Vec<String>,
     pub monthly_at_peak: f64,
     pub money: String,
+    /// The busiest partition key against its per-key ceiling (`USER#1 on orders: 400 of 3000 RCU/s`).
+    pub busiest: String,
 }
 
 /// Two designs side by side.
