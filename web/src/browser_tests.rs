@@ -44,10 +44,14 @@ fn running_a_request_records_history_and_explains_its_capacity() {
 #[wasm_bindgen_test]
 fn a_workspace_captured_and_replaced_is_the_same_workspace() {
     create_orders();
+    // The design beside the tables goes with them.
+    lab::with_lab(|lab| lab.studio.current.name = "Orders".into());
     let captured = lab::capture();
     let engine = captured.restore(lab::clock()).expect("restores");
-    lab::replace(engine, captured.history.clone(), captured.progress.clone());
+    let copy = dynalab_lab::workspace::Workspace::from_json(&captured.to_json()).expect("a copy");
+    lab::replace(engine, lab::Beside::of(copy));
     assert_eq!(lab::capture().to_json(), captured.to_json());
+    assert!(captured.to_json().contains("\"name\":\"Orders\""), "the design is in the workspace");
 }
 
 fn mount(view: impl FnOnce() -> AnyView + 'static) -> web_sys::HtmlElement {
