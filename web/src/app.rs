@@ -1,8 +1,8 @@
 //! The page: header with workspace actions, a tab per view, the notice line.
 
 use crate::pages::{
-    console::ConsolePage, design::DesignPage, fixtures::FixturesPage, items::ItemsPage, learn::LearnPage, patterns::PatternsPage,
-    tables::TablesPage,
+    console::ConsolePage, design::DesignPage, fixtures::FixturesPage, items::ItemsPage, learn::LearnPage,
+    patterns::PatternsPage, tables::TablesPage,
 };
 use crate::state::{LoadProgress, Tab, Ui};
 use crate::storage;

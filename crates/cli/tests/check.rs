@@ -143,7 +143,13 @@ fn verdicts(report: &str) -> Vec<(String, String)> {
 fn the_examples_get_the_same_verdicts_from_dynamodb_local_over_sigv4() {
     let local = dynalab_tests::dynamodb_local::DynamoDbLocal::start().expect("DynamoDB Local");
     let endpoint = format!("http://127.0.0.1:{}", local.port);
-    let designs = ["orders-service.workbook.json", "task-board.workbook.json", "hot-counter.workbook.json", "hot-counter-sharded.workbook.json", "orders-service.design.md"];
+    let designs = [
+        "orders-service.workbook.json",
+        "task-board.workbook.json",
+        "hot-counter.workbook.json",
+        "hot-counter-sharded.workbook.json",
+        "orders-service.design.md",
+    ];
     for example in designs {
         let workbook = examples().join(example);
         let (_, in_lab, _) = check(&[&workbook.to_string_lossy(), "--format", "json"]);
@@ -342,5 +348,10 @@ fn a_design_document_in_the_methods_markdown_is_checked() {
     let broken = temp_file("broken.design.md", &broken);
     let (code, _, stderr) = check(&[&broken.to_string_lossy()]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("inventory row \"2 List a user's orders, newest first\", column \"Rate (peak/s)\": `lots` is not a number"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "inventory row \"2 List a user's orders, newest first\", column \"Rate (peak/s)\": `lots` is not a number"
+        ),
+        "{stderr}"
+    );
 }

@@ -179,7 +179,12 @@ fn an_agent_session_over_stdio() {
     assert_eq!(document["structuredContent"]["verdict"], "pass", "{}", text(&document));
     let written = std::fs::read_to_string(example("orders-service.design.md")).unwrap().replace("| 300 |", "| 30000 |");
     let hot = client.tool("check_design", &json!({"design": written}));
-    assert_eq!(hot["structuredContent"]["verdict"], "fail", "30,000 reads a second of one user's orders: {}", text(&hot));
+    assert_eq!(
+        hot["structuredContent"]["verdict"],
+        "fail",
+        "30,000 reads a second of one user's orders: {}",
+        text(&hot)
+    );
     let compared = client.tool("compare_designs", &json!({"path_a": example("hot-counter.workbook.json"), "path_b": example("hot-counter-sharded.workbook.json")}));
     assert_eq!(compared["structuredContent"]["a"]["verdict"], "fail");
     assert_eq!(compared["structuredContent"]["b"]["verdict"], "pass", "{}", text(&compared));

@@ -167,7 +167,9 @@ fn rows(text: &str) -> Result<Vec<Write>, String> {
                     return Err(at(&format!("`{name}` is N, and `{value}` is not a number")))
                 }
                 Some("N") => json!({"N": value}),
-                None if value.parse::<f64>().is_ok_and(f64::is_finite) && !value.starts_with(['+', '.']) => json!({"N": value}),
+                None if value.parse::<f64>().is_ok_and(f64::is_finite) && !value.starts_with(['+', '.']) => {
+                    json!({"N": value})
+                }
                 None => json!({"S": value}),
                 Some(other) => return Err(at(&format!("`{name} ({other})`: a column's type is S, N or BOOL"))),
             };
@@ -233,7 +235,10 @@ mod rows_tests {
 
     #[test]
     fn rows_from_a_spreadsheet_become_items() {
-        let (shape, writes) = parse_fixture("PK,SK,total,note,code (S)\nUSER#1,PROFILE,42.5,\"a, b\",007\nUSER#2,PROFILE,,\"say \"\"hi\"\"\",1\n").expect("csv");
+        let (shape, writes) = parse_fixture(
+            "PK,SK,total,note,code (S)\nUSER#1,PROFILE,42.5,\"a, b\",007\nUSER#2,PROFILE,,\"say \"\"hi\"\"\",1\n",
+        )
+        .expect("csv");
         assert_eq!(shape, Shape::Rows);
         let Write::Put { item, .. } = &writes[0] else { panic!("a put") };
         assert_eq!(item["total"], json!({"N": "42.5"}));

@@ -231,9 +231,14 @@ fn Header(ctx: Ctx) -> impl IntoView {
 }
 
 fn file_name(name: &str) -> String {
-    let slug: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let slug: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     let slug = slug.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
-    if slug.is_empty() { "design".into() } else { slug }
+    if slug.is_empty() {
+        "design".into()
+    } else {
+        slug
+    }
 }
 
 /// The method's steps, each with what still fails.
@@ -265,8 +270,12 @@ fn Checklist(ctx: Ctx) -> impl IntoView {
 /// (done, step, what still fails).
 fn checklist(design: &Design, proof: Option<&DesignView>) -> Vec<(bool, &'static str, String)> {
     let mut steps = Vec::new();
-    let incomplete: Vec<String> =
-        design.inventory.iter().filter(|r| r.peak_rps.is_none() || r.consistency.is_none()).map(|r| r.id.clone()).collect();
+    let incomplete: Vec<String> = design
+        .inventory
+        .iter()
+        .filter(|r| r.peak_rps.is_none() || r.consistency.is_none())
+        .map(|r| r.id.clone())
+        .collect();
     steps.push((
         !design.inventory.is_empty() && incomplete.is_empty(),
         "Access-pattern inventory, with rates and consistency",
@@ -279,11 +288,8 @@ fn checklist(design: &Design, proof: Option<&DesignView>) -> Vec<(bool, &'static
         },
     ));
     let patterns: Vec<&PatternView> = proof.map(|p| p.patterns.iter().collect()).unwrap_or_default();
-    let not_one: Vec<String> = patterns
-        .iter()
-        .filter(|p| p.operation.is_empty() || p.operation.contains('+'))
-        .map(|p| p.id.clone())
-        .collect();
+    let not_one: Vec<String> =
+        patterns.iter().filter(|p| p.operation.is_empty() || p.operation.contains('+')).map(|p| p.id.clone()).collect();
     steps.push((
         proof.is_some() && !patterns.is_empty() && not_one.is_empty(),
         "Every pattern one GetItem, Query or transaction",
@@ -291,7 +297,9 @@ fn checklist(design: &Design, proof: Option<&DesignView>) -> Vec<(bool, &'static
     ));
     let scans: Vec<String> = patterns
         .iter()
-        .filter(|p| p.reasons.iter().any(|r| r.starts_with("Scan in a request path") || r.starts_with("client-side join")))
+        .filter(|p| {
+            p.reasons.iter().any(|r| r.starts_with("Scan in a request path") || r.starts_with("client-side join"))
+        })
         .map(|p| p.id.clone())
         .collect();
     steps.push((
@@ -303,7 +311,9 @@ fn checklist(design: &Design, proof: Option<&DesignView>) -> Vec<(bool, &'static
     for name in state::table_names() {
         let Some(facts) = state::table(&name) else { continue };
         for index in facts.indexes {
-            let used = design.table(&name).is_some_and(|t| t.calls.iter().any(|c| c.index.as_deref() == Some(index.name.as_str())));
+            let used = design
+                .table(&name)
+                .is_some_and(|t| t.calls.iter().any(|c| c.index.as_deref() == Some(index.name.as_str())));
             if !used {
                 unused.push(format!("{} on {name}", index.name));
             }
@@ -328,7 +338,11 @@ fn checklist(design: &Design, proof: Option<&DesignView>) -> Vec<(bool, &'static
     steps.push((
         unguarded.is_empty(),
         "Write paths with their conditions and transactions",
-        if unguarded.is_empty() { String::new() } else { format!("{} write without a condition or transaction", unguarded.join(", ")) },
+        if unguarded.is_empty() {
+            String::new()
+        } else {
+            format!("{} write without a condition or transaction", unguarded.join(", "))
+        },
     ));
     let hot: Vec<String> = patterns
         .iter()
@@ -336,7 +350,11 @@ fn checklist(design: &Design, proof: Option<&DesignView>) -> Vec<(bool, &'static
             p.reasons.iter().any(|r| r.contains("partition key") || r.contains("fan-out") || r.contains("1 MB page"))
         })
         .map(|p| p.id.clone())
-        .chain(proof.map(|p| p.capacity.iter().filter(|c| !c.starts_with("pass")).cloned().collect::<Vec<_>>()).unwrap_or_default())
+        .chain(
+            proof
+                .map(|p| p.capacity.iter().filter(|c| !c.starts_with("pass")).cloned().collect::<Vec<_>>())
+                .unwrap_or_default(),
+        )
         .collect();
     steps.push((
         proof.is_some() && hot.is_empty(),
@@ -552,14 +570,18 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
             }
         });
     };
-    let text_cell = move |label: &'static str, read: fn(&InventoryRow) -> String, write: fn(&mut InventoryRow, String)| {
+    let text_cell = move |label: &'static str,
+                          read: fn(&InventoryRow) -> String,
+                          write: fn(&mut InventoryRow, String)| {
         view! {
             <td><input type="text" aria-label=label data-test=format!("pattern-{}", label.to_ascii_lowercase().replace([' ', '/'], "-"))
                 prop:value=field(read)
                 on:change=move |ev| { let value = event_target_value(&ev); set(Box::new(move |r| write(r, value))); }/></td>
         }
     };
-    let rate_cell = move |label: &'static str, read: fn(&InventoryRow) -> Option<f64>, write: fn(&mut InventoryRow, Option<f64>)| {
+    let rate_cell = move |label: &'static str,
+                          read: fn(&InventoryRow) -> Option<f64>,
+                          write: fn(&mut InventoryRow, Option<f64>)| {
         view! {
             <td><input type="text" inputmode="decimal" class="narrow" aria-label=label
                 data-test=format!("pattern-{}", label.to_ascii_lowercase().replace([' ', '/'], "-"))
@@ -655,7 +677,16 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
             }
             let (table, mut call) = call_of(d, &id).unwrap_or_else(|| {
                 let table = state::table_names().into_iter().next().unwrap_or_default();
-                (table, CallRow { id: id.clone(), pattern: String::new(), operation: String::new(), key_condition: String::new(), index: None })
+                (
+                    table,
+                    CallRow {
+                        id: id.clone(),
+                        pattern: String::new(),
+                        operation: String::new(),
+                        key_condition: String::new(),
+                        index: None,
+                    },
+                )
             });
             let was_many = call.operation.starts_with("Transact") || call.operation == "BatchGetItem";
             let many = op.starts_with("Transact") || op == "BatchGetItem";
@@ -705,7 +736,9 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
                 // The key condition follows the new target's key names.
                 if let Ok(mut actions) = calls::parse(&call.operation, &call.key_condition) {
                     for action in &mut actions {
-                        action.key.retain(|p| p.attribute() != old.partition && Some(p.attribute()) != old.sort.as_deref());
+                        action
+                            .key
+                            .retain(|p| p.attribute() != old.partition && Some(p.attribute()) != old.sort.as_deref());
                     }
                     call.key_condition = calls::compose(&actions);
                 }
@@ -714,7 +747,9 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
             }
         });
     };
-    let indexes = move || state::table(&table()).map(|t| t.indexes.into_iter().map(|i| i.name).collect::<Vec<_>>()).unwrap_or_default();
+    let indexes = move || {
+        state::table(&table()).map(|t| t.indexes.into_iter().map(|i| i.name).collect::<Vec<_>>()).unwrap_or_default()
+    };
     view! {
         <div class="call-editor" data-test="call-editor">
             <select aria-label="Operation" data-test="call-operation" on:change=set_operation>
@@ -772,7 +807,10 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
         ctx.read(|d| {
             let (table, call) = call_of(d, &id.try_get_value().unwrap_or_default())?;
             let target = Target::of(&table, call.index.as_deref());
-            let action = calls::parse(&call.operation, &call.key_condition).ok().and_then(|a| a.into_iter().next()).unwrap_or_default();
+            let action = calls::parse(&call.operation, &call.key_condition)
+                .ok()
+                .and_then(|a| a.into_iter().next())
+                .unwrap_or_default();
             Some((call.operation, target, action))
         })
     };
@@ -1004,7 +1042,9 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
         columns
     };
     // Rows are made again only when their number changes, not on every edit.
-    let count = Memo::new(move |_| ctx.read(|d| d.table(&table.try_get_value().unwrap_or_default()).map_or(0, |t| t.entities.len())));
+    let count = Memo::new(move |_| {
+        ctx.read(|d| d.table(&table.try_get_value().unwrap_or_default()).map_or(0, |t| t.entities.len()))
+    });
     let count = move || count.get();
     let add = move |_| {
         ctx.edit(move |d| {
@@ -1023,7 +1063,11 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
     let generate = move |_| {
         let name = table.try_get_value().unwrap_or_default();
         let items = state::table(&name).map_or(0, |t| t.items);
-        if items > 0 && !confirm(&format!("Replace the {items} item(s) of `{name}` with items generated from its entity layout?")) {
+        if items > 0
+            && !confirm(&format!(
+                "Replace the {items} item(s) of `{name}` with items generated from its entity layout?"
+            ))
+        {
             return;
         }
         leptos::task::spawn_local(async move {
@@ -1058,7 +1102,9 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
 fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl IntoView {
     let ui = expect_context::<Ui>();
     let table = StoredValue::new(table);
-    let entity = move || ctx.read(|d| d.table(&table.try_get_value().unwrap_or_default()).and_then(|t| t.entities.get(e).cloned()));
+    let entity = move || {
+        ctx.read(|d| d.table(&table.try_get_value().unwrap_or_default()).and_then(|t| t.entities.get(e).cloned()))
+    };
     let set = move |change: Box<dyn FnOnce(&mut Entity) -> Result<(), String>>| {
         // A row drawn again while its event ran has nothing left to change.
         let Some(table) = table.try_get_value() else { return };
@@ -1078,7 +1124,9 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
             }
         });
     };
-    let count_cell = move |label: &'static str, read: fn(&Entity) -> Option<u64>, write: fn(&mut Entity, Option<u64>)| {
+    let count_cell = move |label: &'static str,
+                           read: fn(&Entity) -> Option<u64>,
+                           write: fn(&mut Entity, Option<u64>)| {
         view! {
             <td><input type="text" class="narrow" inputmode="numeric" aria-label=label
                 prop:value=move || entity().and_then(|x| read(&x)).map(|n| n.to_string()).unwrap_or_default()
@@ -1187,7 +1235,11 @@ fn Alternatives(ctx: Ctx) -> impl IntoView {
     let duplicate = move |_| {
         ctx.edit_studio(|s| {
             let mut copy = s.current.clone();
-            copy.name = format!("{} (alternative {})", if copy.name.is_empty() { "design" } else { &copy.name }, s.alternatives.len() + 1);
+            copy.name = format!(
+                "{} (alternative {})",
+                if copy.name.is_empty() { "design" } else { &copy.name },
+                s.alternatives.len() + 1
+            );
             s.alternatives.push(copy);
         });
     };
@@ -1268,7 +1320,9 @@ pub async fn save_as_pattern(operation: &str, request: &str) -> Result<String, S
     });
     set_call(&mut studio.current, &id, &table, Some(call));
     match client::ask(Ask::SetStudio { studio }).await {
-        Answer::Design(_) => Ok(format!("Saved as pattern {id} in the Design tab: give it a name and its peak rate there.")),
+        Answer::Design(_) => {
+            Ok(format!("Saved as pattern {id} in the Design tab: give it a name and its peak rate there."))
+        }
         other => Err(format!("The engine's worker answered {other:?}")),
     }
 }

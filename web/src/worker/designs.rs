@@ -4,11 +4,11 @@
 //! gets what it draws ([`DesignView`] and the rest), made from the lab's typed results.
 
 use super::protocol::{ComparisonView, DesignView, GradeView, PatternGradeView, PatternView};
+use dynalab_engine::Engine;
+use dynalab_lab::design::{workspace, Design};
 use dynalab_lab::pack::challenge::{grade, parse_solution};
 use dynalab_lab::pack::Pack;
 use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
-use dynalab_engine::Engine;
-use dynalab_lab::design::{workspace, Design};
 use dynalab_lab::workbook::check::{check as checked_workbook, check_text, Checked};
 use dynalab_lab::workbook::{compare, pictures, report, PatternKind};
 
@@ -158,8 +158,10 @@ pub fn prove_studio(engine: &Engine, design: &Design) -> Result<(DesignView, Che
 
 /// The workspace's design beside one of its alternatives, both proved on the workspace.
 pub fn compare_studio(engine: &Engine, a: &Design, b: &Design) -> Result<ComparisonView, Vec<String>> {
-    let (_, first) = prove_studio(engine, a).map_err(|e| e.into_iter().map(|p| format!("this design: {p}")).collect::<Vec<_>>())?;
-    let (_, second) = prove_studio(engine, b).map_err(|e| e.into_iter().map(|p| format!("the alternative: {p}")).collect::<Vec<_>>())?;
+    let (_, first) =
+        prove_studio(engine, a).map_err(|e| e.into_iter().map(|p| format!("this design: {p}")).collect::<Vec<_>>())?;
+    let (_, second) = prove_studio(engine, b)
+        .map_err(|e| e.into_iter().map(|p| format!("the alternative: {p}")).collect::<Vec<_>>())?;
     Ok(comparison(&first.result, &second.result))
 }
 

@@ -76,7 +76,11 @@ impl Beside {
 
     /// The lab's own, to keep when only the tables change.
     pub fn current() -> Self {
-        with_lab(|lab| Self { history: lab.history.clone(), progress: lab.progress.clone(), studio: lab.studio.clone() })
+        with_lab(|lab| Self {
+            history: lab.history.clone(),
+            progress: lab.progress.clone(),
+            studio: lab.studio.clone(),
+        })
     }
 }
 
@@ -143,7 +147,14 @@ pub fn facts() -> Facts {
                 Some(TableFacts::new(&shape, description))
             })
             .collect();
-        Facts { tables, progress: lab.progress.clone(), studio: lab.studio.clone(), advanced_ms: advanced_ms(), loading: loading(), epoch: epoch() }
+        Facts {
+            tables,
+            progress: lab.progress.clone(),
+            studio: lab.studio.clone(),
+            advanced_ms: advanced_ms(),
+            loading: loading(),
+            epoch: epoch(),
+        }
     })
 }
 

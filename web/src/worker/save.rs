@@ -371,7 +371,8 @@ async fn save_in_parts() -> Result<(), String> {
                 .map(|(_, _, parts)| parts.clone())
         });
         if let Some(parts) = unchanged_items {
-            let (history, progress, studio) = with_lab(|lab| (lab.history.clone(), lab.progress.clone(), lab.studio.clone()));
+            let (history, progress, studio) =
+                with_lab(|lab| (lab.history.clone(), lab.progress.clone(), lab.studio.clone()));
             LAST_SAVE.with(|s| s.set((s.get().0, parts.len())));
             let mut manifest = capture.parts_manifest(&history, parts);
             manifest.workspace.progress = progress;
@@ -426,7 +427,8 @@ async fn save_in_parts() -> Result<(), String> {
                 writer.undo().await;
                 return save_whole(e).await;
             }
-            let (history, progress, studio) = with_lab(|lab| (lab.history.clone(), lab.progress.clone(), lab.studio.clone()));
+            let (history, progress, studio) =
+                with_lab(|lab| (lab.history.clone(), lab.progress.clone(), lab.studio.clone()));
             let mut manifest = capture.parts_manifest(&history, writer.parts);
             manifest.workspace.progress = progress;
             manifest.workspace.design = studio;

@@ -14,7 +14,9 @@ pub fn prove(alternative: Option<usize>) -> Result<DesignView, Vec<String>> {
     with_lab(|lab| {
         let design = match alternative {
             None => &lab.studio.current,
-            Some(i) => lab.studio.alternatives.get(i).ok_or_else(|| vec![format!("There is no alternative {}.", i + 1)])?,
+            Some(i) => {
+                lab.studio.alternatives.get(i).ok_or_else(|| vec![format!("There is no alternative {}.", i + 1)])?
+            }
         };
         prove_studio(&lab.engine, design).map(|(view, _)| view)
     })
@@ -22,7 +24,11 @@ pub fn prove(alternative: Option<usize>) -> Result<DesignView, Vec<String>> {
 
 pub fn compare(index: usize) -> Result<ComparisonView, Vec<String>> {
     with_lab(|lab| {
-        let other = lab.studio.alternatives.get(index).ok_or_else(|| vec![format!("There is no alternative {}.", index + 1)])?;
+        let other = lab
+            .studio
+            .alternatives
+            .get(index)
+            .ok_or_else(|| vec![format!("There is no alternative {}.", index + 1)])?;
         compare_studio(&lab.engine, &lab.studio.current, other)
     })
 }

@@ -25,7 +25,9 @@ pub fn operation_name(text: &str) -> Option<&'static str> {
         "putitem" | "put" => "PutItem",
         "updateitem" | "update" => "UpdateItem",
         "deleteitem" | "delete" => "DeleteItem",
-        "transactwriteitems" | "transactwrite" | "transaction" | "transact" | "writetransaction" => "TransactWriteItems",
+        "transactwriteitems" | "transactwrite" | "transaction" | "transact" | "writetransaction" => {
+            "TransactWriteItems"
+        }
         "transactgetitems" | "transactget" | "readtransaction" => "TransactGetItems",
         "batchgetitem" | "batchget" => "BatchGetItem",
         _ => return None,
@@ -43,7 +45,9 @@ pub enum KeyPart {
 impl KeyPart {
     pub fn attribute(&self) -> &str {
         match self {
-            Self::Compare { attribute, .. } | Self::BeginsWith { attribute, .. } | Self::Between { attribute, .. } => attribute,
+            Self::Compare { attribute, .. } | Self::BeginsWith { attribute, .. } | Self::Between { attribute, .. } => {
+                attribute
+            }
         }
     }
 }
@@ -96,7 +100,11 @@ pub fn parse(operation: &str, text: &str) -> Result<Vec<Action>, String> {
                 actions.push(action(part)?);
                 continue;
             }
-            other => return Err(format!("`{other}`: a transaction's action starts with Put, Update, Delete or ConditionCheck")),
+            other => {
+                return Err(format!(
+                    "`{other}`: a transaction's action starts with Put, Update, Delete or ConditionCheck"
+                ))
+            }
         };
         let mut parsed = action(rest)?;
         parsed.kind = Some(kind.into());
@@ -174,7 +182,10 @@ fn key_part(piece: &str) -> Result<KeyPart, String> {
             .ok_or_else(|| format!("`{piece}`: begins_with(ATTRIBUTE, 'PREFIX')"))?;
         let (attribute, value) =
             inner.split_once(',').ok_or_else(|| format!("`{piece}`: begins_with(ATTRIBUTE, 'PREFIX')"))?;
-        return Ok(KeyPart::BeginsWith { attribute: attribute_name(attribute)?, value: Template::parse_shorthand(value)? });
+        return Ok(KeyPart::BeginsWith {
+            attribute: attribute_name(attribute)?,
+            value: Template::parse_shorthand(value)?,
+        });
     }
     if let Some(at) = find_word(piece, "BETWEEN") {
         let rest = &piece[at + "BETWEEN".len()..];
@@ -232,7 +243,8 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
             (None, _) if depth == 0 => {
                 let before = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
                 let end = i + word.len();
-                let matches = end <= bytes.len() && text.is_char_boundary(end) && text[i..end].eq_ignore_ascii_case(word);
+                let matches =
+                    end <= bytes.len() && text.is_char_boundary(end) && text[i..end].eq_ignore_ascii_case(word);
                 let after = end >= bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
                 if before && matches && after {
                     return Some(i);
@@ -367,7 +379,10 @@ fn text_of(value: &Value) -> Option<String> {
 }
 
 /// The items of the table or index, with what makes an item part of the index.
-fn target_items<'a>(fixture: &'a Fixture, index: Option<&str>) -> Result<(Vec<&'a Map<String, Value>>, String, Option<String>), String> {
+fn target_items<'a>(
+    fixture: &'a Fixture,
+    index: Option<&str>,
+) -> Result<(Vec<&'a Map<String, Value>>, String, Option<String>), String> {
     let (partition, sort) = fixture
         .table
         .keys_of(index)
@@ -456,14 +471,23 @@ fn apply_option(
             request.insert(option.into(), json!(flag(value)?));
         }
         "Limit" | "Page" => {
-            let limit: u64 = value.trim().parse().ok().filter(|n| *n >= 1).ok_or_else(|| format!("{option}={value}: a whole number from 1"))?;
+            let limit: u64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| format!("{option}={value}: a whole number from 1"))?;
             request.insert("Limit".into(), json!(limit));
         }
         "Filter" | "FilterExpression" => {
             request.insert("FilterExpression".into(), json!(translate(value, bound, placeholders)?));
         }
         "Projection" | "ProjectionExpression" => {
-            let names: Vec<String> = value.split([' ', '+']).filter(|n| !n.is_empty()).map(|n| placeholders.name(n.trim_matches(','))).collect();
+            let names: Vec<String> = value
+                .split([' ', '+'])
+                .filter(|n| !n.is_empty())
+                .map(|n| placeholders.name(n.trim_matches(',')))
+                .collect();
             request.insert("ProjectionExpression".into(), json!(names.join(", ")));
         }
         "Select" => {
@@ -475,10 +499,17 @@ fn apply_option(
 }
 
 /// `#n0 = :v0`, `begins_with(#n1, :v1)`, `#n1 BETWEEN :v2 AND :v3`, placeholders filled.
-fn key_condition_text(fixture: &Fixture, part: &KeyPart, bound: &Bindings, placeholders: &mut Placeholders) -> Result<String, String> {
+fn key_condition_text(
+    fixture: &Fixture,
+    part: &KeyPart,
+    bound: &Bindings,
+    placeholders: &mut Placeholders,
+) -> Result<String, String> {
     let name = placeholders.name(part.attribute());
     let mut value = |template: &Template| -> Result<String, String> {
-        let text = template.fill(bound).ok_or_else(|| format!("`{template}`: no item of the fixture gives its placeholders a value"))?;
+        let text = template
+            .fill(bound)
+            .ok_or_else(|| format!("`{template}`: no item of the fixture gives its placeholders a value"))?;
         Ok(placeholders.value(typed(fixture.table, part.attribute(), &text)))
     };
     Ok(match part {
@@ -501,12 +532,24 @@ fn typed(table: &TableDesign, attribute: &str, text: &str) -> Value {
 }
 
 /// Gives the Query's placeholders the values of the collection with the most items that answer it.
-fn bind_collection(action: &Action, items: &[&Map<String, Value>], partition: &str, sort: Option<&str>, bound: &mut Bindings) -> Result<(), String> {
-    let Some(KeyPart::Compare { value: partition_template, op: "=", .. }) = action.key.iter().find(|p| p.attribute() == partition) else {
+fn bind_collection(
+    action: &Action,
+    items: &[&Map<String, Value>],
+    partition: &str,
+    sort: Option<&str>,
+    bound: &mut Bindings,
+) -> Result<(), String> {
+    let Some(KeyPart::Compare { value: partition_template, op: "=", .. }) =
+        action.key.iter().find(|p| p.attribute() == partition)
+    else {
         return Err(format!("a Query needs `{partition}=value` (its partition key, equal)"));
     };
     if let Some(other) = action.key.iter().find(|p| p.attribute() != partition && Some(p.attribute()) != sort) {
-        return Err(format!("`{}` is not a key of this table or index (keys: {partition}{})", other.attribute(), sort.map_or(String::new(), |s| format!(", {s}"))));
+        return Err(format!(
+            "`{}` is not a key of this table or index (keys: {partition}{})",
+            other.attribute(),
+            sort.map_or(String::new(), |s| format!(", {s}"))
+        ));
     }
     let sort_part = action.key.iter().find(|p| Some(p.attribute()) == sort);
     // Per partition value: the items that answer, and the bindings of the first.
@@ -582,13 +625,21 @@ fn begins(template: &Template, value: &str, bound: &mut Bindings) -> bool {
 }
 
 /// The key of an existing item the action's key condition names (all its key attributes equal).
-fn existing_key(fixture: &Fixture, action: &Action, bound: &mut Bindings) -> Result<(Value, Map<String, Value>), String> {
+fn existing_key(
+    fixture: &Fixture,
+    action: &Action,
+    bound: &mut Bindings,
+) -> Result<(Value, Map<String, Value>), String> {
     let table = fixture.table;
-    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str()).chain(table.sort_key.as_ref().map(|k| k.name.as_str())).collect();
+    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
+        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
+        .collect();
     let templates = key_templates(action, &key_names)?;
     for (_, item) in fixture.items {
         let mut b = bound.clone();
-        let all = templates.iter().all(|(name, template)| item.get(*name).and_then(text_of).is_some_and(|v| template.matches(&v, &mut b)));
+        let all = templates
+            .iter()
+            .all(|(name, template)| item.get(*name).and_then(text_of).is_some_and(|v| template.matches(&v, &mut b)));
         if all {
             *bound = b;
             let key: Map<String, Value> = key_names.iter().map(|n| ((*n).to_string(), item[*n].clone())).collect();
@@ -605,17 +656,31 @@ fn key_templates<'a>(action: &'a Action, key_names: &[&'a str]) -> Result<Vec<(&
     for name in key_names {
         match action.key.iter().find(|p| p.attribute() == *name) {
             Some(KeyPart::Compare { op: "=", value, .. }) => templates.push((*name, value)),
-            _ => return Err(format!("a key names every key attribute with `=`: {}", key_names.iter().map(|n| format!("{n}=…")).collect::<Vec<_>>().join(", "))),
+            _ => {
+                return Err(format!(
+                    "a key names every key attribute with `=`: {}",
+                    key_names.iter().map(|n| format!("{n}=…")).collect::<Vec<_>>().join(", ")
+                ))
+            }
         }
     }
     if let Some(extra) = action.key.iter().find(|p| !key_names.contains(&p.attribute())) {
-        return Err(format!("`{}` is not a key attribute of the table (keys: {})", extra.attribute(), key_names.join(", ")));
+        return Err(format!(
+            "`{}` is not a key attribute of the table (keys: {})",
+            extra.attribute(),
+            key_names.join(", ")
+        ));
     }
     Ok(templates)
 }
 
 /// A Put, Update, Delete or ConditionCheck request (`position` makes a new item's values its own).
-fn write_request(fixture: &Fixture, action: &Action, bound: &mut Bindings, position: u64) -> Result<Map<String, Value>, String> {
+fn write_request(
+    fixture: &Fixture,
+    action: &Action,
+    bound: &mut Bindings,
+    position: u64,
+) -> Result<Map<String, Value>, String> {
     let table = fixture.table;
     let kind = action.kind.as_deref().unwrap_or("Put");
     let mut request = Map::new();
@@ -635,7 +700,9 @@ fn write_request(fixture: &Fixture, action: &Action, bound: &mut Bindings, posit
             }
             request.insert("UpdateExpression".into(), json!(translate(update, bound, &mut placeholders)?));
         } else if kind == "Update" {
-            return Err("an Update needs what it changes: `SET attribute = value`, `ADD counter 1`, `REMOVE attribute`".into());
+            return Err(
+                "an Update needs what it changes: `SET attribute = value`, `ADD counter 1`, `REMOVE attribute`".into(),
+            );
         }
     }
     match &action.condition {
@@ -654,9 +721,16 @@ fn write_request(fixture: &Fixture, action: &Action, bound: &mut Bindings, posit
 
 /// The item a Put writes: a new item of the entity whose keys have this shape, values already
 /// bound kept (the order a transaction also updates), the rest fresh.
-fn new_item(fixture: &Fixture, action: &Action, bound: &mut Bindings, position: u64) -> Result<Map<String, Value>, String> {
+fn new_item(
+    fixture: &Fixture,
+    action: &Action,
+    bound: &mut Bindings,
+    position: u64,
+) -> Result<Map<String, Value>, String> {
     let table = fixture.table;
-    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str()).chain(table.sort_key.as_ref().map(|k| k.name.as_str())).collect();
+    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
+        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
+        .collect();
     let templates = key_templates(action, &key_names)?;
     let partition = templates[0].1;
     let sort = templates.get(1).map(|t| t.1);
@@ -672,7 +746,8 @@ fn new_item(fixture: &Fixture, action: &Action, bound: &mut Bindings, position: 
         for (name, template) in &templates {
             for placeholder in template.placeholders() {
                 if !bound.contains_key(placeholder) {
-                    bound.insert(placeholder.to_string(), super::fixture::slot_value(placeholder, 1_000_000 + position));
+                    bound
+                        .insert(placeholder.to_string(), super::fixture::slot_value(placeholder, 1_000_000 + position));
                 }
             }
             let text = template.fill(bound).unwrap_or_default();
@@ -707,7 +782,8 @@ mod tests {
 
     #[test]
     fn reads_the_methods_shorthand() {
-        let actions = parse("Query", "PK=USER#id AND begins_with(SK,'ORDER#'), ScanIndexForward=false").expect("parses");
+        let actions =
+            parse("Query", "PK=USER#id AND begins_with(SK,'ORDER#'), ScanIndexForward=false").expect("parses");
         assert_eq!(actions[0].key.len(), 2);
         assert_eq!(actions[0].options, [("ScanIndexForward".to_string(), "false".to_string())]);
         let between = parse("Query", "PK=X#id AND SK BETWEEN 'A' AND 'B', Limit=5").expect("between");
@@ -715,7 +791,11 @@ mod tests {
         let write = parse("UpdateItem", "PK=ORDER#id, SK=META SET #s = 'SHIPPED' if version = 3").expect("update");
         assert_eq!(write[0].update.as_deref(), Some("SET #s = 'SHIPPED'"));
         assert_eq!(write[0].condition.as_deref(), Some("version = 3"));
-        let transaction = parse("TransactWriteItems", "Put PK=A#a, SK=M if attribute_not_exists(PK); Update PK=S#s, SK=STOCK SET stock = stock - 1 if stock >= 1").expect("transaction");
+        let transaction = parse(
+            "TransactWriteItems",
+            "Put PK=A#a, SK=M if attribute_not_exists(PK); Update PK=S#s, SK=STOCK SET stock = stock - 1 if stock >= 1",
+        )
+        .expect("transaction");
         assert_eq!(transaction.len(), 2);
         assert_eq!(transaction[1].kind.as_deref(), Some("Update"));
         assert_eq!(condition_attribute_names("GSI1PK=WAREHOUSE#id#OPEN"), ["GSI1PK"]);
@@ -724,7 +804,9 @@ mod tests {
     #[test]
     fn refuses_what_is_not_a_key_condition() {
         assert!(check_shorthand("Query", "PK").expect_err("no op").contains("is not a key condition"));
-        assert!(check_shorthand("Query", "ScanIndexForward=false").expect_err("no key").contains("needs a key condition"));
+        assert!(check_shorthand("Query", "ScanIndexForward=false")
+            .expect_err("no key")
+            .contains("needs a key condition"));
         assert!(check_shorthand("TransactWriteItems", "Frob PK=A").expect_err("kind").contains("starts with Put"));
         assert!(check_shorthand("Query", &"x".repeat(5000)).expect_err("long").contains("at most 4096"));
     }
@@ -819,7 +901,12 @@ pub fn from_request(operation: &str, request: &Value) -> Result<(String, CallRow
         }
         _ => {
             let mut action = action_from(request, operation == "PutItem")?;
-            for (field, option) in [("ScanIndexForward", "ScanIndexForward"), ("Limit", "Limit"), ("ConsistentRead", "ConsistentRead"), ("Select", "Select")] {
+            for (field, option) in [
+                ("ScanIndexForward", "ScanIndexForward"),
+                ("Limit", "Limit"),
+                ("ConsistentRead", "ConsistentRead"),
+                ("Select", "Select"),
+            ] {
                 if let Some(value) = request.get(field) {
                     let shown = value.as_str().map_or_else(|| value.to_string(), String::from);
                     action.options.push((option.into(), shown));
@@ -830,7 +917,10 @@ pub fn from_request(operation: &str, request: &Value) -> Result<(String, CallRow
     };
     let table = table.ok_or("the request names no table")?;
     let index = request.get("IndexName").and_then(Value::as_str).map(String::from);
-    Ok((table, CallRow { id: String::new(), pattern: String::new(), operation: operation.into(), key_condition, index }))
+    Ok((
+        table,
+        CallRow { id: String::new(), pattern: String::new(), operation: operation.into(), key_condition, index },
+    ))
 }
 
 /// One request body (or transaction action) in the shorthand's parts, values in place.
@@ -843,10 +933,25 @@ fn action_from(body: &Value, put: bool) -> Result<Action, String> {
     if let Some(key) = key_source.and_then(Value::as_object) {
         // A Put's item names its key among all its attributes: the key is what the note needs;
         // the rest of the item comes from the entity layout.
-        let wanted: Vec<&String> = if put { key.keys().filter(|k| k.to_ascii_uppercase().ends_with("PK") || k.to_ascii_uppercase().ends_with("SK") || k.as_str() == "pk" || k.as_str() == "sk").collect() } else { key.keys().collect() };
+        let wanted: Vec<&String> = if put {
+            key.keys()
+                .filter(|k| {
+                    k.to_ascii_uppercase().ends_with("PK")
+                        || k.to_ascii_uppercase().ends_with("SK")
+                        || k.as_str() == "pk"
+                        || k.as_str() == "sk"
+                })
+                .collect()
+        } else {
+            key.keys().collect()
+        };
         for name in wanted {
             let text = literal(&key[name]).ok_or_else(|| format!("key `{name}`: only S, N or B values make a key"))?;
-            action.key.push(KeyPart::Compare { attribute: name.clone(), op: "=", value: Template { parts: vec![super::template::Part::Text(text)] } });
+            action.key.push(KeyPart::Compare {
+                attribute: name.clone(),
+                op: "=",
+                value: Template { parts: vec![super::template::Part::Text(text)] },
+            });
         }
     }
     if let Some(condition) = body.get("KeyConditionExpression").and_then(Value::as_str) {
@@ -882,7 +987,10 @@ fn inline_expression(text: &str, names: &Map<String, Value>, values: &Map<String
     while i < chars.len() {
         let c = chars[i];
         if c == '#' || c == ':' {
-            let end = chars[i + 1..].iter().position(|d| !(d.is_ascii_alphanumeric() || *d == '_')).map_or(chars.len(), |e| i + 1 + e);
+            let end = chars[i + 1..]
+                .iter()
+                .position(|d| !(d.is_ascii_alphanumeric() || *d == '_'))
+                .map_or(chars.len(), |e| i + 1 + e);
             let token: String = chars[i..end].iter().collect();
             let replaced = if c == '#' {
                 names.get(&token).and_then(Value::as_str).map(String::from)
@@ -932,7 +1040,10 @@ mod compose_tests {
         let (table, call) = from_request("Query", &request).expect("becomes a call");
         assert_eq!(table, "shop");
         assert_eq!(call.index.as_deref(), Some("GSI1"));
-        assert_eq!(call.key_condition, "GSI1PK=WAREHOUSE#w-1#OPEN, begins_with(SK, 2026), Filter=status = 'OPEN', ScanIndexForward=false, Limit=5");
+        assert_eq!(
+            call.key_condition,
+            "GSI1PK=WAREHOUSE#w-1#OPEN, begins_with(SK, 2026), Filter=status = 'OPEN', ScanIndexForward=false, Limit=5"
+        );
         check_shorthand("Query", &call.key_condition).expect("reads back");
         let update = json!({"TableName": "shop", "Key": {"PK": {"S": "ORDER#1"}, "SK": {"S": "META"}},
             "UpdateExpression": "SET #s = :s", "ConditionExpression": "version = :v",

@@ -66,15 +66,18 @@ pub fn translate(text: &str, bound: &Bindings, placeholders: &mut Placeholders) 
     while i < chars.len() {
         let c = chars[i];
         if c == '\'' || c == '"' {
-            let end = chars[i + 1..].iter().position(|d| *d == c).ok_or_else(|| format!("`{text}`: a quote is not closed"))?;
+            let end = chars[i + 1..]
+                .iter()
+                .position(|d| *d == c)
+                .ok_or_else(|| format!("`{text}`: a quote is not closed"))?;
             let inner: String = chars[i + 1..i + 1 + end].iter().collect();
-            let filled = Template::parse(&inner)?
-                .fill(bound)
-                .ok_or_else(|| format!("`{inner}`: a placeholder has no value"))?;
+            let filled =
+                Template::parse(&inner)?.fill(bound).ok_or_else(|| format!("`{inner}`: a placeholder has no value"))?;
             out.push_str(&placeholders.value(json!({"S": filled})));
             i += end + 2;
         } else if c == '<' && chars.get(i + 1).is_some_and(|d| d.is_ascii_alphabetic()) {
-            let end = chars[i..].iter().position(|d| *d == '>').ok_or_else(|| format!("`{text}`: a `<` without its `>`"))?;
+            let end =
+                chars[i..].iter().position(|d| *d == '>').ok_or_else(|| format!("`{text}`: a `<` without its `>`"))?;
             let name: String = chars[i + 1..i + end].iter().collect();
             let value = bound.get(name.trim()).ok_or_else(|| format!("`<{name}>` has no value"))?;
             out.push_str(&placeholders.value(json!({"S": value})));
@@ -89,7 +92,10 @@ pub fn translate(text: &str, bound: &Bindings, placeholders: &mut Placeholders) 
             }
             i = end;
         } else if c.is_ascii_alphabetic() || c == '_' {
-            let end = chars[i..].iter().position(|d| !(d.is_ascii_alphanumeric() || *d == '_')).map_or(chars.len(), |e| i + e);
+            let end = chars[i..]
+                .iter()
+                .position(|d| !(d.is_ascii_alphanumeric() || *d == '_'))
+                .map_or(chars.len(), |e| i + e);
             let word: String = chars[i..end].iter().collect();
             let upper = word.to_ascii_uppercase();
             let next = chars[end..].iter().find(|d| !d.is_whitespace());
@@ -104,7 +110,10 @@ pub fn translate(text: &str, bound: &Bindings, placeholders: &mut Placeholders) 
             }
             i = end;
         } else if c == ':' || c == '#' {
-            let end = chars[i + 1..].iter().position(|d| !(d.is_ascii_alphanumeric() || *d == '_')).map_or(chars.len(), |e| i + 1 + e);
+            let end = chars[i + 1..]
+                .iter()
+                .position(|d| !(d.is_ascii_alphanumeric() || *d == '_'))
+                .map_or(chars.len(), |e| i + 1 + e);
             let word: String = chars[i + 1..end].iter().collect();
             if c == ':' || !is_name(&word) {
                 return Err(format!(
@@ -133,7 +142,8 @@ mod tests {
         let bound: Bindings = [("orderId".to_string(), "o-1".to_string())].into();
         let update = translate("SET status = 'SHIPPED', stock = stock - 1", &bound, &mut placeholders).expect("update");
         assert_eq!(update, "SET #n0 = :v0, stock = stock - :v1", "a reserved word goes through a name");
-        let condition = translate("attribute_exists(PK) AND lastOrder <> <orderId>", &bound, &mut placeholders).expect("condition");
+        let condition =
+            translate("attribute_exists(PK) AND lastOrder <> <orderId>", &bound, &mut placeholders).expect("condition");
         assert_eq!(condition, "attribute_exists(PK) AND lastOrder <> :v2");
         assert_eq!(placeholders.values[":v2"], json!({"S": "o-1"}));
         assert_eq!(placeholders.names["#n0"], json!("status"));
@@ -145,8 +155,12 @@ mod tests {
     #[test]
     fn refuses_values_by_reference_and_open_quotes() {
         let mut placeholders = Placeholders::default();
-        assert!(translate("a = :x", &Bindings::new(), &mut placeholders).expect_err(":x").contains("write values in place"));
+        assert!(translate("a = :x", &Bindings::new(), &mut placeholders)
+            .expect_err(":x")
+            .contains("write values in place"));
         assert!(translate("a = 'x", &Bindings::new(), &mut placeholders).expect_err("quote").contains("not closed"));
-        assert!(translate("a = <missing>", &Bindings::new(), &mut placeholders).expect_err("unbound").contains("has no value"));
+        assert!(translate("a = <missing>", &Bindings::new(), &mut placeholders)
+            .expect_err("unbound")
+            .contains("has no value"));
     }
 }

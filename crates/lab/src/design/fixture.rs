@@ -91,7 +91,11 @@ impl Layout {
             for attribute in &entity.attributes {
                 if let Some(example) = attribute.example.as_deref().and_then(|e| Template::parse(e).ok()) {
                     for name in example.placeholders() {
-                        entity_roles.entry(name.to_string()).or_insert(if owners.contains_key(name) { Role::Parent } else { Role::Fresh });
+                        entity_roles.entry(name.to_string()).or_insert(if owners.contains_key(name) {
+                            Role::Parent
+                        } else {
+                            Role::Fresh
+                        });
                     }
                 }
             }
@@ -187,7 +191,8 @@ impl Layout {
             let value = match (&attribute.example, attribute.size) {
                 (_, Some(size)) => json!({"S": "x".repeat(size as usize)}),
                 (Some(example), None) => {
-                    let text = Template::parse(example).ok().and_then(|t| t.fill(&values)).unwrap_or_else(|| example.clone());
+                    let text =
+                        Template::parse(example).ok().and_then(|t| t.fill(&values)).unwrap_or_else(|| example.clone());
                     plain(&text)
                 }
                 (None, None) => json!({"S": format!("{}-{}", attribute.name, i + 1)}),
@@ -202,7 +207,8 @@ impl Layout {
 
     /// A key attribute's value in its declared type.
     fn typed(&self, attribute: &str, text: String) -> Result<Value, String> {
-        let kind = self.table.key_attributes().into_iter().find(|k| k.name == attribute).map_or("S", |k| k.kind.as_str());
+        let kind =
+            self.table.key_attributes().into_iter().find(|k| k.name == attribute).map_or("S", |k| k.kind.as_str());
         Ok(match kind {
             "N" => {
                 if text.parse::<f64>().is_err() {
@@ -221,7 +227,10 @@ impl Layout {
     /// The entity an item key of these templates belongs to (same shape of partition and sort key).
     pub fn entity_for(&self, partition: &Template, sort: Option<&Template>) -> Option<usize> {
         self.table.entities.iter().position(|e| {
-            let same = |attribute: Option<&str>, template: Option<&Template>| match (attribute.and_then(|a| e.template(a)), template) {
+            let same = |attribute: Option<&str>, template: Option<&Template>| match (
+                attribute.and_then(|a| e.template(a)),
+                template,
+            ) {
                 (Some(mine), Some(theirs)) => mine.same_shape(theirs),
                 (None, None) => true,
                 _ => false,
@@ -274,7 +283,11 @@ pub fn slot_value(name: &str, n: u64) -> String {
     if ["no", "number", "num", "seq", "index", "line", "position"].iter().any(|s| lower.ends_with(s)) {
         return format!("{:04}", n + 1);
     }
-    let stem = name.strip_suffix("Id").or_else(|| name.strip_suffix("ID")).or_else(|| name.strip_suffix("_id")).unwrap_or(name);
+    let stem = name
+        .strip_suffix("Id")
+        .or_else(|| name.strip_suffix("ID"))
+        .or_else(|| name.strip_suffix("_id"))
+        .unwrap_or(name);
     let stem = if stem.is_empty() { name } else { stem };
     format!("{}-{:04}", stem.to_ascii_lowercase(), n + 1)
 }
@@ -305,7 +318,6 @@ fn civil(days: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use crate::design::markdown::read;
-
 
     const LAYOUT: &str = "## Table: shop\n| Entity | PK | SK | GSI1PK | Items | Per collection | Attributes | Size |\n|---|---|---|---|---|---|---|---|\n| User | USER#<userId> | PROFILE | | 4 | | email=<userId>@example.com | |\n| Order | ORDER#<orderId> | META | WH#<warehouseId> (50%) | 10 | 5 | total=42.5 | 1 KB |\n| Order (user view) | USER#<userId> | ORDER#<createdAt>#<orderId> | | | 3 | | |\n| Line | ORDER#<orderId> | LINE#<lineNo> | | | 2 | | |\n";
 

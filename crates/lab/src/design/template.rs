@@ -139,9 +139,10 @@ impl Template {
                         return false;
                     }
                     let value = &text[at..end];
-                    let earlier = bound.get(name).map(String::as_str).or_else(|| {
-                        found.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-                    });
+                    let earlier = bound
+                        .get(name)
+                        .map(String::as_str)
+                        .or_else(|| found.iter().find(|(n, _)| n == name).map(|(_, v)| *v));
                     if earlier.is_some_and(|v| v != value) {
                         return false;
                     }

@@ -32,7 +32,11 @@ fn the_methods_example_is_proven() {
     let (_, second) = design.checked.plan.patterns().nth(1).expect("pattern 2");
     assert_eq!(second[0].request["ScanIndexForward"], false);
     assert_eq!(second[0].request["Limit"], 20);
-    assert!(design.notes.iter().any(|n| n.contains("index `GSI1`") && n.contains("INCLUDE total, status")), "{:?}", design.notes);
+    assert!(
+        design.notes.iter().any(|n| n.contains("index `GSI1`") && n.contains("INCLUDE total, status")),
+        "{:?}",
+        design.notes
+    );
 }
 
 #[test]
@@ -45,9 +49,17 @@ fn the_methods_text_as_written_runs_and_says_what_it_lacks() {
         [("1", Verdict::Pass), ("2", Verdict::Pass), ("3", Verdict::Pass), ("4", Verdict::Fail), ("5", Verdict::Fail)],
         "1 and 3 from the layout's notes; 4's index has no attribute in the layout; 5 has no call"
     );
-    assert!(result.patterns[3].reasons[0].contains("give an entity of the layout a `GSI1PK` column"), "{:?}", result.patterns[3].reasons);
+    assert!(
+        result.patterns[3].reasons[0].contains("give an entity of the layout a `GSI1PK` column"),
+        "{:?}",
+        result.patterns[3].reasons
+    );
     assert!(result.patterns[4].reasons[0].contains("no row in a design note"));
-    assert!(design.notes.iter().any(|n| n.contains("taken from the layout's notes on User: GetItem")), "{:?}", design.notes);
+    assert!(
+        design.notes.iter().any(|n| n.contains("taken from the layout's notes on User: GetItem")),
+        "{:?}",
+        design.notes
+    );
     assert!(design.notes.iter().any(|n| n.contains("defaults used")), "counts the layout lacks are stated");
 }
 
@@ -104,10 +116,17 @@ fn a_markdown_file_is_told_from_yaml_and_json() {
 fn hostile_documents_are_refused_or_read_never_panic() {
     let long_condition = format!("## Table: t\n| Entity | PK |\n|---|---|\n| A | A#<a> |\n\n| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n| 1 | x | Query | PK={} | base |\n", "A#".repeat(5000));
     assert!(read(&long_condition).expect_err("long").contains("at most 4096"));
-    let many_items = "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 100000 |\n";
+    let many_items =
+        "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 100000 |\n";
     let (design, _) = read(many_items).expect("reads");
     assert!(design.to_workbook().expect_err("too many").contains("more than the 100000"));
-    for text in ["|", "| Entity |\n|", "## Table:\n| Entity | PK |\n| x | <", "\t\t\n\t", "## Table: t (\n| # | Pattern | Operation | Key condition | Index |\n| 1 | p | Query | begins_with( | GSI |"] {
+    for text in [
+        "|",
+        "| Entity |\n|",
+        "## Table:\n| Entity | PK |\n| x | <",
+        "\t\t\n\t",
+        "## Table: t (\n| # | Pattern | Operation | Key condition | Index |\n| 1 | p | Query | begins_with( | GSI |",
+    ] {
         let _ = read(text).map(|(d, _)| d.to_workbook());
     }
 }

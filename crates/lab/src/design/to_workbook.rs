@@ -92,7 +92,9 @@ impl Design {
                 missing_consistency.push(row.id.clone());
             }
             let made = match call {
-                Some((t, call)) => self.request(t, call, Some(row), &layouts).map_err(|e| format!("its call could not be made: {e}")),
+                Some((t, call)) => {
+                    self.request(t, call, Some(row), &layouts).map_err(|e| format!("its call could not be made: {e}"))
+                }
                 None => Err("it has no row in a design note".to_string()),
             };
             if let Err(why) = &made {
@@ -117,10 +119,14 @@ impl Design {
                     consistency: None,
                 };
                 if !self.inventory.is_empty() {
-                    notes.push(format!("pattern {} is in the design note of `{}` but not in the inventory", call.id, table.name));
+                    notes.push(format!(
+                        "pattern {} is in the design note of `{}` but not in the inventory",
+                        call.id, table.name
+                    ));
                 }
                 missing_rates.push(row.id.clone());
-                let made = self.request(t, call, None, &layouts).map_err(|e| format!("its call could not be made: {e}"));
+                let made =
+                    self.request(t, call, None, &layouts).map_err(|e| format!("its call could not be made: {e}"));
                 if let Err(why) = &made {
                     notes.push(format!("pattern {}: {why}; it fails", row.id));
                 }
@@ -169,65 +175,63 @@ impl Design {
 }
 
 /// A call an entity's Notes name (`pattern 1 via GetItem`, `pattern 2 via Query, begins_with
-    /// ORDER#`): a GetItem of that entity's key, or a Query of its item collection. With the table
-    /// and the entity it came from.
+/// ORDER#`): a GetItem of that entity's key, or a Query of its item collection. With the table
+/// and the entity it came from.
 fn call_from_notes(tables: &[&TableDesign], id: &str) -> Option<(usize, CallRow, String)> {
-        for (t, table) in tables.iter().enumerate() {
-            let mentions = |notes: &str| {
-                let lower = notes.to_ascii_lowercase();
-                lower.match_indices(&format!("pattern {id}")).any(|(at, found)| {
-                    !lower[at + found.len()..].starts_with(|c: char| c.is_ascii_digit())
-                })
-            };
-            let named: Vec<&super::Entity> = table.entities.iter().filter(|e| mentions(&e.notes)).collect();
-            let Some(first) = named.first() else { continue };
-            let partition = first.template(&table.partition_key.name)?;
-            let lower = first.notes.to_ascii_lowercase();
-            let sort = table.sort_key.as_ref().and_then(|k| first.template(&k.name).map(|t| (k, t)));
-            let key_condition = if lower.contains("getitem") {
-                let mut key = format!("{}={partition}", table.partition_key.name);
-                if let Some((attribute, template)) = sort {
-                    key.push_str(&format!(", {}={template}", attribute.name));
-                }
-                (key, "GetItem")
-            } else if lower.contains("query") || named.len() > 1 {
-                // Several entities of one collection named for one pattern: the Query of it.
-                let mut key = format!("{}={partition}", table.partition_key.name);
-                let prefix = first.notes.split("begins_with").nth(1).and_then(|rest| rest.split_whitespace().next());
-                if let (Some(prefix), Some((attribute, _))) = (prefix, sort) {
-                    let prefix = prefix.trim_matches(|c: char| c == ',' || c == '\'' || c == '`' || c == '(' || c == ')');
-                    key.push_str(&format!(" AND begins_with({}, '{prefix}')", attribute.name));
-                }
-                (key, "Query")
-            } else {
-                continue;
-            };
-            let call = CallRow {
-                id: id.to_string(),
-                pattern: String::new(),
-                operation: key_condition.1.to_string(),
-                key_condition: key_condition.0,
-                index: None,
-            };
-            return Some((t, call, first.name.clone()));
-        }
-        None
+    for (t, table) in tables.iter().enumerate() {
+        let mentions = |notes: &str| {
+            let lower = notes.to_ascii_lowercase();
+            lower
+                .match_indices(&format!("pattern {id}"))
+                .any(|(at, found)| !lower[at + found.len()..].starts_with(|c: char| c.is_ascii_digit()))
+        };
+        let named: Vec<&super::Entity> = table.entities.iter().filter(|e| mentions(&e.notes)).collect();
+        let Some(first) = named.first() else { continue };
+        let partition = first.template(&table.partition_key.name)?;
+        let lower = first.notes.to_ascii_lowercase();
+        let sort = table.sort_key.as_ref().and_then(|k| first.template(&k.name).map(|t| (k, t)));
+        let key_condition = if lower.contains("getitem") {
+            let mut key = format!("{}={partition}", table.partition_key.name);
+            if let Some((attribute, template)) = sort {
+                key.push_str(&format!(", {}={template}", attribute.name));
+            }
+            (key, "GetItem")
+        } else if lower.contains("query") || named.len() > 1 {
+            // Several entities of one collection named for one pattern: the Query of it.
+            let mut key = format!("{}={partition}", table.partition_key.name);
+            let prefix = first.notes.split("begins_with").nth(1).and_then(|rest| rest.split_whitespace().next());
+            if let (Some(prefix), Some((attribute, _))) = (prefix, sort) {
+                let prefix = prefix.trim_matches(|c: char| c == ',' || c == '\'' || c == '`' || c == '(' || c == ')');
+                key.push_str(&format!(" AND begins_with({}, '{prefix}')", attribute.name));
+            }
+            (key, "Query")
+        } else {
+            continue;
+        };
+        let call = CallRow {
+            id: id.to_string(),
+            pattern: String::new(),
+            operation: key_condition.1.to_string(),
+            key_condition: key_condition.0,
+            index: None,
+        };
+        return Some((t, call, first.name.clone()));
+    }
+    None
 }
 
 /// The inventory's Sort/filter as options: `createdAt desc, page 20` → newest first, 20 a page.
 fn sort_options(row: &InventoryRow) -> Vec<(String, String)> {
     let mut options = Vec::new();
-    let words: Vec<String> = row
-        .sort_filter
-        .split([',', ' '])
-        .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect();
+    let words: Vec<String> =
+        row.sort_filter.split([',', ' ']).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect();
     if words.iter().any(|w| w == "desc" || w == "newest" || w == "descending") {
         options.push(("ScanIndexForward".into(), "false".into()));
     }
     for pair in words.windows(2) {
-        if matches!(pair[0].as_str(), "page" | "limit" | "top" | "first") && pair[1].parse::<u64>().is_ok_and(|n| n >= 1) {
+        if matches!(pair[0].as_str(), "page" | "limit" | "top" | "first")
+            && pair[1].parse::<u64>().is_ok_and(|n| n >= 1)
+        {
             options.push(("Limit".into(), pair[1].clone()));
         }
     }
@@ -258,11 +262,8 @@ fn pattern(row: &InventoryRow, call: Result<Call, String>) -> Pattern {
 }
 
 fn create_table(table: &TableDesign, notes: &mut Vec<String>) -> Value {
-    let definitions: Vec<Value> = table
-        .key_attributes()
-        .into_iter()
-        .map(|k| json!({"AttributeName": k.name, "AttributeType": k.kind}))
-        .collect();
+    let definitions: Vec<Value> =
+        table.key_attributes().into_iter().map(|k| json!({"AttributeName": k.name, "AttributeType": k.kind})).collect();
     let schema = |partition: &str, sort: Option<&str>| {
         let mut schema = vec![json!({"AttributeName": partition, "KeyType": "HASH"})];
         if let Some(sort) = sort {
@@ -325,7 +326,11 @@ fn create_table(table: &TableDesign, notes: &mut Vec<String>) -> Value {
 fn provisioned_units(settings: &str) -> (Option<u64>, Option<u64>) {
     let words: Vec<&str> = settings.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let before = |unit: &str| {
-        words.windows(2).find(|w| w[1].eq_ignore_ascii_case(unit)).and_then(|w| w[0].parse::<u64>().ok()).filter(|n| *n >= 1)
+        words
+            .windows(2)
+            .find(|w| w[1].eq_ignore_ascii_case(unit))
+            .and_then(|w| w[0].parse::<u64>().ok())
+            .filter(|n| *n >= 1)
     };
     (before("RCU"), before("WCU"))
 }

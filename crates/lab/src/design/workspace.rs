@@ -134,7 +134,10 @@ pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
 /// Items generated from `table`'s entity layout, for the workspace to hold.
 pub fn generate(engine: &Engine, design: &Design, table: &str) -> Result<Vec<Map<String, Value>>, String> {
     let (tables, _) = tables(engine, design);
-    let (table, _) = tables.into_iter().find(|(t, _)| t.name == table).ok_or_else(|| format!("no table `{table}` in the workspace"))?;
+    let (table, _) = tables
+        .into_iter()
+        .find(|(t, _)| t.name == table)
+        .ok_or_else(|| format!("no table `{table}` in the workspace"))?;
     if table.entities.is_empty() {
         return Err(format!("table `{}` has no entity layout to generate items from", table.name));
     }
@@ -143,7 +146,10 @@ pub fn generate(engine: &Engine, design: &Design, table: &str) -> Result<Vec<Map
 
 /// A workspace made from a design document: its tables created and its fixture generated. The
 /// design goes beside it.
-pub fn engine_for(design: &Design, clock: std::sync::Arc<dyn dynalab_engine::Clock>) -> Result<(Engine, Vec<String>), String> {
+pub fn engine_for(
+    design: &Design,
+    clock: std::sync::Arc<dyn dynalab_engine::Clock>,
+) -> Result<(Engine, Vec<String>), String> {
     let converted = design.to_workbook()?;
     let mut engine = Engine::new(clock);
     for create in &converted.workbook.tables {
@@ -173,7 +179,8 @@ pub fn from_workbook(
     load_calls(&plan, &mut target)?;
     let engine = target.into_engine();
     let mut notes = Vec::new();
-    let mut design = Design { name: workbook.name.clone(), description: workbook.description.clone(), ..Design::default() };
+    let mut design =
+        Design { name: workbook.name.clone(), description: workbook.description.clone(), ..Design::default() };
     for (pattern, calls) in plan.patterns() {
         if pattern.proposed {
             continue;
@@ -249,7 +256,12 @@ mod tests {
         let from_document = design.to_workbook().expect("workbook");
         let verdicts = |workbook: &crate::workbook::Workbook| {
             let checked = check(workbook, clock()).expect("checks");
-            checked.result.patterns.iter().map(|p| (p.id.clone(), p.verdict, p.items, p.read_units, p.write_units)).collect::<Vec<_>>()
+            checked
+                .result
+                .patterns
+                .iter()
+                .map(|p| (p.id.clone(), p.verdict, p.items, p.read_units, p.write_units))
+                .collect::<Vec<_>>()
         };
         let proven = verdicts(&on_workspace.workbook);
         assert_eq!(proven, verdicts(&from_document.workbook));
@@ -272,7 +284,10 @@ mod tests {
         let proven = check(&prove_on(&engine, &design).expect("proves").workbook, clock()).expect("checks");
         let original = check(&workbook, clock()).expect("checks");
         let summary = |r: &crate::workbook::analysis::DesignResult| {
-            r.patterns.iter().map(|p| (p.id.clone(), p.verdict, p.operation.clone(), p.items, p.read_units)).collect::<Vec<_>>()
+            r.patterns
+                .iter()
+                .map(|p| (p.id.clone(), p.verdict, p.operation.clone(), p.items, p.read_units))
+                .collect::<Vec<_>>()
         };
         let (proven, original) = (summary(&proven.result), summary(&original.result));
         // The reads and the update are the workbook's own calls, on its own items.
@@ -282,7 +297,10 @@ mod tests {
         // The transactions run too; what differs is said.
         for id in ["AP5", "AP6", "AP7"] {
             assert_eq!(proven.iter().find(|p| p.0 == id).map(|p| p.2.as_str()), Some("TransactWriteItems"), "{id}");
-            assert!(notes.iter().any(|n| n.starts_with(&format!("pattern {id}: a Put writes its key only"))), "{notes:?}");
+            assert!(
+                notes.iter().any(|n| n.starts_with(&format!("pattern {id}: a Put writes its key only"))),
+                "{notes:?}"
+            );
         }
         assert!(notes.iter().any(|n| n.starts_with("pattern AP7 expects TransactionCanceledException")), "{notes:?}");
     }

@@ -23,7 +23,8 @@ struct Section {
 }
 
 /// Columns of an entity layout that are not attributes.
-const LAYOUT_COLUMNS: [&str; 8] = ["entity", "notes", "items", "count", "percollection", "size", "itemsize", "attributes"];
+const LAYOUT_COLUMNS: [&str; 8] =
+    ["entity", "notes", "items", "count", "percollection", "size", "itemsize", "attributes"];
 
 /// Reads `text`; also returns what it left out (tables it does not know).
 pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
@@ -194,9 +195,11 @@ fn read_inventory(grid: &Grid, rows: &mut Vec<InventoryRow>) -> Result<(), Strin
     let inputs = grid.column_containing(&["key input", "inputs"]);
     let sort = grid.column_containing(&["sort", "filter"]);
     let avg = grid.column_containing(&["avg", "average"]);
-    let peak = grid.header.iter().enumerate().position(|(i, h)| {
-        Some(i) != avg && (squash(h).contains("rate") || squash(h).contains("peak"))
-    });
+    let peak = grid
+        .header
+        .iter()
+        .enumerate()
+        .position(|(i, h)| Some(i) != avg && (squash(h).contains("rate") || squash(h).contains("peak")));
     let consistency = grid.column(&["consistency"]);
     for (line, row) in &grid.rows {
         let (line, row) = (*line, row.as_slice());
@@ -220,7 +223,9 @@ fn read_inventory(grid: &Grid, rows: &mut Vec<InventoryRow>) -> Result<(), Strin
             if blank(text) {
                 return Ok(None);
             }
-            rate(text).map(Some).ok_or_else(|| refuse(column, format!("`{text}` is not a number of requests per second")))
+            rate(text)
+                .map(Some)
+                .ok_or_else(|| refuse(column, format!("`{text}` is not a number of requests per second")))
         };
         let consistency_text = cell(row, consistency).to_ascii_lowercase();
         let consistency_value = match consistency_text.as_str() {
@@ -340,7 +345,9 @@ fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign,
     }
     let index_attributes: Vec<String> = indexes
         .iter()
-        .flat_map(|i: &IndexDesign| std::iter::once(i.partition_key.name.clone()).chain(i.sort_key.iter().map(|k| k.name.clone())))
+        .flat_map(|i: &IndexDesign| {
+            std::iter::once(i.partition_key.name.clone()).chain(i.sort_key.iter().map(|k| k.name.clone()))
+        })
         .chain(calls.iter().filter(|c| c.index.is_some()).flat_map(|c| condition_attributes(&c.key_condition)))
         .collect();
     let columns: Vec<String> = section
@@ -352,8 +359,11 @@ fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign,
         Some(keys) => keys,
         None => {
             let mut table_columns = columns.iter().filter(|c| !index_attributes.contains(c));
-            let base_attributes: Vec<String> =
-                calls.iter().filter(|c| c.index.is_none()).flat_map(|c| condition_attributes(&c.key_condition)).collect();
+            let base_attributes: Vec<String> = calls
+                .iter()
+                .filter(|c| c.index.is_none())
+                .flat_map(|c| condition_attributes(&c.key_condition))
+                .collect();
             match table_columns.next() {
                 Some(first) => {
                     let second = table_columns.next().filter(|s| {
@@ -465,10 +475,13 @@ fn read_indexes(grid: &Grid, indexes: &mut Vec<IndexDesign>) -> Result<(), Strin
         }
         let partition_key = key_attribute(partition_text).map_err(|e| refuse(partition, e))?;
         let sort_text = cell(row, sort);
-        let sort_key = if blank(sort_text) { None } else { Some(key_attribute(sort_text).map_err(|e| refuse(sort, e))?) };
+        let sort_key =
+            if blank(sort_text) { None } else { Some(key_attribute(sort_text).map_err(|e| refuse(sort, e))?) };
         let projection_text = cell(row, projection);
         let projection_value = read_projection(projection_text).map_err(|e| refuse(projection, e))?;
-        let local = squash(cell(row, kind)).contains("lsi") || squash(cell(row, kind)).contains("local") || name.to_ascii_uppercase().starts_with("LSI");
+        let local = squash(cell(row, kind)).contains("lsi")
+            || squash(cell(row, kind)).contains("local")
+            || name.to_ascii_uppercase().starts_with("LSI");
         indexes.push(IndexDesign {
             name: name.to_string(),
             local,
@@ -552,9 +565,8 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
     let size = grid.column(&["size", "item size"]);
     let attributes = grid.column(&["attributes"]);
     let notes = grid.column(&["notes"]);
-    let template_columns: Vec<usize> = (1..grid.header.len())
-        .filter(|c| !LAYOUT_COLUMNS.contains(&squash(&grid.header[*c]).as_str()))
-        .collect();
+    let template_columns: Vec<usize> =
+        (1..grid.header.len()).filter(|c| !LAYOUT_COLUMNS.contains(&squash(&grid.header[*c]).as_str())).collect();
     // Index sort keys no call named: a layout column `GSI1SK` beside `GSI1PK` is the sort key.
     for index in table.indexes.iter_mut().filter(|i| i.sort_key.is_none()) {
         let stem = index.partition_key.name.strip_suffix("PK").or_else(|| index.partition_key.name.strip_suffix("pk"));
@@ -572,7 +584,10 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
             continue;
         }
         let refuse = |column: Option<usize>, message: String| {
-            format!("{}: {message}", at(&format!("entity layout of `{}`", table.name), grid, line, row, column.unwrap_or(0)))
+            format!(
+                "{}: {message}",
+                at(&format!("entity layout of `{}`", table.name), grid, line, row, column.unwrap_or(0))
+            )
         };
         let mut keys = Vec::new();
         for &column in &template_columns {
@@ -607,7 +622,9 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
         let size_value = if blank(size_text) {
             None
         } else {
-            Some(bytes(size_text).ok_or_else(|| refuse(size, format!("`{size_text}` is not a size such as 350 B or 2 KB (at most 400 KB)")))?)
+            Some(bytes(size_text).ok_or_else(|| {
+                refuse(size, format!("`{size_text}` is not a size such as 350 B or 2 KB (at most 400 KB)"))
+            })?)
         };
         let attributes_value = read_attributes(cell(row, attributes)).map_err(|e| refuse(attributes, e))?;
         table.entities.push(Entity {
@@ -646,7 +663,9 @@ fn presence(text: &str) -> Result<(&str, f64), String> {
     let Some(percent) = inside.strip_suffix('%') else { return Ok((text, 1.0)) };
     match percent.trim().parse::<f64>() {
         Ok(p) if p > 0.0 && p <= 100.0 => Ok((text[..open].trim(), p / 100.0)),
-        _ => Err(format!("`({inside})`: the share of items with this attribute is a percentage above 0 and at most 100")),
+        _ => {
+            Err(format!("`({inside})`: the share of items with this attribute is a percentage above 0 and at most 100"))
+        }
     }
 }
 
@@ -715,12 +734,16 @@ mod tests {
 
     #[test]
     fn inventory_rows_paste_with_or_without_a_header() {
-        let rows = paste_inventory("1\tGet user\tread\tuserId\t-\t800\teventual\n2\tList orders\tread\tuserId\tdesc\t300\teventual\n").expect("rows");
+        let rows = paste_inventory(
+            "1\tGet user\tread\tuserId\t-\t800\teventual\n2\tList orders\tread\tuserId\tdesc\t300\teventual\n",
+        )
+        .expect("rows");
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].peak_rps, Some(300.0));
         let one = paste_inventory("| 3 | Place order | write | - | - | 50 | atomic |").expect("a pipe row");
         assert_eq!(one[0].consistency, Some(Consistency::Transactional));
-        let with_header = paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
+        let with_header =
+            paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
         assert_eq!(with_header[0].id, "9");
         assert!(paste_inventory("hello").is_err());
     }
@@ -743,7 +766,10 @@ mod tests {
         assert_eq!(table.partition_key.name, "PK");
         assert_eq!(table.sort_key.as_ref().map(|k| k.name.as_str()), Some("SK"));
         let index = &table.indexes[0];
-        assert_eq!((index.partition_key.name.as_str(), index.sort_key.as_ref().map(|k| k.name.as_str())), ("GSI1PK", Some("GSI1SK")));
+        assert_eq!(
+            (index.partition_key.name.as_str(), index.sort_key.as_ref().map(|k| k.name.as_str())),
+            ("GSI1PK", Some("GSI1SK"))
+        );
         assert_eq!(index.projection, Projection::KeysOnly);
         assert!(notes[0].contains("index `GSI1` of `shop` has no index table"), "{notes:?}");
         assert_eq!(table.entities[0].keys[2].2, 0.3);

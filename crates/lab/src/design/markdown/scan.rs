@@ -66,7 +66,9 @@ pub fn scan(text: &str) -> Vec<Block> {
             blocks.push(Block::Heading { line: number, level: heading.0, text: heading.1.to_string() });
         } else if let Some((label, rest)) = remark(line) {
             blocks.push(Block::Remark { line: number, label, text: rest });
-        } else if let Some(Block::Text { text, .. }) = blocks.last_mut().filter(|_| !lines[i - 2].trim().is_empty() && i >= 2) {
+        } else if let Some(Block::Text { text, .. }) =
+            blocks.last_mut().filter(|_| !lines[i - 2].trim().is_empty() && i >= 2)
+        {
             // A paragraph's lines are one text.
             text.push(' ');
             text.push_str(line);
