@@ -244,18 +244,20 @@ try {
     await t(page, 'notice').getByText(/^The design is open/).waitFor({ timeout: 60000 });
     await verdictIs(page, /^Design verdict: PASS/);
     assert.equal(await t(page, 'inventory-row').count(), 5);
-    // Frames while an edit is proved on the 10,430 items, in the worker.
+    // Frames from the edit until its proof on the 10,430 items (in the worker) is drawn.
     await page.evaluate(() => {
       window.gaps = [];
+      window.measuring = true;
       let last = performance.now();
-      const tick = (now) => { window.gaps.push(now - last); last = now; if (window.gaps.length < 400) requestAnimationFrame(tick); };
+      const tick = (now) => { window.gaps.push(now - last); last = now; if (window.measuring) requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
     });
+    const started = Date.now();
     await enter(row(page, 0).locator('[data-test="pattern-peak"]'), '150');
-    await verdictIs(page, /^Design verdict: PASS/);
     await page.waitForFunction(() => document.querySelector('[data-test="pattern-verdict"]')?.textContent.includes('at 150 requests/s'), null, { timeout: 30000 });
-    const worst = await page.evaluate(() => Math.max(...window.gaps.slice(1)));
-    console.log(`  worst frame gap while proving 10,430 items: ${worst.toFixed(1)} ms`);
+    const took = Date.now() - started;
+    const [worst, frames] = await page.evaluate(() => { window.measuring = false; return [Math.max(...window.gaps.slice(1)), window.gaps.length]; });
+    console.log(`  edit to verdict on 10,430 items: ${took} ms, ${frames} frames, worst frame gap ${worst.toFixed(1)} ms`);
     assert.ok(worst <= 50, `a frame gap of ${worst} ms`);
   });
 
@@ -274,6 +276,18 @@ try {
     assert.equal(workbook.format, 'dynalab-workbook/1');
     assert.equal(workbook.patterns.length, 8);
     assert.equal(workbook.patterns[0].requests[0].operation, 'GetItem');
+  });
+
+  await step("the Patterns tab's design opens in the workspace, and the Design tab shows it", async () => {
+    await tab(page, 'Patterns');
+    await t(page, 'workbook-example').selectOption('hot-counter.workbook.json');
+    page.once('dialog', (dialog) => dialog.accept());
+    await t(page, 'open-in-workspace').click();
+    await t(page, 'notice').getByText(/^The design is open/).waitFor({ timeout: 60000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="inventory-row"]').length === 2);
+    assert.equal(await page.getByRole('tab', { name: 'Design', exact: true }).getAttribute('aria-selected'), 'true');
+    await verdictIs(page, /^Design verdict: FAIL/);
+    assert.match(await row(page, 0).locator('[data-test="pattern-verdict"]').textContent(), /fail UpdateItem.*hot partition key/);
   });
 
   assert.deepEqual(errors, []);

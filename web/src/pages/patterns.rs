@@ -126,7 +126,7 @@ pub fn PatternsPage() -> impl IntoView {
         <div class="patterns-page">
             <section class="card">
                 <h2>"Workbook"</h2>
-                <p class="muted">"A design document in the modelling method's Markdown (the inventory, an entity layout and a design note per table: docs/design-markdown.md), a workbook (format dynalab-workbook/1, docs/workbook.md), or a DynamoDB MCP data model, a design skill cost model, a NoSQL Workbench model or a CloudFormation template (JSON), converted when opened or run. Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched."</p>
+                <p class="muted">"A design document in the modelling method's Markdown (the inventory, an entity layout and a design note per table: docs/design-markdown.md), a workbook (format dynalab-workbook/1, docs/workbook.md), or a DynamoDB MCP data model, a design skill cost model, a NoSQL Workbench model or a CloudFormation template (JSON), converted when opened or run. Every pattern runs on a fresh engine loaded with the fixture; your workspace is not touched — unless you open the design in it, where the Design tab edits it."</p>
                 <div class="row">
                     <label>"Example "
                         <select on:change=load_example data-test="workbook-example">{examples}</select>
@@ -144,6 +144,21 @@ pub fn PatternsPage() -> impl IntoView {
                 <textarea class="code" rows="14" spellcheck="false" aria-label="Design (Markdown or workbook JSON)" data-test="workbook"
                     prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
                 <button class="primary" on:click=run_all data-test="run-all" aria-busy=move || running.get().to_string()>"Run all patterns"</button>
+                <button data-test="open-in-workspace" title="Its tables and items become the workspace; its inventory the Design tab's" on:click=move |_| {
+                    let design = text.get_untracked();
+                    let replacing = !crate::state::table_names().is_empty();
+                    if replacing && !web_sys::window().and_then(|w| w.confirm_with_message("Opening this design replaces the workspace's tables, items and design (the current workspace is kept: Restore previous brings it back). Open it?").ok()).unwrap_or(false) {
+                        return;
+                    }
+                    leptos::task::spawn_local(async move {
+                        let said = crate::state::done(Ask::OpenDesign { text: design }).await;
+                        let opened = said.is_ok();
+                        ui.say(&said);
+                        if opened {
+                            ui.tab.set(crate::state::Tab::Design);
+                        }
+                    });
+                }>"Open in the workspace"</button>
                 {move || running.get().then(|| view! { <span class="muted" role="status">" Running in the engine's worker…"</span> })}
             </section>
             {move || result.get().map(|outcome| match outcome {

@@ -198,6 +198,9 @@ pub fn from_workbook(
         if calls.len() > 1 {
             notes.push(format!("pattern {}: {} calls; the first is its call here", pattern.id, calls.len()));
         }
+        if pattern.busiest_key_share != crate::workbook::KeyShare::default() || pattern.retention_days.is_some() {
+            notes.push(format!("pattern {}: its busiest_key_share and retention_days are not carried over", pattern.id));
+        }
         if let Some(error) = &pattern.expect.error {
             notes.push(format!(
                 "pattern {} expects {error}: a design here states no expected error, so the refusal shows as its failure",
