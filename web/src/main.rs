@@ -4,6 +4,7 @@
 #![allow(clippy::needless_pass_by_value)]
 
 mod app;
+mod codec_bench;
 #[cfg(test)]
 mod browser_tests;
 mod client;
