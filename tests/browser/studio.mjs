@@ -128,7 +128,13 @@ try {
     await choose(row(page, 1).locator('[data-test="call-sort-operator"]'), 'begins_with');
     await enter(row(page, 1).locator('[data-test="call-sort"]'), 'LOAN#');
     await choose(row(page, 1).locator('[data-test="call-order"]'), 'desc');
-    await enter(row(page, 1).locator('[data-test="call-limit"]'), '20');
+    // By keyboard: the control after the one changed keeps the focus (the controls are not drawn again).
+    await row(page, 1).locator('[data-test="call-limit"]').focus();
+    await page.keyboard.type('20');
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(700); // the edit applied and proved
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset?.test), 'call-filter');
+    assert.equal(await row(page, 1).locator('[data-test="call-limit"]').inputValue(), '20');
     // 3: a Query of the book's loans.
     await choose(row(page, 2).locator('[data-test="call-operation"]'), 'Query');
     await enter(row(page, 2).locator('[data-test="call-partition"]'), 'BOOK#<bookId>');

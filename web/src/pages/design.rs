@@ -421,7 +421,7 @@ fn edit_actions(ctx: Ctx, id: String, change: impl FnOnce(&mut Vec<Action>, &Tar
 }
 
 /// The keys a call's key condition names: its table's, or its index's.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Target {
     partition: String,
     sort: Option<String>,
@@ -665,8 +665,13 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
         let id = id();
         ctx.read(|d| call_of(d, &id))
     };
-    let operation = move || call().map(|(_, c)| c.operation).unwrap_or_default();
-    let table = move || call().map(|(t, _)| t).unwrap_or_default();
+    // The controls are drawn again only when what they are changes (the operation, the table, the
+    // index), not on every edit: the control being used keeps the keyboard focus.
+    let operation = Memo::new(move |_| call().map(|(_, c)| c.operation).unwrap_or_default());
+    let operation = move || operation.get();
+    let table = Memo::new(move |_| call().map(|(t, _)| t).unwrap_or_default());
+    let table = move || table.get();
+    let index = Memo::new(move |_| call().and_then(|(_, c)| c.index));
     let set_operation = move |ev: leptos::ev::Event| {
         let op = event_target_value(&ev);
         let id = id();
@@ -765,9 +770,9 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
                 </select>
                 {matches!(operation().as_str(), "Query" | "Scan").then(|| view! {
                     <select aria-label="Index" data-test="call-index" on:change=set_index>
-                        <option value="" selected=move || call().is_some_and(|(_, c)| c.index.is_none())>"the table"</option>
+                        <option value="" selected=move || index.get().is_none()>"the table"</option>
                         {indexes().into_iter().map(|name| {
-                            let selected = call().is_some_and(|(_, c)| c.index.as_deref() == Some(name.as_str()));
+                            let selected = index.get_untracked().as_deref() == Some(name.as_str());
                             view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
                         }).collect_view()}
                     </select>
@@ -775,19 +780,22 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
             })}
             {move || {
                 let op = operation();
+                let _ = (table(), index.get());
                 if op.is_empty() {
                     return ().into_any();
                 }
+                let id = ctx.studio.with_untracked(|s| s.current.inventory.get(i).map(|r| r.id.clone()).unwrap_or_default());
                 if op.starts_with("Transact") || op == "BatchGetItem" {
-                    view! { <ActionList ctx id=id()/> }.into_any()
+                    view! { <ActionList ctx id/> }.into_any()
                 } else {
-                    view! { <SingleAction ctx id=id()/> }.into_any()
+                    view! { <SingleAction ctx id/> }.into_any()
                 }
             }}
-            {move || call().map(|(_, c)| view! {
+            {move || (!operation().is_empty()).then(|| view! {
                 <details class="shorthand">
                     <summary>"As the design note writes it"</summary>
-                    <input type="text" aria-label="Key condition (shorthand)" data-test="call-shorthand" prop:value=c.key_condition.clone()
+                    <input type="text" aria-label="Key condition (shorthand)" data-test="call-shorthand"
+                        prop:value=move || call().map(|(_, c)| c.key_condition).unwrap_or_default()
                         on:change=move |ev| {
                             let text = event_target_value(&ev);
                             let id = id();
@@ -800,6 +808,7 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
 }
 
 /// The controls of one call: its key condition on the target's keys, and what its operation takes.
+/// Drawn once per operation and target; the values follow the design.
 #[component]
 fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
     let id = StoredValue::new(id);
@@ -814,16 +823,18 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
             Some((call.operation, target, action))
         })
     };
+    let shape = Memo::new(move |_| state_of().map(|(operation, target, _)| (operation, target)));
+    let action = Memo::new(move |_| state_of().map(|(_, _, action)| action).unwrap_or_default());
     let change = move |f: Box<dyn FnOnce(&mut Action, &Target)>| {
         edit_actions(ctx, id.try_get_value().unwrap_or_default(), move |actions, target| f(&mut actions[0], target));
     };
     move || {
-        let Some((operation, target, action)) = state_of() else { return ().into_any() };
-        let (_, partition, _) = part_text(&action, &target.partition);
-        let (sort_op, sort_a, sort_b) = target.sort.as_deref().map(|s| part_text(&action, s)).unwrap_or_default();
+        let Some((operation, target)) = shape.get() else { return ().into_any() };
         let query = operation == "Query";
         let scan = operation == "Scan";
         let write = matches!(operation.as_str(), "PutItem" | "UpdateItem" | "DeleteItem");
+        let partition_name = target.partition.clone();
+        let partition = move || part_text(&action.get(), &partition_name).1;
         let sort_name = target.sort.clone();
         view! {
             <div class="call-controls">
@@ -834,17 +845,20 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
                     </label>
                 })}
                 {sort_name.filter(|_| !scan).map(|sort| {
-                    let (a, b) = (sort_a.clone(), sort_b.clone());
-                    let op_now = sort_op.clone();
+                    let fixed = !query; // a GetItem or a write names the whole key
+                    let sort_text = { let sort = sort.clone(); move || part_text(&action.get(), &sort) };
+                    let sort_op = { let text = sort_text.clone(); move || text().0 };
+                    let sort_a = { let text = sort_text.clone(); move || text().1 };
+                    let sort_b = { let text = sort_text.clone(); move || text().2 };
                     let sort_for_op = sort.clone();
                     let sort_for_a = sort.clone();
                     let sort_for_b = sort.clone();
-                    let fixed = !query; // a GetItem or a write names the whole key
                     view! {
                         <label>{sort.clone()}" "
                             {if fixed {
                                 view! { <span>"="</span> }.into_any()
                             } else {
+                                let sort_op = sort_op.clone();
                                 view! {
                                     <select aria-label="Sort key condition" data-test="call-sort-operator"
                                         on:change=move |ev| {
@@ -857,67 +871,68 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
                                             }));
                                         }>
                                         {SORT_OPERATORS.iter().map(|op| {
-                                            let selected = *op == op_now;
-                                            view! { <option value=*op selected=selected>{if op.is_empty() { "(any)" } else { op }}</option> }
+                                            let sort_op = sort_op.clone();
+                                            view! { <option value=*op selected=move || sort_op() == *op>{if op.is_empty() { "(any)" } else { op }}</option> }
                                         }).collect_view()}
                                     </select>
                                 }.into_any()
                             }}
-                            <input type="text" data-test="call-sort" placeholder="ORDER#" prop:value=a.clone()
+                            <input type="text" data-test="call-sort" placeholder="ORDER#" prop:value=sort_a
                                 on:change=move |ev| {
                                     let v = event_target_value(&ev);
                                     let sort = sort_for_a.clone();
                                     change(Box::new(move |act, _| {
                                         let (op, _, second) = part_text(act, &sort);
-                                        let op = if fixed || op.is_empty() { if fixed { "=".to_string() } else { "begins_with".to_string() } } else { op };
+                                        let op = if fixed { "=".to_string() } else if op.is_empty() { "begins_with".to_string() } else { op };
                                         set_part(act, &sort, &op, (&v, &second));
                                     }));
                                 }/>
-                            {(sort_op == "between").then(|| view! {
-                                " and "
-                                <input type="text" data-test="call-sort-to" prop:value=b.clone()
-                                    on:change=move |ev| {
-                                        let v = event_target_value(&ev);
-                                        let sort = sort_for_b.clone();
-                                        change(Box::new(move |act, _| { let (_, first, _) = part_text(act, &sort); set_part(act, &sort, "between", (&first, &v)); }));
-                                    }/>
+                            {move || (sort_op() == "between").then(|| {
+                                let sort = sort_for_b.clone();
+                                let sort_b = sort_b.clone();
+                                view! {
+                                    " and "
+                                    <input type="text" data-test="call-sort-to" prop:value=sort_b
+                                        on:change=move |ev| {
+                                            let v = event_target_value(&ev);
+                                            let sort = sort.clone();
+                                            change(Box::new(move |act, _| { let (_, first, _) = part_text(act, &sort); set_part(act, &sort, "between", (&first, &v)); }));
+                                        }/>
+                                }
                             })}
                         </label>
                     }
                 })}
-                {query.then(|| {
-                    let newest = option_of(&action, "ScanIndexForward") == "false";
-                    view! {
-                        <label>"Order "
-                            <select data-test="call-order" on:change=move |ev| {
-                                let v = event_target_value(&ev);
-                                change(Box::new(move |a, _| set_option(a, "ScanIndexForward", if v == "desc" { "false" } else { "" })));
-                            }>
-                                <option value="asc" selected=!newest>"ascending"</option>
-                                <option value="desc" selected=newest>"descending (newest first)"</option>
-                            </select>
-                        </label>
-                    }
+                {query.then(|| view! {
+                    <label>"Order "
+                        <select data-test="call-order" on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            change(Box::new(move |a, _| set_option(a, "ScanIndexForward", if v == "desc" { "false" } else { "" })));
+                        }>
+                            <option value="asc" selected=move || option_of(&action.get(), "ScanIndexForward") != "false">"ascending"</option>
+                            <option value="desc" selected=move || option_of(&action.get(), "ScanIndexForward") == "false">"descending (newest first)"</option>
+                        </select>
+                    </label>
                 })}
                 {(query || scan).then(|| view! {
                     <label>"Limit "
-                        <input type="text" class="narrow" inputmode="numeric" data-test="call-limit" prop:value=option_of(&action, "Limit")
+                        <input type="text" class="narrow" inputmode="numeric" data-test="call-limit" prop:value=move || option_of(&action.get(), "Limit")
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| set_option(a, "Limit", &v))); }/>
                     </label>
                     <label>"Filter "
-                        <input type="text" data-test="call-filter" placeholder="status = 'OPEN'" prop:value=option_of(&action, "Filter")
+                        <input type="text" data-test="call-filter" placeholder="status = 'OPEN'" prop:value=move || option_of(&action.get(), "Filter")
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| set_option(a, "Filter", &v))); }/>
                     </label>
                 })}
                 {(operation == "UpdateItem").then(|| view! {
                     <label>"Change "
-                        <input type="text" data-test="call-update" placeholder="SET status = 'SHIPPED'" prop:value=action.update.clone().unwrap_or_default()
+                        <input type="text" data-test="call-update" placeholder="SET status = 'SHIPPED'" prop:value=move || action.get().update.unwrap_or_default()
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| a.update = (!v.trim().is_empty()).then_some(v))); }/>
                     </label>
                 })}
                 {write.then(|| view! {
                     <label>"Only if "
-                        <input type="text" data-test="call-condition" placeholder="attribute_not_exists(PK)" prop:value=action.condition.clone().unwrap_or_default()
+                        <input type="text" data-test="call-condition" placeholder="attribute_not_exists(PK)" prop:value=move || action.get().condition.unwrap_or_default()
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| a.condition = (!v.trim().is_empty()).then_some(v))); }/>
                     </label>
                 })}
@@ -927,7 +942,8 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
     }
 }
 
-/// A transaction's (or batch's) actions, each with its key, change and condition.
+/// A transaction's (or batch's) actions, each with its key, change and condition. Drawn again
+/// only when an action is added or removed; the values follow the design.
 #[component]
 fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
     let id = StoredValue::new(id);
@@ -939,6 +955,8 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
             Some((call.operation, target, actions))
         })
     };
+    let shape = Memo::new(move |_| state_of().map(|(operation, target, actions)| (operation, target, actions.len())));
+    let actions = Memo::new(move |_| state_of().map(|(_, _, actions)| actions).unwrap_or_default());
     let change = move |at: usize, f: Box<dyn FnOnce(&mut Action, &Target)>| {
         edit_actions(ctx, id.try_get_value().unwrap_or_default(), move |actions, target| {
             if let Some(action) = actions.get_mut(at) {
@@ -947,14 +965,14 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
         });
     };
     move || {
-        let Some((operation, target, actions)) = state_of() else { return ().into_any() };
+        let Some((operation, target, count)) = shape.get() else { return ().into_any() };
         let writes = operation == "TransactWriteItems";
         let kinds: &[&str] = if writes { &["Put", "Update", "Delete", "ConditionCheck"] } else { &["Get"] };
-        let rows = actions.into_iter().enumerate().map(|(at, action)| {
-            let (_, partition, _) = part_text(&action, &target.partition);
+        let rows = (0..count).map(|at| {
+            let one = move || actions.get().get(at).cloned().unwrap_or_default();
+            let partition_name = target.partition.clone();
+            let partition = move || part_text(&one(), &partition_name).1;
             let sort = target.sort.clone();
-            let (_, sort_value, _) = sort.as_deref().map(|s| part_text(&action, s)).unwrap_or_default();
-            let kind = action.kind.clone().unwrap_or_default();
             view! {
                 <li data-test="call-action">
                     {writes.then(|| view! {
@@ -962,26 +980,29 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
                             let v = event_target_value(&ev);
                             change(at, Box::new(move |a, _| a.kind = Some(v)));
                         }>
-                            {kinds.iter().map(|k| view! { <option value=*k selected=kind == *k>{*k}</option> }).collect_view()}
+                            {kinds.iter().map(|k| view! { <option value=*k selected=move || one().kind.as_deref() == Some(*k)>{*k}</option> }).collect_view()}
                         </select>
                     })}
                     <label>{format!(" {} = ", target.partition)}
                         <input type="text" data-test="action-partition" prop:value=partition
                             on:change=move |ev| { let v = event_target_value(&ev); change(at, Box::new(move |a, t| set_part(a, &t.partition.clone(), "=", (&v, "")))); }/>
                     </label>
-                    {sort.map(|sort| view! {
-                        <label>{format!(" {sort} = ")}
-                            <input type="text" data-test="action-sort" prop:value=sort_value
-                                on:change=move |ev| { let v = event_target_value(&ev); let s = sort.clone(); change(at, Box::new(move |a, _| set_part(a, &s, "=", (&v, "")))); }/>
-                        </label>
+                    {sort.map(|sort| {
+                        let shown = { let sort = sort.clone(); move || part_text(&one(), &sort).1 };
+                        view! {
+                            <label>{format!(" {sort} = ")}
+                                <input type="text" data-test="action-sort" prop:value=shown
+                                    on:change=move |ev| { let v = event_target_value(&ev); let s = sort.clone(); change(at, Box::new(move |a, _| set_part(a, &s, "=", (&v, "")))); }/>
+                            </label>
+                        }
                     })}
                     {writes.then(|| view! {
                         <label>" Change "
-                            <input type="text" data-test="action-update" placeholder="SET stock = stock - 1" prop:value=action.update.clone().unwrap_or_default()
+                            <input type="text" data-test="action-update" placeholder="SET stock = stock - 1" prop:value=move || one().update.unwrap_or_default()
                                 on:change=move |ev| { let v = event_target_value(&ev); change(at, Box::new(move |a, _| a.update = (!v.trim().is_empty()).then_some(v))); }/>
                         </label>
                         <label>" Only if "
-                            <input type="text" data-test="action-condition" placeholder="attribute_not_exists(PK)" prop:value=action.condition.clone().unwrap_or_default()
+                            <input type="text" data-test="action-condition" placeholder="attribute_not_exists(PK)" prop:value=move || one().condition.unwrap_or_default()
                                 on:change=move |ev| { let v = event_target_value(&ev); change(at, Box::new(move |a, _| a.condition = (!v.trim().is_empty()).then_some(v))); }/>
                         </label>
                     })}
