@@ -240,7 +240,7 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
             (None, b'\'' | b'"') => quote = Some(b),
             (None, b'(') => depth += 1,
             (None, b')') => depth -= 1,
-            (None, _) if depth == 0 => {
+            (None, _) if depth == 0 && text.is_char_boundary(i) => {
                 let before = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
                 let end = i + word.len();
                 let matches =
