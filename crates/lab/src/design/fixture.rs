@@ -17,6 +17,8 @@ pub const DEFAULT_ITEMS: u64 = 50;
 pub const DEFAULT_PER_COLLECTION: u64 = 5;
 /// Items one table may be generated with: a fixture proves the design, production is `scale`.
 pub const MAX_ITEMS: usize = 100_000;
+/// Bytes of items one table may be generated with (as a fixture file may hold).
+pub const MAX_BYTES: u64 = crate::fixtures::MAX_FIXTURE_BYTES as u64;
 /// The attribute that brings an item to its declared size.
 pub const FILLER: &str = "filler";
 
@@ -123,6 +125,24 @@ impl Layout {
                 defaults.push(format!("{}: {DEFAULT_ITEMS} items", entity.name));
             }
             roles.push(entity_roles);
+        }
+        // Sizes the layout asks for, before any item is made: a wrong size cannot exhaust memory.
+        let bytes: u64 = table
+            .entities
+            .iter()
+            .zip(&counts)
+            .map(|(entity, count)| {
+                let attributes: u64 = entity.attributes.iter().filter_map(|a| a.size).sum();
+                count.saturating_mul(entity.size.unwrap_or(0).max(attributes + 100))
+            })
+            .fold(0, u64::saturating_add);
+        if bytes > MAX_BYTES {
+            return Err(format!(
+                "table `{}`: the layout makes about {} MB of items, more than the {} MB a fixture may hold; lower Items or Size (production size is the workbook's scale)",
+                table.name,
+                bytes >> 20,
+                MAX_BYTES >> 20
+            ));
         }
         let total: u64 = counts.iter().sum();
         if total > MAX_ITEMS as u64 {

@@ -120,6 +120,9 @@ fn hostile_documents_are_refused_or_read_never_panic() {
         "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 100000 |\n";
     let (design, _) = read(many_items).expect("reads");
     assert!(design.to_workbook().expect_err("too many").contains("more than the 100000"));
+    let heavy = "## Table: t\n| Entity | PK | Items | Size |\n|---|---|---|---|\n| A | A#<a> | 100000 | 400 KB |\n";
+    let (design, _) = read(heavy).expect("reads");
+    assert!(design.to_workbook().expect_err("too large").contains("MB of items, more than the 200 MB"));
     for text in [
         "|",
         "| Entity |\n|",
