@@ -424,7 +424,7 @@ fn read_request(
             bind_collection(action, &items, &partition, sort.as_deref(), bound)?;
             let mut parts = Vec::new();
             for part in &action.key {
-                parts.push(key_condition_text(fixture, part, bound, &mut placeholders)?);
+                parts.push(key_condition_text(fixture.table, part, bound, &mut placeholders)?);
             }
             if parts.is_empty() {
                 return Err(format!("a Query needs `{partition}=value`"));
@@ -500,7 +500,7 @@ fn apply_option(
 
 /// `#n0 = :v0`, `begins_with(#n1, :v1)`, `#n1 BETWEEN :v2 AND :v3`, placeholders filled.
 fn key_condition_text(
-    fixture: &Fixture,
+    table: &TableDesign,
     part: &KeyPart,
     bound: &Bindings,
     placeholders: &mut Placeholders,
@@ -510,7 +510,7 @@ fn key_condition_text(
         let text = template
             .fill(bound)
             .ok_or_else(|| format!("`{template}`: no item of the fixture gives its placeholders a value"))?;
-        Ok(placeholders.value(typed(fixture.table, part.attribute(), &text)))
+        Ok(placeholders.value(typed(table, part.attribute(), &text)))
     };
     Ok(match part {
         KeyPart::Compare { op, value: template, .. } => format!("{name} {op} {}", value(template)?),
@@ -1051,4 +1051,125 @@ mod compose_tests {
         let (_, call) = from_request("UpdateItem", &update).expect("update");
         assert_eq!(call.key_condition, "PK=ORDER#1, SK=META SET status = 'SHIPPED' if version = 3");
     }
+}
+
+/// The request of a call with its placeholders left as `{{name}}` for a challenge's test inputs to
+/// fill (`PK=CUST#<customerId>` → `{"S": "CUST#{{customerId}}"}`), not bound to a fixture.
+pub fn template_request(
+    table: &TableDesign,
+    operation: &str,
+    text: &str,
+    index: Option<&str>,
+    strong: bool,
+) -> Result<Value, String> {
+    let actions = parse(operation, text)?;
+    let mut bound = Bindings::new();
+    for action in &actions {
+        for part in &action.key {
+            let templates: Vec<&Template> = match part {
+                KeyPart::Compare { value, .. } | KeyPart::BeginsWith { value, .. } => vec![value],
+                KeyPart::Between { low, high, .. } => vec![low, high],
+            };
+            for name in templates.iter().flat_map(|t| t.placeholders()) {
+                bound.insert(name.to_string(), format!("{{{{{name}}}}}"));
+            }
+        }
+        let texts = action.options.iter().map(|(_, v)| v.as_str()).chain(action.update.as_deref()).chain(action.condition.as_deref());
+        for text in texts {
+            for name in expression_placeholders(text) {
+                bound.insert(name.clone(), format!("{{{{{name}}}}}"));
+            }
+        }
+    }
+    let key_of = |action: &Action| -> Result<Value, String> {
+        let names: Vec<&str> = std::iter::once(table.partition_key.name.as_str()).chain(table.sort_key.as_ref().map(|k| k.name.as_str())).collect();
+        let mut key = Map::new();
+        for (name, template) in key_templates(action, &names)? {
+            key.insert(name.to_string(), typed(table, name, &template.fill(&bound).unwrap_or_default()));
+        }
+        Ok(Value::Object(key))
+    };
+    let write = |action: &Action, kind: &str| -> Result<Value, String> {
+        let mut request = Map::new();
+        request.insert("TableName".into(), json!(table.name));
+        let mut placeholders = Placeholders::default();
+        let key = key_of(action)?;
+        if kind == "Put" {
+            request.insert("Item".into(), key);
+        } else {
+            request.insert("Key".into(), key);
+        }
+        if let Some(update) = &action.update {
+            request.insert("UpdateExpression".into(), json!(translate(update, &bound, &mut placeholders)?));
+        }
+        if let Some(condition) = &action.condition {
+            request.insert("ConditionExpression".into(), json!(translate(condition, &bound, &mut placeholders)?));
+        }
+        placeholders.add_to(&mut request);
+        Ok(Value::Object(request))
+    };
+    Ok(match operation {
+        "GetItem" | "Query" | "Scan" => {
+            let action = &actions[0];
+            let mut request = Map::new();
+            request.insert("TableName".into(), json!(table.name));
+            let mut placeholders = Placeholders::default();
+            if operation == "GetItem" {
+                request.insert("Key".into(), key_of(action)?);
+            } else {
+                if let Some(index) = index {
+                    request.insert("IndexName".into(), json!(index));
+                }
+                if operation == "Query" {
+                    let parts: Result<Vec<String>, String> =
+                        action.key.iter().map(|p| key_condition_text(table, p, &bound, &mut placeholders)).collect();
+                    request.insert("KeyConditionExpression".into(), json!(parts?.join(" AND ")));
+                }
+            }
+            for (option, value) in &action.options {
+                apply_option(&mut request, option, value, &bound, &mut placeholders)?;
+            }
+            if strong && operation != "Scan" && !action.options.iter().any(|(o, _)| o == "ConsistentRead") {
+                request.insert("ConsistentRead".into(), json!(true));
+            }
+            placeholders.add_to(&mut request);
+            Value::Object(request)
+        }
+        "PutItem" | "UpdateItem" | "DeleteItem" => write(&actions[0], &operation[..operation.len() - 4])?,
+        "TransactWriteItems" => {
+            let mut items = Vec::new();
+            for action in &actions {
+                let kind = action.kind.clone().unwrap_or_else(|| "Put".into());
+                items.push(json!({ kind.clone(): write(action, &kind)? }));
+            }
+            json!({"TransactItems": items})
+        }
+        "TransactGetItems" | "BatchGetItem" => {
+            let keys: Result<Vec<Value>, String> = actions.iter().map(key_of).collect();
+            let keys = keys?;
+            if operation == "BatchGetItem" {
+                json!({"RequestItems": {table.name.clone(): {"Keys": keys}}})
+            } else {
+                json!({"TransactItems": keys.into_iter().map(|k| json!({"Get": {"TableName": table.name, "Key": k}})).collect::<Vec<_>>()})
+            }
+        }
+        other => return Err(format!("`{other}` cannot be built from a design note")),
+    })
+}
+
+/// The `<name>` placeholders an expression names.
+fn expression_placeholders(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        match after.find('>') {
+            Some(close) if super::template::is_name(after[..close].trim()) => {
+                names.push(after[..close].trim().to_string());
+                rest = &after[close + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    names
 }

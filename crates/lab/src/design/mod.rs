@@ -11,6 +11,7 @@ pub mod calls;
 pub mod expression;
 pub mod fixture;
 pub mod markdown;
+pub mod solution;
 pub mod template;
 mod to_workbook;
 pub mod workspace;
