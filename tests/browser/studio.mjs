@@ -296,6 +296,53 @@ try {
     assert.match(await row(page, 0).locator('[data-test="pattern-verdict"]').textContent(), /fail UpdateItem.*hot partition key/);
   });
 
+  await step('a challenge solved in the studio: tables from the form, records mapped by layouts, calls with controls, graded 100', async () => {
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await watchedPage(fresh, errors);
+    await p.goto(url);
+    await p.getByRole('heading', { name: 'Dynalab' }).waitFor();
+    await tab(p, 'Learn');
+    await t(p, 'pack-cart').click();
+    await t(p, 'solve-in-studio').click();
+    await t(p, 'studio-challenge').waitFor();
+    await p.waitForFunction(() => document.querySelectorAll('[data-test="inventory-row"]').length === 3);
+    await tab(p, 'Tables');
+    await t(p, 'table-name').fill('cart');
+    await t(p, 'create-table').click();
+    await t(p, 'notice').getByText('Table `cart` created.').waitFor();
+    await tab(p, 'Design');
+    for (const [n, [name, pk, sk]] of [['Customer', 'CUST#<customerId>', 'PROFILE'], ['CartLine', 'CUST#<customerId>', 'LINE#<sku>']].entries()) {
+      await t(p, 'add-entity').click();
+      const entity = t(p, 'entity-row').nth(n);
+      await entity.waitFor();
+      await enter(entity.locator('[data-test="entity-name"]'), name);
+      await enter(entity.locator('[data-test="entity-key"]').nth(0), pk);
+      await enter(entity.locator('[data-test="entity-key"]').nth(1), sk);
+    }
+    const r = (n) => t(p, 'inventory-row').nth(n);
+    await choose(r(0).locator('[data-test="call-operation"]'), 'Query');
+    await enter(r(0).locator('[data-test="call-partition"]'), 'CUST#<customerId>');
+    await choose(r(0).locator('[data-test="call-sort-operator"]'), 'begins_with');
+    await enter(r(0).locator('[data-test="call-sort"]'), 'LINE#');
+    await choose(r(1).locator('[data-test="call-operation"]'), 'GetItem');
+    await enter(r(1).locator('[data-test="call-partition"]'), 'CUST#<customerId>');
+    await enter(r(1).locator('[data-test="call-sort"]'), 'LINE#<sku>');
+    await choose(r(2).locator('[data-test="call-operation"]'), 'GetItem');
+    await enter(r(2).locator('[data-test="call-partition"]'), 'CUST#<customerId>');
+    await enter(r(2).locator('[data-test="call-sort"]'), 'PROFILE');
+    await t(p, 'grade-studio').click();
+    await t(p, 'score').waitFor({ timeout: 30000 });
+    assert.equal(await t(p, 'score').textContent(), 'Passed — 100/100');
+    assert.equal(await p.locator('[data-test="grade-AP2"]').getAttribute('data-verdict'), 'pass');
+    // A Scan for the cart: graded as the Learn tab grades it.
+    await choose(r(0).locator('[data-test="call-operation"]'), 'Scan');
+    await t(p, 'grade-studio').click();
+    await t(p, 'score').waitFor({ timeout: 30000 });
+    assert.match(await t(p, 'score').textContent(), /^Not yet — \d+\/100$/);
+    assert.equal(await p.locator('[data-test="grade-AP1"]').getAttribute('data-verdict'), 'fail');
+    await fresh.close();
+  });
+
   assert.deepEqual(errors, []);
   console.log(`${passed} passed, 0 failed`);
 } finally {

@@ -41,6 +41,15 @@ pub struct Studio {
     pub current: crate::design::Design,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<crate::design::Design>,
+    /// A challenge being solved in the studio: its pack's id and the pack (JSON), to grade against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<StudioChallenge>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudioChallenge {
+    pub id: String,
+    pub pack: String,
 }
 
 impl Studio {

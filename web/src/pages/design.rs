@@ -130,6 +130,7 @@ pub fn DesignPage() -> impl IntoView {
     view! {
         <div class="design-page">
             <Header ctx/>
+            <ChallengeCard ctx/>
             <Checklist ctx/>
             <InventoryTable ctx/>
             <Layouts ctx/>
@@ -238,6 +239,36 @@ fn file_name(name: &str) -> String {
         "design".into()
     } else {
         slug
+    }
+}
+
+/// A challenge solved here: graded as a `dynalab-solution/1` made from the design.
+#[component]
+fn ChallengeCard(ctx: Ctx) -> impl IntoView {
+    let graded = RwSignal::new(None::<Result<crate::worker::protocol::GradeView, Vec<String>>>);
+    let challenge = move || ctx.studio.with(|s| s.challenge.as_ref().map(|c| c.id.clone()));
+    let grade = move |_| {
+        graded.set(None);
+        leptos::task::spawn_local(async move {
+            ctx.flush().await;
+            graded.set(Some(match client::ask(Ask::GradeStudio).await {
+                Answer::Graded(result) => result,
+                other => Err(vec![format!("The engine's worker answered {other:?}")]),
+            }));
+        });
+    };
+    move || {
+        challenge().map(|id| view! {
+            <section class="card" aria-label="Challenge" data-test="studio-challenge">
+                <h3>{format!("Challenge: {id}")}</h3>
+                <p class="muted">"Graded as the Learn tab grades a solution: the tables are the workspace's; an entity of a layout named like one of the challenge's maps its records (every attribute of a record kept); each pattern's call keeps its placeholders, such as <customerId>, for the test inputs."</p>
+                <div class="row">
+                    <button class="primary" on:click=grade data-test="grade-studio">"Grade this design"</button>
+                    <button on:click=move |_| { graded.set(None); ctx.edit_studio(|s| s.challenge = None); }>"Stop solving it here"</button>
+                </div>
+                {move || graded.get().map(|result| view! { <crate::pages::learn::GradeResult result/> })}
+            </section>
+        })
     }
 }
 

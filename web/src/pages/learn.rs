@@ -377,6 +377,51 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
             .unwrap_or_default()
     };
     let text = RwSignal::new(progress_of(&id).solution.unwrap_or(starter));
+    // The challenge in the studio: its patterns become the design's inventory; graded there.
+    let solve_in_studio = {
+        let challenge = challenge.clone();
+        let id = id.clone();
+        move |_| {
+            let mut studio = crate::client::with_facts(|f| f.studio.clone());
+            let replacing = !studio.current.inventory.is_empty();
+            if replacing
+                && !web_sys::window()
+                    .and_then(|w| w.confirm_with_message("The Design tab's design is replaced by this challenge's patterns (its alternatives are kept). Go on?").ok())
+                    .unwrap_or(false)
+            {
+                return;
+            }
+            studio.current = dynalab_lab::design::Design {
+                name: format!("Challenge: {id}"),
+                inventory: challenge
+                    .patterns
+                    .iter()
+                    .map(|p| dynalab_lab::design::InventoryRow {
+                        id: p.id.clone(),
+                        pattern: p.description.clone(),
+                        kind: p.kind,
+                        key_inputs: p
+                            .tests
+                            .first()
+                            .map(|t| t.parameters.keys().cloned().collect::<Vec<_>>().join(", "))
+                            .unwrap_or_default(),
+                        sort_filter: String::new(),
+                        peak_rps: Some(p.peak_rps),
+                        avg_rps: None,
+                        consistency: Some(p.consistency),
+                    })
+                    .collect(),
+                ..dynalab_lab::design::Design::default()
+            };
+            studio.challenge =
+                Some(dynalab_lab::workspace::StudioChallenge { id: id.clone(), pack: pack_text.get_value() });
+            leptos::task::spawn_local(async move {
+                let _ = crate::client::ask(Ask::SetStudio { studio }).await;
+                ui.tab.set(crate::state::Tab::Design);
+                ui.tell(true, "The challenge's patterns are the Design tab's inventory: create its tables in the Tables tab, map each entity's records in a layout, choose each call, then Grade.");
+            });
+        }
+    };
     let graded = RwSignal::new(None::<Result<GradeView, Vec<String>>>);
     let challenge = StoredValue::new(challenge);
     let pack_id = StoredValue::new(id);
@@ -469,16 +514,29 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
             <button class="primary" on:click=run_grade data-test="grade">"Grade"</button>
             <button on:click=export data-test="export-solution">"Export solution"</button>
             <button on:click=naive data-test="naive">"Start from a naive attempt"</button>
+            <button on:click=solve_in_studio data-test="solve-in-studio" title="Tables from the Tables form, the mapping as entity layouts and each call chosen with controls">"Solve it in the Design tab"</button>
         </div>
         <p class="muted">{format!("The same grade on the command line: dynalab check {}-solution.json --pack packs/{}.json", pack.id, pack.id)}</p>
-        {move || graded.get().map(|result| match result {
-            Err(problems) => view! {
-                <section class="checks bad" data-test="grade-result"><h4>"The solution does not run:"</h4>
-                    <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul></section>
-            }.into_any(),
-            Ok(grade) => {
-                let pass = grade.passed;
-                let rows = grade.patterns.iter().map(|p| {
+        {move || graded.get().map(|result| view! { <GradeResult result/> })}
+    }
+    .into_any()
+}
+
+/// A challenge's grade: the score, each pattern's verdict, call, units, answers and points, and why.
+#[component]
+pub fn GradeResult(result: Result<GradeView, Vec<String>>) -> impl IntoView {
+    match result {
+        Err(problems) => view! {
+            <section class="checks bad" data-test="grade-result"><h4>"The solution does not run:"</h4>
+                <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul></section>
+        }
+        .into_any(),
+        Ok(grade) => {
+            let pass = grade.passed;
+            let rows = grade
+                .patterns
+                .iter()
+                .map(|p| {
                     view! {
                         <tr data-test=format!("grade-{}", p.id) data-verdict=p.verdict.clone()>
                             <td>{p.id.clone()}</td><td>{p.verdict.clone()}</td><td>{p.operation.clone()}</td>
@@ -486,21 +544,21 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
                             <td>{p.points.clone()}</td><td>{p.reasons.clone()}</td>
                         </tr>
                     }
-                }).collect_view();
-                view! {
-                    <section class=if pass { "checks ok" } else { "checks bad" } data-test="grade-result">
-                        <h4 data-test="score">{format!("{} — {}/100", if pass { "Passed" } else { "Not yet" }, grade.score)}</h4>
-                        <div class="table-scroll"><table>
-                            <thead><tr><th>"pattern"</th><th>"verdict"</th><th>"call"</th><th>"units"</th><th>"answers"</th><th>"points"</th><th>"why"</th></tr></thead>
-                            <tbody>{rows}</tbody>
-                        </table></div>
-                        <crate::components::pictures::Pictures drawn=grade.pictures.clone()/>
-                    </section>
-                }.into_any()
-            }
-        })}
+                })
+                .collect_view();
+            view! {
+                <section class=if pass { "checks ok" } else { "checks bad" } data-test="grade-result">
+                    <h4 data-test="score">{format!("{} — {}/100", if pass { "Passed" } else { "Not yet" }, grade.score)}</h4>
+                    {(!grade.notes.is_empty()).then(|| view! { <ul class="muted">{grade.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
+                    <div class="table-scroll"><table>
+                        <thead><tr><th>"pattern"</th><th>"verdict"</th><th>"call"</th><th>"units"</th><th>"answers"</th><th>"points"</th><th>"why"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table></div>
+                    <crate::components::pictures::Pictures drawn=grade.pictures.clone()/>
+                </section>
+            }.into_any()
+        }
     }
-    .into_any()
 }
 
 /// The page when embedded (`?embed=1&pack=URL&step=ID`, or `?embed=1&workbook=URL&pattern=ID`):

@@ -209,7 +209,23 @@ pub fn grade_solution(pack: &str, solution: &str) -> Result<GradeView, Vec<Strin
     let pack = Pack::parse(pack)?;
     let challenge = pack.challenge.as_ref().ok_or_else(|| vec!["This pack has no challenge.".to_string()])?;
     let graded = parse_solution(solution).and_then(|s| grade(challenge, &s, super::clock()))?;
-    Ok(GradeView {
+    Ok(grade_view(&graded, Vec::new()))
+}
+
+/// The workspace's design graded against the challenge it solves (the pack as JSON).
+pub fn grade_studio(engine: &Engine, design: &Design, id: &str, pack: &str) -> Result<GradeView, Vec<String>> {
+    let pack = Pack::parse(pack)?;
+    let challenge = pack.challenge.as_ref().ok_or_else(|| vec!["This pack has no challenge.".to_string()])?;
+    let creates = engine.snapshot_definitions().into_iter().map(|t| t.create).collect();
+    let design = workspace::current(engine, design);
+    let (solution, notes) = dynalab_lab::design::solution::to_solution(&design, creates, challenge, id);
+    let graded = grade(challenge, &solution, super::clock())?;
+    Ok(grade_view(&graded, notes))
+}
+
+fn grade_view(graded: &dynalab_lab::pack::challenge::Grade, notes: Vec<String>) -> GradeView {
+    GradeView {
+        notes,
         passed: graded.verdict == Verdict::Pass,
         score: graded.score,
         patterns: graded
@@ -226,5 +242,5 @@ pub fn grade_solution(pack: &str, solution: &str) -> Result<GradeView, Vec<Strin
             })
             .collect(),
         pictures: drawn(&graded.design),
-    })
+    }
 }

@@ -274,6 +274,15 @@ async fn answer(ask: Ask) -> Answer {
             }
             Answer::Done(result)
         }
+        Ask::GradeStudio => Answer::Graded(with_lab(|lab| match &lab.studio.challenge {
+            Some(challenge) => {
+                super::designs::grade_studio(&lab.engine, &lab.studio.current, &challenge.id, &challenge.pack)
+            }
+            None => Err(vec![
+                "The design solves no challenge: open one in the Learn tab and choose Solve it in the Design tab."
+                    .into(),
+            ]),
+        })),
         Ask::GenerateItems { table } => {
             if lab::loading() {
                 return Answer::Done(Err(lab::BUSY.into()));

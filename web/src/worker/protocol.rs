@@ -86,6 +86,8 @@ pub enum Ask {
     /// design, or a workbook's (any format the importers read) tables, items and inventory; the
     /// current one kept for Restore previous. → Done
     OpenDesign { text: String },
+    /// The workspace's design graded against the challenge it solves. → Graded
+    GradeStudio,
     /// Replaces `table`'s items with items generated from its entity layout. → Done
     GenerateItems { table: String },
     /// Bytes of WebAssembly memory the worker holds. → Number
@@ -194,6 +196,8 @@ pub struct ComparisonView {
 /// A challenge's grade as the Learn tab draws it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GradeView {
+    /// What the solution left out (a design's entity that maps no record, a pattern without a call).
+    pub notes: Vec<String>,
     pub passed: bool,
     pub score: u32,
     pub patterns: Vec<PatternGradeView>,

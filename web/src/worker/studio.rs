@@ -63,7 +63,7 @@ pub async fn open(text: &str) -> Result<String, String> {
     };
     super::save::keep_as_previous().await;
     let mut beside = Beside::current();
-    beside.studio = Studio { current: design, alternatives: Vec::new() };
+    beside.studio = Studio { current: design, alternatives: Vec::new(), challenge: None };
     lab::replace(engine, beside);
     let mut said = "The design is open: its tables and items are the workspace (the one you had is kept: Restore previous brings it back).".to_string();
     if !notes.is_empty() {

@@ -1074,7 +1074,12 @@ pub fn template_request(
                 bound.insert(name.to_string(), format!("{{{{{name}}}}}"));
             }
         }
-        let texts = action.options.iter().map(|(_, v)| v.as_str()).chain(action.update.as_deref()).chain(action.condition.as_deref());
+        let texts = action
+            .options
+            .iter()
+            .map(|(_, v)| v.as_str())
+            .chain(action.update.as_deref())
+            .chain(action.condition.as_deref());
         for text in texts {
             for name in expression_placeholders(text) {
                 bound.insert(name.clone(), format!("{{{{{name}}}}}"));
@@ -1082,7 +1087,9 @@ pub fn template_request(
         }
     }
     let key_of = |action: &Action| -> Result<Value, String> {
-        let names: Vec<&str> = std::iter::once(table.partition_key.name.as_str()).chain(table.sort_key.as_ref().map(|k| k.name.as_str())).collect();
+        let names: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
+            .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
+            .collect();
         let mut key = Map::new();
         for (name, template) in key_templates(action, &names)? {
             key.insert(name.to_string(), typed(table, name, &template.fill(&bound).unwrap_or_default()));

@@ -102,12 +102,19 @@ mod tests {
         let (solution, notes) = to_solution(&design, creates, challenge, "cart");
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(solution.mapping["CartLine"][0].item["sk"], json!("LINE#{sku}"));
-        assert_eq!(solution.patterns["AP2"][0].request.as_ref().expect("request")["ConsistentRead"], true, "AP2 is strong");
+        assert_eq!(
+            solution.patterns["AP2"][0].request.as_ref().expect("request")["ConsistentRead"],
+            true,
+            "AP2 is strong"
+        );
         let graded = grade(challenge, &solution, Arc::new(FixedClock::at(1_700_000_000_000))).expect("grades");
         assert_eq!(graded.verdict, Verdict::Pass, "{:#?}", graded.patterns);
         assert_eq!(graded.score, 100);
         // A Scan for the cart fails, as the reference's naive solution does.
-        let scan = document.replace("| AP1 | cart | Query | pk=CUST#<customerId> AND begins_with(sk, 'LINE#') | base |", "| AP1 | cart | Scan | Filter=pk = 'CUST#<customerId>' | base |");
+        let scan = document.replace(
+            "| AP1 | cart | Query | pk=CUST#<customerId> AND begins_with(sk, 'LINE#') | base |",
+            "| AP1 | cart | Scan | Filter=pk = 'CUST#<customerId>' | base |",
+        );
         let (design, _) = read(&scan).expect("reads");
         let creates = design.to_workbook().expect("workbook").workbook.tables;
         let (solution, _) = to_solution(&design, creates, challenge, "cart");

@@ -199,7 +199,8 @@ pub fn from_workbook(
             notes.push(format!("pattern {}: {} calls; the first is its call here", pattern.id, calls.len()));
         }
         if pattern.busiest_key_share != crate::workbook::KeyShare::default() || pattern.retention_days.is_some() {
-            notes.push(format!("pattern {}: its busiest_key_share and retention_days are not carried over", pattern.id));
+            notes
+                .push(format!("pattern {}: its busiest_key_share and retention_days are not carried over", pattern.id));
         }
         if let Some(error) = &pattern.expect.error {
             notes.push(format!(
