@@ -4,10 +4,10 @@
 #![allow(clippy::needless_pass_by_value)]
 
 mod app;
-mod codec_bench;
 #[cfg(test)]
 mod browser_tests;
 mod client;
+mod codec_bench;
 mod components;
 mod idb;
 mod pages;
