@@ -1108,6 +1108,7 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
                 items: None,
                 per_collection: None,
                 size: None,
+                skew: None,
                 notes: String::new(),
             });
         });

@@ -172,6 +172,14 @@ impl Layout {
     /// The placeholder values of item `i` of `entity`; `given` ones kept.
     pub fn bindings(&self, entity: usize, i: u64, given: &Bindings) -> Bindings {
         let per = self.table.entities[entity].per_collection.unwrap_or(DEFAULT_PER_COLLECTION).max(1);
+        // With a skew, the first share of the items all go to the first collection; the rest spread.
+        let hot = self.table.entities[entity].skew.map_or(0, |share| (share * self.counts[entity] as f64).round() as u64);
+        // The collection item `i` joins among `pool` values (0 is the hot one when there is a skew).
+        let collection = |i: u64, pool: u64| match (hot, i < hot) {
+            (0, _) => (i / per) % pool,
+            (_, true) => 0,
+            _ => 1 + ((i - hot) / per) % pool.saturating_sub(1).max(1),
+        };
         let mut values = given.clone();
         for (name, role) in &self.roles[entity] {
             if values.contains_key(name) {
@@ -181,8 +189,8 @@ impl Layout {
             let n = match role {
                 Role::Own | Role::Fresh => i,
                 Role::Driver => i % pool,
-                Role::Parent => (i / per) % pool,
-                Role::Grouped => i / per,
+                Role::Parent => collection(i, pool),
+                Role::Grouped => collection(i, u64::MAX),
             };
             values.insert(name.clone(), slot_value(name, n));
         }
@@ -362,6 +370,22 @@ mod tests {
         let order: Item = serde_json::from_value(Value::Object(items[4].1.clone())).expect("item");
         assert!((1020..=1024).contains(&item_size(&order)), "brought to 1 KB: {}", item_size(&order));
         assert_eq!(items[4].1["total"], json!({"N": "42.5"}));
+    }
+
+    #[test]
+    fn a_skew_puts_its_share_of_the_items_in_one_collection() {
+        let layout = "## Table: t\n| Entity | PK | SK | Items | Per collection | Skew |\n|---|---|---|---|---|---|\n| User | USER#<userId> | PROFILE | 10 | | |\n| Order | USER#<userId> | ORDER#<orderId> | 100 | 5 | 40% |\n";
+        let (design, _) = read(layout).expect("reads");
+        assert_eq!(design.tables[0].entities[1].skew, Some(0.4));
+        let items = Layout::new(&design.tables[0]).expect("layout").items().expect("items");
+        let busiest = items.iter().filter(|(e, i)| *e == 1 && i["PK"]["S"] == "USER#user-0001").count();
+        assert_eq!(busiest, 40, "40% of 100 orders under one user");
+        for user in 2..=10 {
+            let key = format!("USER#user-{user:04}");
+            let orders = items.iter().filter(|(e, i)| *e == 1 && i["PK"]["S"] == key.as_str()).count();
+            assert!((5..=10).contains(&orders), "the other 60 spread over the other 9 users, 5 a collection: {key} {orders}");
+        }
+        assert!(read(&layout.replace("40%", "140%")).expect_err("over 100%").contains("column \"Skew\": `140%` is not a share"));
     }
 
     #[test]

@@ -109,6 +109,10 @@ pub struct Entity {
     pub per_collection: Option<u64>,
     /// Bytes each item is brought to.
     pub size: Option<u64>,
+    /// The share of the entity's items in its busiest item collection (`Skew` 40%): a hot key made
+    /// on purpose. Even when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skew: Option<f64>,
     pub notes: String,
 }
 

@@ -4,7 +4,9 @@
 mod read;
 mod scan;
 
-pub use read::{attributes_text, bytes, paste_inventory, rate, read_attributes, template_cell, template_cell_text};
+pub use read::{
+    attributes_text, bytes, paste_inventory, percentage, rate, read_attributes, template_cell, template_cell_text,
+};
 
 use super::{Design, Entity, TableDesign};
 use crate::workbook::{Consistency, PatternKind};
@@ -92,7 +94,7 @@ fn write_table(out: &mut String, t: &TableDesign, inventory: &[super::InventoryR
         }
         let mut header: Vec<&str> = vec!["Entity"];
         header.extend(columns.iter().map(String::as_str));
-        header.extend(["Items", "Per collection", "Size", "Attributes", "Notes"]);
+        header.extend(["Items", "Per collection", "Size", "Skew", "Attributes", "Notes"]);
         let rows = t.entities.iter().map(|entity| entity_row(entity, &columns));
         table(out, &header, rows);
     }
@@ -139,6 +141,7 @@ fn entity_row(entity: &Entity, columns: &[String]) -> Vec<String> {
     row.push(entity.items.map_or("-".into(), |n| n.to_string()));
     row.push(entity.per_collection.map_or("-".into(), |n| n.to_string()));
     row.push(entity.size.map_or("-".into(), |n| format!("{n} B")));
+    row.push(entity.skew.map_or("-".into(), |share| format!("{}%", number(share * 100.0))));
     row.push(dash(&attributes_text(&entity.attributes)));
     row.push(dash(&entity.notes));
     row

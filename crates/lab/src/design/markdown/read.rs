@@ -564,6 +564,7 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
     let per_collection = grid.column(&["per collection", "percollection"]);
     let size = grid.column(&["size", "item size"]);
     let attributes = grid.column(&["attributes"]);
+    let skew = grid.column(&["skew"]);
     let notes = grid.column(&["notes"]);
     let template_columns: Vec<usize> =
         (1..grid.header.len()).filter(|c| !LAYOUT_COLUMNS.contains(&squash(&grid.header[*c]).as_str())).collect();
@@ -627,6 +628,14 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
             })?)
         };
         let attributes_value = read_attributes(cell(row, attributes)).map_err(|e| refuse(attributes, e))?;
+        let skew_text = cell(row, skew);
+        let skew_value = if blank(skew_text) {
+            None
+        } else {
+            Some(percentage(skew_text).ok_or_else(|| {
+                refuse(skew, format!("`{skew_text}` is not a share of the items, such as 40%"))
+            })?)
+        };
         table.entities.push(Entity {
             name: name.to_string(),
             keys,
@@ -634,6 +643,7 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
             items: count(items, "a number of items")?,
             per_collection: count(per_collection, "a number of items per collection")?,
             size: size_value,
+            skew: skew_value,
             notes: cell(row, notes).to_string(),
         });
     }
@@ -667,6 +677,16 @@ fn presence(text: &str) -> Result<(&str, f64), String> {
             Err(format!("`({inside})`: the share of items with this attribute is a percentage above 0 and at most 100"))
         }
     }
+}
+
+/// `40%` or `0.4` → 0.4 (above 0, at most 1).
+pub fn percentage(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let value: f64 = match text.strip_suffix('%') {
+        Some(number) => number.trim().parse::<f64>().ok()? / 100.0,
+        None => text.parse().ok()?,
+    };
+    (value > 0.0 && value <= 1.0).then_some(value)
 }
 
 /// `350 B`, `2 KB`, `1.5KB`, `400 KB` (as DynamoDB counts: 1 KB = 1,024 bytes).
