@@ -165,30 +165,21 @@ fn Header(ctx: Ctx) -> impl IntoView {
             }
         });
     };
-    let export = move |_| {
+    // The design as the worker writes it (pending edits first), downloaded under the design's name.
+    let download = move |ask: fn() -> Ask, extension: &'static str, kind: &'static str| {
         leptos::task::spawn_local(async move {
             ctx.flush().await;
-            match state::done(Ask::DesignDocument).await {
+            match state::done(ask()).await {
                 Ok(text) => {
                     let name = ctx.read(|d| if d.name.is_empty() { "design".to_string() } else { d.name.clone() });
-                    crate::storage::download(&format!("{}.md", file_name(&name)), "text/markdown", &text);
+                    crate::storage::download(&format!("{}{extension}", file_name(&name)), kind, &text);
                 }
                 Err(e) => ui.tell(false, e),
             }
         });
     };
-    let export_workbook = move |_| {
-        leptos::task::spawn_local(async move {
-            ctx.flush().await;
-            match state::done(Ask::DesignWorkbook).await {
-                Ok(text) => {
-                    let name = ctx.read(|d| if d.name.is_empty() { "design".to_string() } else { d.name.clone() });
-                    crate::storage::download(&format!("{}.workbook.json", file_name(&name)), "application/json", &text);
-                }
-                Err(e) => ui.tell(false, e),
-            }
-        });
-    };
+    let export = move |_| download(|| Ask::DesignDocument, ".md", "text/markdown");
+    let export_workbook = move |_| download(|| Ask::DesignWorkbook, ".workbook.json", "application/json");
     view! {
         <section class="card" aria-label="Design">
             <h2>"Design"</h2>

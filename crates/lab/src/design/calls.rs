@@ -631,9 +631,7 @@ fn existing_key(
     bound: &mut Bindings,
 ) -> Result<(Value, Map<String, Value>), String> {
     let table = fixture.table;
-    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
-        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
-        .collect();
+    let key_names = table.key_names();
     let templates = key_templates(action, &key_names)?;
     for (_, item) in fixture.items {
         let mut b = bound.clone();
@@ -728,9 +726,7 @@ fn new_item(
     position: u64,
 ) -> Result<Map<String, Value>, String> {
     let table = fixture.table;
-    let key_names: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
-        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
-        .collect();
+    let key_names = table.key_names();
     let templates = key_templates(action, &key_names)?;
     let partition = templates[0].1;
     let sort = templates.get(1).map(|t| t.1);
@@ -1087,9 +1083,7 @@ pub fn template_request(
         }
     }
     let key_of = |action: &Action| -> Result<Value, String> {
-        let names: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
-            .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
-            .collect();
+        let names = table.key_names();
         let mut key = Map::new();
         for (name, template) in key_templates(action, &names)? {
             key.insert(name.to_string(), typed(table, name, &template.fill(&bound).unwrap_or_default()));

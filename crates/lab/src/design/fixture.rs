@@ -173,7 +173,8 @@ impl Layout {
     pub fn bindings(&self, entity: usize, i: u64, given: &Bindings) -> Bindings {
         let per = self.table.entities[entity].per_collection.unwrap_or(DEFAULT_PER_COLLECTION).max(1);
         // With a skew, the first share of the items all go to the first collection; the rest spread.
-        let hot = self.table.entities[entity].skew.map_or(0, |share| (share * self.counts[entity] as f64).round() as u64);
+        let hot =
+            self.table.entities[entity].skew.map_or(0, |share| (share * self.counts[entity] as f64).round() as u64);
         // The collection item `i` joins among `pool` values (0 is the hot one when there is a skew).
         let collection = |i: u64, pool: u64| match (hot, i < hot) {
             (0, _) => (i / per) % pool,
@@ -383,9 +384,14 @@ mod tests {
         for user in 2..=10 {
             let key = format!("USER#user-{user:04}");
             let orders = items.iter().filter(|(e, i)| *e == 1 && i["PK"]["S"] == key.as_str()).count();
-            assert!((5..=10).contains(&orders), "the other 60 spread over the other 9 users, 5 a collection: {key} {orders}");
+            assert!(
+                (5..=10).contains(&orders),
+                "the other 60 spread over the other 9 users, 5 a collection: {key} {orders}"
+            );
         }
-        assert!(read(&layout.replace("40%", "140%")).expect_err("over 100%").contains("column \"Skew\": `140%` is not a share"));
+        assert!(read(&layout.replace("40%", "140%"))
+            .expect_err("over 100%")
+            .contains("column \"Skew\": `140%` is not a share"));
     }
 
     #[test]

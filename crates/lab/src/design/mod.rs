@@ -161,6 +161,13 @@ impl TableDesign {
         }
     }
 
+    /// The table's key attribute names: partition, then sort.
+    pub fn key_names(&self) -> Vec<&str> {
+        std::iter::once(self.partition_key.name.as_str())
+            .chain(self.sort_key.as_ref().map(|k| k.name.as_str()))
+            .collect()
+    }
+
     /// Whether the table is billed on demand (the method's default) rather than provisioned.
     pub fn on_demand(&self) -> bool {
         !self.settings.to_ascii_lowercase().contains("provisioned")

@@ -632,9 +632,10 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
         let skew_value = if blank(skew_text) {
             None
         } else {
-            Some(percentage(skew_text).ok_or_else(|| {
-                refuse(skew, format!("`{skew_text}` is not a share of the items, such as 40%"))
-            })?)
+            Some(
+                percentage(skew_text)
+                    .ok_or_else(|| refuse(skew, format!("`{skew_text}` is not a share of the items, such as 40%")))?,
+            )
         };
         table.entities.push(Entity {
             name: name.to_string(),
