@@ -303,9 +303,9 @@ try {
     await t(page, 'compare').click();
     await t(page, 'compare-row').nth(1).waitFor();
     assert.equal(await t(page, 'compare-row').count(), 2);
-    assert.match(await t(page, 'compare-row').first().textContent(), /^C1UpdateItem · 1 WCU · \$8212\.50 · failUpdateItem · 1 WCU · \$8212\.50 · pass$/);
+    assert.match(await t(page, 'compare-row').first().textContent(), /^C1UpdateItem · 1 WCU · on demand: \$8212\.50 a month at peak · failUpdateItem · 1 WCU · on demand: \$8212\.50 a month at peak · pass$/);
     // Each total says its design's verdict: the failing one is not just "cheaper".
-    assert.match(await t(page, 'compare-totals').textContent(), /At peak, on demand: \$8220\.71 \(A, fail\) and \$8294\.63 \(B, pass\) a month\./);
+    assert.match(await t(page, 'compare-totals').textContent(), /^A, fail — on demand: \$8220\.71 a month at peak\. B, pass — on demand: \$8294\.63 a month at peak\.$/);
     // "At peak" says what it counts: units per second, at the pattern's request rate.
     assert.match(await t(page, 'verdict-row').first().textContent(), /5000 WCU\/s at 5000 requests\/s/);
     await page.getByRole('button', { name: 'C2 in the console' }).click();

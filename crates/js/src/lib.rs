@@ -4,6 +4,8 @@
 //! carrying DynamoDB's name, message and wire body, which the package turns into typed errors.
 
 mod clock;
+#[cfg(feature = "codec-bench")]
+mod codec_bench;
 
 use dynalab_lab::exchange;
 

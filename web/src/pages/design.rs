@@ -623,6 +623,10 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
         let id = id();
         ctx.proof.get().and_then(Result::ok).and_then(|p| p.patterns.into_iter().find(|q| q.id == id))
     };
+    let console = move || {
+        let id = id();
+        ctx.proof.get().and_then(Result::ok).and_then(|p| p.console.into_iter().find(|(c, _, _)| *c == id))
+    };
     view! {
         <tr data-test="inventory-row">
             <td><input type="text" class="narrow" aria-label="#" prop:value=field(|r| r.id.clone())
@@ -667,7 +671,16 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
                 <div class="reason">{p.reasons.first().cloned().unwrap_or_default()}</div>
                 {(!p.busiest.is_empty()).then(|| view! { <div class="reason" data-test="pattern-busiest">{p.busiest.clone()}</div> })}
             })}</td>
-            <td><button class="link" aria-label="Remove this pattern" on:click=move |_| {
+            <td>
+                {move || console().map(|(_, operation, body)| view! {
+                    <button class="link" data-test="pattern-console" title="The call as proved, with the fixture's values: run it on the workspace"
+                        on:click=move |_| {
+                            let ui = expect_context::<Ui>();
+                            ui.console_request.set(Some((operation.clone(), body.clone())));
+                            ui.tab.set(crate::state::Tab::Console);
+                        }>"Open in the console"</button>
+                })}
+                <button class="link" aria-label="Remove this pattern" on:click=move |_| {
                 ctx.edit(move |d| {
                     if i < d.inventory.len() {
                         let id = d.inventory.remove(i).id;
@@ -946,6 +959,16 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| set_option(a, "Filter", &v))); }/>
                     </label>
                 })}
+                {(query || scan || operation == "GetItem").then(|| view! {
+                    <label>"Only attributes "
+                        <input type="text" data-test="call-projection" placeholder="(all) orderId total" prop:value=move || option_of(&action.get(), "Projection")
+                            on:change=move |ev| {
+                                // Names separated by spaces, as the shorthand writes them.
+                                let v = event_target_value(&ev).replace(',', " ").split_whitespace().collect::<Vec<_>>().join(" ");
+                                change(Box::new(move |a, _| set_option(a, "Projection", &v)));
+                            }/>
+                    </label>
+                })}
                 {(operation == "UpdateItem").then(|| view! {
                     <label>"Change "
                         <input type="text" data-test="call-update" placeholder="SET status = 'SHIPPED'" prop:value=move || action.get().update.unwrap_or_default()
@@ -1129,7 +1152,8 @@ fn TableLayout(ctx: Ctx, table: String) -> impl IntoView {
                     <thead><tr>
                         <th>"Entity"</th>
                         {move || columns().into_iter().map(|c| view! { <th>{c}</th> }).collect_view()}
-                        <th>"Items"</th><th>"Per collection"</th><th>"Size"</th><th>"Attributes"</th><th>"Notes"</th><th></th>
+                        <th title="How many in production: a larger design gets a fixture of fewer item collections, and the report says by how much it scales">"Items (production)"</th><th>"Per collection"</th><th>"Size"</th>
+                        <th title="The share of the entity's items in one item collection: a hot key on purpose">"Skew"</th><th>"Attributes"</th><th>"Notes"</th><th></th>
                     </tr></thead>
                     <tbody>
                         {move || (0..count()).map(|e| view! { <EntityRow ctx table=table.try_get_value().unwrap_or_default() e columns=columns()/> }).collect_view()}
@@ -1221,6 +1245,15 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
                     let text = event_target_value(&ev);
                     set(Box::new(move |x| {
                         x.size = if text.trim().is_empty() { None } else { Some(markdown::bytes(&text).ok_or_else(|| format!("`{text}` is not a size such as 2 KB (at most 400 KB)"))?) };
+                        Ok(())
+                    }));
+                }/></td>
+            <td><input type="text" class="narrow" aria-label="Skew" data-test="entity-skew" placeholder="—"
+                prop:value=move || entity().and_then(|x| x.skew).map(|share| format!("{}%", (share * 1000.0).round() / 10.0)).unwrap_or_default()
+                on:change=move |ev| {
+                    let text = event_target_value(&ev);
+                    set(Box::new(move |x| {
+                        x.skew = if text.trim().is_empty() { None } else { Some(markdown::percentage(&text).ok_or_else(|| format!("`{text}` is not a share of the items, such as 40%"))?) };
                         Ok(())
                     }));
                 }/></td>

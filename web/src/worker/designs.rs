@@ -175,31 +175,13 @@ pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> 
 }
 
 fn comparison(a: &DesignResult, b: &DesignResult) -> ComparisonView {
-    let cell = |design: &DesignResult, id: &str| {
-        design.patterns.iter().find(|p| p.id == id).map_or_else(
-            || "—".to_string(),
-            |p| {
-                format!(
-                    "{} · {} · {} · {}",
-                    p.operation,
-                    units_of(p),
-                    report::money(p.monthly_at_peak),
-                    p.verdict.label()
-                )
-            },
-        )
-    };
     ComparisonView {
         names: (a.name.clone(), b.name.clone()),
-        rows: compare::pattern_ids(a, b).into_iter().map(|id| (id.to_string(), cell(a, id), cell(b, id))).collect(),
-        // Each total beside its design's verdict: a failing design is never just "cheaper".
-        totals: format!(
-            "At peak, on demand: {} (A, {}) and {} (B, {}) a month.",
-            report::money(a.cost.at_peak.total()),
-            a.verdict.label(),
-            report::money(b.cost.at_peak.total()),
-            b.verdict.label()
-        ),
+        rows: compare::pattern_ids(a, b)
+            .into_iter()
+            .map(|id| (id.to_string(), compare::pattern_side(a, id), compare::pattern_side(b, id)))
+            .collect(),
+        totals: compare::totals_line(a, b),
         markdown: compare::markdown(a, b),
     }
 }

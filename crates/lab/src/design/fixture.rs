@@ -15,12 +15,39 @@ use std::collections::BTreeMap;
 /// Items an entity gets when the layout gives no count (and owns or has any placeholder).
 pub const DEFAULT_ITEMS: u64 = 50;
 pub const DEFAULT_PER_COLLECTION: u64 = 5;
-/// Items one table may be generated with: a fixture proves the design, production is `scale`.
+/// A layout's counts are production's. Up to this many items and bytes (all tables together) the
+/// fixture holds them all; beyond, it holds 1/`scale` of the item collections, each at its full
+/// size, and storage and whole-table Scans are costed ×`scale`.
+pub const FIXTURE_ITEMS: u64 = 20_000;
+pub const FIXTURE_BYTES: u64 = 64 << 20;
+/// Items one table may be generated with even so (a collection kept whole can be large).
 pub const MAX_ITEMS: usize = 100_000;
 /// Bytes of items one table may be generated with (as a fixture file may hold).
 pub const MAX_BYTES: u64 = crate::fixtures::MAX_FIXTURE_BYTES as u64;
+/// The largest production count an entity may state (a trillion items).
+pub const MAX_PRODUCTION_ITEMS: u64 = 1_000_000_000_000;
 /// The attribute that brings an item to its declared size.
 pub const FILLER: &str = "filler";
+
+/// How many times larger production is than the fixture the layouts of `tables` make: 1 while
+/// their production counts fit [`FIXTURE_ITEMS`] and [`FIXTURE_BYTES`], and a note when it is more.
+pub fn scale(tables: &[TableDesign]) -> (u64, Option<String>) {
+    let (items, bytes) = tables
+        .iter()
+        .map(|t| Layout::counted(t, 1).size())
+        .fold((0_u64, 0_u64), |(i, b), (ti, tb)| (i.saturating_add(ti), b.saturating_add(tb)));
+    let scale = items.div_ceil(FIXTURE_ITEMS).max(bytes.div_ceil(FIXTURE_BYTES)).max(1);
+    let note = (scale > 1).then(|| {
+        format!(
+            "the entity layouts make {} items ({} MB) in production: the fixture holds about 1/{} of the item collections, each at its full size; storage and whole-table Scans are costed ×{}",
+            crate::numbers::thousands(items),
+            crate::numbers::thousands(bytes >> 20),
+            crate::numbers::thousands(scale),
+            crate::numbers::thousands(scale)
+        )
+    });
+    (scale, note)
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -46,7 +73,44 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(table: &TableDesign) -> Result<Self, String> {
+    /// The layout of `table` with production's counts divided by `scale` (see [`scale`]).
+    pub fn new(table: &TableDesign, scale: u64) -> Result<Self, String> {
+        let layout = Self::counted(table, scale);
+        let (total, bytes) = layout.size();
+        if bytes > MAX_BYTES {
+            return Err(format!(
+                "table `{}`: the layout makes about {} MB of items, more than the {} MB a fixture may hold; lower Items, Per collection or Size",
+                table.name,
+                bytes >> 20,
+                MAX_BYTES >> 20
+            ));
+        }
+        if total > MAX_ITEMS as u64 {
+            return Err(format!(
+                "table `{}`: the layout makes {total} items, more than the {MAX_ITEMS} a fixture may hold; lower Items or Per collection",
+                table.name
+            ));
+        }
+        Ok(layout)
+    }
+
+    /// Items and bytes (as the layout sizes them, before any item is made) this layout makes.
+    pub fn size(&self) -> (u64, u64) {
+        let bytes = self
+            .table
+            .entities
+            .iter()
+            .zip(&self.counts)
+            .map(|(entity, count)| {
+                let attributes: u64 = entity.attributes.iter().filter_map(|a| a.size).sum();
+                count.saturating_mul(entity.size.unwrap_or(0).max(attributes + 100))
+            })
+            .fold(0, u64::saturating_add);
+        (self.counts.iter().fold(0, |a, b| a.saturating_add(*b)), bytes)
+    }
+
+    fn counted(table: &TableDesign, scale: u64) -> Self {
+        let scaled = |n: u64| n.div_ceil(scale.max(1));
         let partition_attributes: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
             .chain(table.indexes.iter().map(|i| i.partition_key.name.as_str()))
             .collect();
@@ -67,7 +131,7 @@ impl Layout {
         // Owners first: their counts size the pools the others draw from.
         for (name, &e) in &owners {
             let entity = &table.entities[e];
-            counts[e] = entity.items.unwrap_or(DEFAULT_ITEMS);
+            counts[e] = scaled(entity.items.unwrap_or(DEFAULT_ITEMS));
             pools.insert(name.clone(), counts[e]);
         }
         let mut roles = Vec::new();
@@ -106,19 +170,19 @@ impl Layout {
                 let driver = entity_roles.iter().find(|(_, r)| **r == Role::Driver).map(|(n, _)| n.clone());
                 let parent = entity_roles.iter().find(|(_, r)| **r == Role::Parent).map(|(n, _)| n.clone());
                 counts[e] = match (entity.items, driver, parent) {
-                    (Some(n), _, _) => n,
+                    (Some(n), _, _) => scaled(n),
                     (None, Some(driver), _) => {
                         defaults.push(format!("{}: one item per {driver}", entity.name));
                         pools[&driver]
                     }
                     (None, None, Some(parent)) => {
                         defaults.push(format!("{}: {per} per {parent}", entity.name));
-                        pools[&parent] * per
+                        pools[&parent].saturating_mul(per)
                     }
                     (None, None, None) if entity_roles.is_empty() => 1,
                     (None, None, None) => {
                         defaults.push(format!("{}: {DEFAULT_ITEMS} items", entity.name));
-                        DEFAULT_ITEMS
+                        scaled(DEFAULT_ITEMS)
                     }
                 };
             } else if entity.items.is_none() {
@@ -126,32 +190,7 @@ impl Layout {
             }
             roles.push(entity_roles);
         }
-        // Sizes the layout asks for, before any item is made: a wrong size cannot exhaust memory.
-        let bytes: u64 = table
-            .entities
-            .iter()
-            .zip(&counts)
-            .map(|(entity, count)| {
-                let attributes: u64 = entity.attributes.iter().filter_map(|a| a.size).sum();
-                count.saturating_mul(entity.size.unwrap_or(0).max(attributes + 100))
-            })
-            .fold(0, u64::saturating_add);
-        if bytes > MAX_BYTES {
-            return Err(format!(
-                "table `{}`: the layout makes about {} MB of items, more than the {} MB a fixture may hold; lower Items or Size (production size is the workbook's scale)",
-                table.name,
-                bytes >> 20,
-                MAX_BYTES >> 20
-            ));
-        }
-        let total: u64 = counts.iter().sum();
-        if total > MAX_ITEMS as u64 {
-            return Err(format!(
-                "table `{}`: the layout makes {total} items, more than the {MAX_ITEMS} a fixture may hold; lower Items (production size is the workbook's scale)",
-                table.name
-            ));
-        }
-        Ok(Self { table: table.clone(), counts, pools, roles, defaults })
+        Self { table: table.clone(), counts, pools, roles, defaults }
     }
 
     pub fn count(&self, entity: usize) -> u64 {
@@ -353,7 +392,7 @@ mod tests {
     #[test]
     fn items_agree_across_entities() {
         let (design, _) = read(LAYOUT).expect("reads");
-        let layout = Layout::new(&design.tables[0]).expect("layout");
+        let layout = Layout::new(&design.tables[0], 1).expect("layout");
         assert_eq!(layout.counts, [4, 10, 10, 20], "users, orders, one view per order, 2 lines per order");
         let items = layout.items().expect("items");
         let s = |item: &Map<String, Value>, a: &str| item[a]["S"].as_str().unwrap_or_default().to_string();
@@ -378,7 +417,7 @@ mod tests {
         let layout = "## Table: t\n| Entity | PK | SK | Items | Per collection | Skew |\n|---|---|---|---|---|---|\n| User | USER#<userId> | PROFILE | 10 | | |\n| Order | USER#<userId> | ORDER#<orderId> | 100 | 5 | 40% |\n";
         let (design, _) = read(layout).expect("reads");
         assert_eq!(design.tables[0].entities[1].skew, Some(0.4));
-        let items = Layout::new(&design.tables[0]).expect("layout").items().expect("items");
+        let items = Layout::new(&design.tables[0], 1).expect("layout").items().expect("items");
         let busiest = items.iter().filter(|(e, i)| *e == 1 && i["PK"]["S"] == "USER#user-0001").count();
         assert_eq!(busiest, 40, "40% of 100 orders under one user");
         for user in 2..=10 {

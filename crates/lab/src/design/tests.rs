@@ -116,13 +116,21 @@ fn a_markdown_file_is_told_from_yaml_and_json() {
 fn hostile_documents_are_refused_or_read_never_panic() {
     let long_condition = format!("## Table: t\n| Entity | PK |\n|---|---|\n| A | A#<a> |\n\n| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n| 1 | x | Query | PK={} | base |\n", "A#".repeat(5000));
     assert!(read(&long_condition).expect_err("long").contains("at most 4096"));
-    let many_items =
-        "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 100000 |\n";
+    // Production counts beyond the fixture's budget are scaled down, never made in full.
+    let many_items = "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 1000000000000 |\n";
     let (design, _) = read(many_items).expect("reads");
-    assert!(design.to_workbook().expect_err("too many").contains("more than the 100000"));
-    let heavy = "## Table: t\n| Entity | PK | Items | Size |\n|---|---|---|---|\n| A | A#<a> | 100000 | 400 KB |\n";
-    let (design, _) = read(heavy).expect("reads");
+    let converted = design.to_workbook().expect("scaled down");
+    let items = converted.workbook.fixtures["t"].as_array().map_or(0, Vec::len) as u64;
+    assert!(items <= super::fixture::FIXTURE_ITEMS + 2, "{items} items");
+    assert_eq!(converted.workbook.scale, 50_000_005.0, "{:?}", converted.notes);
+    assert!(converted.notes[0].contains("1,000,000,100,000 items"), "{:?}", converted.notes);
+    // A collection kept whole that is larger than a fixture may hold is refused before it is made.
+    let one_collection = "## Table: t (PK, SK)\n| Entity | PK | SK | Items | Per collection | Size |\n|---|---|---|---|---|---|\n| Order | ORDER#<o> | META | 10 | | |\n| Line | ORDER#<o> | LINE#<n> | | 1000 | 400 KB |\n";
+    let (design, _) = read(one_collection).expect("reads");
     assert!(design.to_workbook().expect_err("too large").contains("MB of items, more than the 200 MB"));
+    let endless = "## Table: t (PK, SK)\n| Entity | PK | SK | Items | Per collection |\n|---|---|---|---|---|\n| Order | ORDER#<o> | META | 10 | |\n| Line | ORDER#<o> | LINE#<n> | | 1000000000000 |\n";
+    let (design, _) = read(endless).expect("reads");
+    assert!(design.to_workbook().expect_err("too many").contains("more than the"));
     for text in [
         "|",
         "| Entity |\n|",
@@ -173,4 +181,31 @@ fn damaged_documents_never_panic() {
             let _ = read(&write(&design));
         }
     }
+}
+
+#[test]
+fn production_counts_scale_the_fixture_and_a_scan_pays_for_all_of_production() {
+    let document = |users: &str| {
+        format!(
+            "| # | Pattern | Type | Key inputs | Sort/filter | Rate (peak/s) | Consistency |\n|---|---|---|---|---|---|---|\n\
+             | 1 | A user | read | userId | - | 10 | eventual |\n| 2 | Every user | read | - | - | 1 | eventual |\n\n\
+             ## Table: app (PK, SK)\n| Entity | PK | SK | Items | Size |\n|---|---|---|---|---|\n| User | USER#<userId> | PROFILE | {users} | 1 KB |\n\n\
+             | # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n\
+             | 1 | A user | GetItem | PK=USER#<userId>, SK=PROFILE | base |\n| 2 | Every user | Scan | | base |\n"
+        )
+    };
+    let small = check_text(&document("1000"), clock()).expect("checks");
+    let large = check_text(&document("10,000,000"), clock()).expect("checks");
+    let (small, large_notes, large) = (&small.checked.result, &large.notes, &large.checked.result);
+    assert_eq!(small.scale, 1.0, "a thousand users fit the fixture");
+    assert_eq!(large.scale, 500.0, "ten million users: 20,000 in the fixture");
+    assert!(large_notes.iter().any(|n| n.contains("10,000,000 items") && n.contains("about 1/500")), "{large_notes:?}");
+    assert_eq!(large.tables[0].totals.items, 20_000);
+    // The GetItem reads one item either way; the Scan reads all of production.
+    assert_eq!(small.patterns[0].read_units, large.patterns[0].read_units);
+    let per_item = |r: &crate::workbook::analysis::DesignResult| r.patterns[1].read_units / r.tables[0].totals.items as f64;
+    let (small_scan, large_scan) = (small.patterns[1].read_units, large.patterns[1].read_units);
+    assert!(large_scan > small_scan * 9_000.0, "{small_scan} → {large_scan}");
+    assert!((per_item(large) / 500.0 - per_item(small)).abs() / per_item(small) < 0.02);
+    assert!(large.patterns[1].reasons.iter().any(|r| r.contains("production's size (scale ×500)")), "{:?}", large.patterns[1].reasons);
 }

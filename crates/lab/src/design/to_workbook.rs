@@ -34,8 +34,10 @@ impl Design {
         let mut notes = Vec::new();
         let mut creates = Vec::new();
         let mut bound = Vec::new();
+        let (scale, scaled) = super::fixture::scale(&self.tables);
+        notes.extend(scaled);
         for table in &self.tables {
-            let layout = Layout::new(table)?;
+            let layout = Layout::new(table, scale)?;
             let items = layout.items()?;
             if !layout.defaults.is_empty() {
                 notes.push(format!(
@@ -48,6 +50,7 @@ impl Design {
             bound.push(Bound { design: table.clone(), layout, items });
         }
         let mut converted = self.prove_with(creates, &bound);
+        converted.workbook.scale = scale as f64;
         notes.append(&mut converted.notes);
         converted.notes = notes;
         Ok(converted)
@@ -145,7 +148,8 @@ impl Design {
             description: self.description.clone(),
             region: "us-east-1".into(),
             scale: 1.0,
-            collection_scale: None,
+            // Item collections are generated at their production size; only their number scales.
+            collection_scale: Some(1.0),
             max_fan_out: None,
             replicas: Default::default(),
             tables: creates,

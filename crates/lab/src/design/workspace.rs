@@ -111,6 +111,8 @@ pub fn current(engine: &Engine, design: &Design) -> Design {
 /// workbook runs touches the workspace).
 pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
     let (tables, missing) = tables(engine, design);
+    let designs: Vec<TableDesign> = tables.iter().map(|(t, _)| t.clone()).collect();
+    let (scale, scaled) = super::fixture::scale(&designs);
     let mut creates = Vec::new();
     let mut bound = Vec::new();
     for (table, create) in tables {
@@ -120,11 +122,13 @@ pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
             .filter_map(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
             .map(|item| (usize::MAX, item))
             .collect();
-        let layout = Layout::new(&table)?;
+        let layout = Layout::new(&table, scale)?;
         creates.push(create);
         bound.push(Bound { design: table, layout, items });
     }
     let mut converted = design.prove_with(creates, &bound);
+    converted.workbook.scale = scale as f64;
+    converted.notes.extend(scaled);
     for name in missing {
         converted.notes.push(format!("the design names table `{name}`, which the workspace does not hold"));
     }
@@ -134,14 +138,17 @@ pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
 /// Items generated from `table`'s entity layout, for the workspace to hold.
 pub fn generate(engine: &Engine, design: &Design, table: &str) -> Result<Vec<Map<String, Value>>, String> {
     let (tables, _) = tables(engine, design);
-    let (table, _) = tables
+    let designs: Vec<TableDesign> = tables.into_iter().map(|(t, _)| t).collect();
+    // The scale is the whole design's: every table keeps the same share of production.
+    let (scale, _) = super::fixture::scale(&designs);
+    let table = designs
         .into_iter()
-        .find(|(t, _)| t.name == table)
+        .find(|t| t.name == table)
         .ok_or_else(|| format!("no table `{table}` in the workspace"))?;
     if table.entities.is_empty() {
         return Err(format!("table `{}` has no entity layout to generate items from", table.name));
     }
-    Ok(Layout::new(&table)?.items()?.into_iter().map(|(_, item)| item).collect())
+    Ok(Layout::new(&table, scale)?.items()?.into_iter().map(|(_, item)| item).collect())
 }
 
 /// A workspace made from a design document: its tables created and its fixture generated. The

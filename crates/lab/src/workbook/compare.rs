@@ -59,6 +59,51 @@ pub fn billing(design: &DesignResult) -> String {
     }
 }
 
+/// The billing mode of the table a pattern runs on.
+pub fn pattern_billing<'a>(design: &'a DesignResult, pattern: &PatternResult) -> &'a str {
+    design.declared.tables.iter().find(|t| t.table == pattern.table).map_or("on demand", |t| t.billing)
+}
+
+/// One pattern of `design` as a comparison shows it: call · units · what it costs under its
+/// table's billing mode · verdict (`—` when the design has no such pattern).
+pub fn pattern_side(design: &DesignResult, id: &str) -> String {
+    let Some(p) = find(design, id) else { return "—".into() };
+    let cost = if pattern_billing(design, p) == "provisioned" {
+        let prices = &design.cost.prices;
+        let (rate, unit, hourly) = match p.kind {
+            crate::workbook::PatternKind::Write => (p.write_units_at_peak, "WCU", prices.wcu_hour),
+            crate::workbook::PatternKind::Read => (p.read_units_at_peak, "RCU", prices.rcu_hour),
+        };
+        format!(
+            "provisioned: {} {unit}/s at peak, {} of capacity a month",
+            crate::numbers::decimal(rate),
+            money(rate * hourly * crate::workbook::prices::HOURS_PER_MONTH)
+        )
+    } else {
+        format!("on demand: {} a month at peak", money(p.monthly_at_peak))
+    };
+    format!("{} · {} · {cost} · {}", p.operation, pattern_units(p).0, p.verdict.label())
+}
+
+/// Both designs' totals, each beside its verdict and billing mode: a failing design is never
+/// just "cheaper".
+pub fn totals_line(a: &DesignResult, b: &DesignResult) -> String {
+    let one = |label: &str, design: &DesignResult| {
+        let mode = billing(design);
+        let bill = if design.declared.tables.iter().any(|t| t.billing == "provisioned") {
+            format!(
+                "{} a month of declared capacity ({} at peak if it were on demand)",
+                declared(design),
+                money(design.cost.at_peak.total())
+            )
+        } else {
+            format!("{} a month at peak", money(design.cost.at_peak.total()))
+        };
+        format!("{label}, {} — {mode}: {bill}.", verdict(design))
+    };
+    format!("{} {}", one("A", a), one("B", b))
+}
+
 fn declared(design: &DesignResult) -> String {
     let d = &design.declared;
     if d.tables.iter().all(|t| t.targets.is_empty()) {
@@ -173,4 +218,55 @@ pub fn rows(a: &DesignResult, b: &DesignResult) -> Vec<serde_json::Value> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workbook::check::check;
+    use crate::workbook::Workbook;
+    use dynalab_engine::FixedClock;
+    use serde_json::Value;
+    use std::sync::Arc;
+
+    fn design(name: &str, billing: Value, operation: &str) -> DesignResult {
+        let mut table = json!({"TableName": "things", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]});
+        for (k, v) in billing.as_object().cloned().unwrap_or_default() {
+            table[k] = v;
+        }
+        let request = if operation == "Scan" {
+            json!({"TableName": "things"})
+        } else {
+            json!({"TableName": "things", "Key": {"pk": {"S": "a"}}})
+        };
+        let workbook = json!({"format": crate::workbook::FORMAT, "name": name, "tables": [table],
+            "fixtures": {"things": [{"pk": "a"}, {"pk": "b"}]},
+            "patterns": [{"id": "1", "description": "get one", "type": "read", "peak_rps": 100, "consistency": "eventual",
+                "requests": [{"operation": operation, "request": request}]}]});
+        let workbook = Workbook::parse(&workbook.to_string()).expect("valid");
+        check(&workbook, Arc::new(FixedClock::at(0))).expect("checks").result
+    }
+
+    #[test]
+    fn each_side_says_its_billing_mode_and_each_total_its_verdict() {
+        let scan = design("scan", json!({"BillingMode": "PAY_PER_REQUEST"}), "Scan");
+        let provisioned = design(
+            "provisioned",
+            json!({"BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 100, "WriteCapacityUnits": 10}}),
+            "GetItem",
+        );
+        assert!(pattern_side(&scan, "1").starts_with("Scan · 0.5 RCU · on demand: $"), "{}", pattern_side(&scan, "1"));
+        assert!(pattern_side(&scan, "1").ends_with("a month at peak · fail"));
+        // 0.5 RCU × 100/s = 50 RCU/s, at $0.00013 an RCU-hour for 730 hours.
+        assert_eq!(
+            pattern_side(&provisioned, "1"),
+            "GetItem · 0.5 RCU · provisioned: 50 RCU/s at peak, $4.75 of capacity a month · pass"
+        );
+        assert_eq!(pattern_side(&provisioned, "2"), "—");
+        let totals = totals_line(&scan, &provisioned);
+        assert!(totals.starts_with("A, fail — on demand: $"), "{totals}");
+        assert!(totals.contains("a month at peak. B, pass — provisioned: $"), "{totals}");
+        assert!(totals.ends_with("provisioned: $14.23 a month of declared capacity ($16.43 at peak if it were on demand)."), "{totals}");
+    }
 }

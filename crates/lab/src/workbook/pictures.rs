@@ -17,11 +17,39 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
+/// Roughly how many pixels `text` takes at 12 px in a sans-serif face (capitals and signs are
+/// wide, narrow letters narrow): enough to keep labels apart without measuring fonts.
+fn width_of(text: &str) -> f64 {
+    text.chars()
+        .map(|c| match c {
+            'i' | 'l' | 'j' | 't' | 'f' | 'r' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | ' ' => 4.0,
+            'm' | 'w' | 'M' | 'W' | '@' | '%' | '#' | '&' | '—' => 11.0,
+            c if c.is_uppercase() => 8.5,
+            c if c.is_ascii_digit() => 7.0,
+            _ => 6.8,
+        })
+        .sum()
+}
+
+/// `text` cut (ending in …) to fit `width` pixels.
+fn fit(text: &str, width: f64) -> String {
+    if width_of(text) <= width {
         return text.to_string();
     }
-    text.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
+    let mut kept = String::new();
+    for c in text.chars() {
+        if width_of(&kept) + width_of(&c.to_string()) + width_of("…") > width {
+            break;
+        }
+        kept.push(c);
+    }
+    kept + "…"
+}
+
+/// A region that clips whatever is drawn in it: a label that a font draws wider than estimated
+/// still never runs into its neighbour.
+fn clipped(x: f64, y: f64, width: f64, height: f64, inner: &str) -> String {
+    format!("<svg x=\"{x:.1}\" y=\"{y:.1}\" width=\"{width:.1}\" height=\"{height:.1}\" overflow=\"hidden\">{inner}</svg>")
 }
 
 fn frame(height: usize, title: &str, body: &str) -> String {
@@ -72,7 +100,8 @@ pub fn key_load(result: &DesignResult) -> String {
     let mut body = String::new();
     let mut y = 30;
     for ((target, kind), keys) in &loads {
-        let _ = write!(body, "<text x=\"0\" y=\"{}\">{} ({kind}/s)</text>", y + 14, escape(&cut(target, 22)));
+        let label = format!("<text x=\"0\" y=\"14\">{}</text>", escape(&fit(&format!("{target} ({kind}/s)"), 162.0)));
+        body.push_str(&clipped(0.0, y as f64, 166.0, 20.0, &label));
         let mut keys: Vec<(&String, &(f64, f64))> = keys.iter().collect();
         keys.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0));
         for (i, (partition, (load, ceiling))) in keys.iter().take(8).enumerate() {
@@ -84,24 +113,19 @@ pub fn key_load(result: &DesignResult) -> String {
             } else {
                 "#1e7b34"
             };
-            let x = 170 + i * 74;
             let hot = if share > 1.0 { " HOT" } else { "" };
             let ink = if share > 1.0 { "#fff" } else { "#000" };
-            let _ = write!(
-                body,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"70\" height=\"34\" rx=\"3\" fill=\"{fill}\" fill-opacity=\"{:.2}\"><title>{} on {}: {:.0} {kind}/s of {:.0}</title></rect><text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text><text x=\"{}\" y=\"{}\" fill=\"{ink}\">{:.0}%{hot}</text>",
+            let tile = format!(
+                "<rect x=\"0\" y=\"0\" width=\"70\" height=\"34\" rx=\"3\" fill=\"{fill}\" fill-opacity=\"{:.2}\"><title>{} on {}: {:.0} {kind}/s of {:.0}</title></rect><text x=\"3\" y=\"14\" fill=\"{ink}\">{}</text><text x=\"3\" y=\"29\" fill=\"{ink}\">{}</text>",
                 0.25 + 0.75 * share.min(1.0),
                 escape(partition),
                 escape(target),
                 load,
                 ceiling,
-                x + 3,
-                y + 14,
-                escape(&cut(partition, 10)),
-                x + 3,
-                y + 29,
-                100.0 * share
+                escape(&fit(partition, 64.0)),
+                escape(&fit(&format!("{:.0}%{hot}", 100.0 * share), 64.0)),
             );
+            body.push_str(&clipped((170 + i * 74) as f64, y as f64, 70.0, 34.0, &tile));
         }
         y += 42;
     }
@@ -118,25 +142,25 @@ pub fn cost_per_pattern(result: &DesignResult) -> String {
     let mut body = String::new();
     for (i, p) in result.patterns.iter().enumerate() {
         let y = 28 + i * 24;
-        let width = (280.0 * p.monthly_at_peak / most).max(1.0);
+        let width = (220.0 * p.monthly_at_peak / most).max(1.0);
         let fill = match p.verdict {
             Verdict::Pass => "#1f5fbf",
             Verdict::Warn => "#e0a100",
             Verdict::Fail => "#b3261e",
         };
-        let _ = write!(
-            body,
-            "<text x=\"0\" y=\"{}\">{}</text><rect x=\"170\" y=\"{}\" width=\"{width:.1}\" height=\"16\" fill=\"{fill}\"/><text x=\"{:.1}\" y=\"{}\">{}/month · {} RCU + {} WCU · {}</text>",
-            y + 12,
-            escape(&cut(&format!("{} {}", p.id, p.operation), 26)),
-            y,
-            176.0 + width,
-            y + 12,
-            escape(&money(p.monthly_at_peak)),
+        let label = format!("<text x=\"0\" y=\"12\">{}</text>", escape(&fit(&format!("{} {}", p.id, p.operation), 162.0)));
+        body.push_str(&clipped(0.0, y as f64, 166.0, 18.0, &label));
+        let _ = write!(body, "<rect x=\"170\" y=\"{y}\" width=\"{width:.1}\" height=\"16\" fill=\"{fill}\"/>");
+        let room = WIDTH as f64 - 176.0 - width;
+        let figures = format!(
+            "{}/month · {} RCU + {} WCU · {}",
+            money(p.monthly_at_peak),
             p.read_units,
             p.write_units,
             p.verdict.label()
         );
+        let text = format!("<text x=\"0\" y=\"12\">{}</text>", escape(&fit(&figures, room - 2.0)));
+        body.push_str(&clipped(176.0 + width, y as f64, room, 18.0, &text));
     }
     frame(34 + result.patterns.len() * 24, "Cost per pattern at peak (on demand), and units per request", &body)
 }
@@ -166,24 +190,22 @@ pub fn collection_sizes(result: &DesignResult) -> Option<String> {
             counts[bucket] += 1;
         }
         let most = counts.iter().copied().max().unwrap_or(1).max(1);
-        let _ = write!(
-            body,
-            "<text x=\"0\" y=\"{}\">{} (×{} scale)</text>",
-            y + 12,
-            escape(&cut(&table.name, 24)),
-            result.collection_scale
+        let label = format!(
+            "<text x=\"0\" y=\"12\">{}</text>",
+            escape(&fit(&format!("{} (×{} scale)", table.name, result.collection_scale), 192.0))
         );
+        body.push_str(&clipped(0.0, y as f64, 196.0, 18.0, &label));
         for (i, ((_, label), count)) in buckets.iter().zip(counts).enumerate() {
             let x = 200 + i * 90;
             let height = 40.0 * count as f64 / most as f64;
             let fill = if i == 5 { "#b3261e" } else { "#1f5fbf" };
             let _ = write!(
                 body,
-                "<rect x=\"{x}\" y=\"{:.1}\" width=\"70\" height=\"{height:.1}\" fill=\"{fill}\"/><text x=\"{x}\" y=\"{}\">{} · {count}</text>",
-                y as f64 + 40.0 - height,
-                y + 54,
-                escape(label)
+                "<rect x=\"{x}\" y=\"{:.1}\" width=\"70\" height=\"{height:.1}\" fill=\"{fill}\"/>",
+                y as f64 + 40.0 - height
             );
+            let text = format!("<text x=\"0\" y=\"12\">{}</text>", escape(&fit(&format!("{label} · {count}"), 84.0)));
+            body.push_str(&clipped(x as f64, (y + 42) as f64, 86.0, 16.0, &text));
         }
         let _ = write!(
             body,
@@ -249,6 +271,27 @@ mod tests {
         assert!(hot.contains("#b3261e") && hot.contains("HOT"), "{hot}");
         let sharded = key_load(&design("hot-counter-sharded.workbook.json"));
         assert!(!sharded.contains("HOT"), "{sharded}");
+    }
+
+    #[test]
+    fn labels_fit_their_place_and_each_is_clipped_to_it() {
+        assert_eq!(fit("MEMBER#m1", 64.0), "MEMBER…");
+        assert_eq!(fit("u1", 64.0), "u1");
+        for text in ["MEMBER#m1", "WWWWWWWWWWWWWWW", "ORDER#2026-11-05#o4", "x"] {
+            assert!(width_of(&fit(text, 64.0)) <= 64.0, "{text}");
+        }
+        let mut result = design("hot-counter.workbook.json");
+        for load in result.patterns.iter_mut().flat_map(|p| p.busiest_key.iter_mut()) {
+            load.partition = "MEMBER#member-000001#WAREHOUSE".into();
+            load.target = "a-table-with-a-very-long-name/and-its-index".into();
+        }
+        let svg = key_load(&result);
+        // Every tile and label is its own region: nothing drawn in it shows outside it.
+        let tiles = svg.matches("width=\"70.0\" height=\"34.0\" overflow=\"hidden\"").count();
+        let labels = svg.matches("width=\"166.0\" height=\"20.0\" overflow=\"hidden\"").count();
+        assert!(tiles >= 1 && labels >= 1 && svg.matches("<svg x=").count() == tiles + labels, "{svg}");
+        assert!(svg.contains(">MEMBER…<") && !svg.contains(">MEMBER#member-000001#WAREHOUSE<"), "{svg}");
+        assert!(svg.contains("<title>MEMBER#member-000001#WAREHOUSE on "), "the whole key stays in the tooltip");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! to default (and say so).
 
 use super::scan::{scan, squash, Block, Grid};
+use crate::design::fixture::MAX_PRODUCTION_ITEMS;
+use crate::numbers::thousands;
 use crate::design::template::Template;
 use crate::design::{
     Attribute, CallRow, Design, Entity, IndexDesign, InventoryRow, KeyAttribute, Projection, TableDesign,
@@ -612,10 +614,10 @@ fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
                 return Ok(None);
             }
             match text.replace([',', '_'], "").parse::<u64>() {
-                Ok(n) if n >= 1 && n <= crate::design::fixture::MAX_ITEMS as u64 => Ok(Some(n)),
+                Ok(n) if n >= 1 && n <= MAX_PRODUCTION_ITEMS => Ok(Some(n)),
                 _ => Err(refuse(
                     column,
-                    format!("`{text}` is not {what} (a whole number from 1 to {})", crate::design::fixture::MAX_ITEMS),
+                    format!("`{text}` is not {what} (a whole number from 1 to {})", thousands(MAX_PRODUCTION_ITEMS)),
                 )),
             }
         };

@@ -82,7 +82,41 @@ pub fn unit(kind: PatternKind) -> &'static str {
     }
 }
 
-pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternResult {
+/// What production holds: `scale` times the fixture, whose tables and indexes (`table` or
+/// `table/index`) hold `bytes`. A Scan answers by reading all of its target, there.
+pub struct Production {
+    pub scale: f64,
+    pub bytes: BTreeMap<String, f64>,
+}
+
+impl Production {
+    /// How many times what `call` read a Scan reads in production to answer: all of its target
+    /// (its segment's share), however many pages that takes. 1 for anything else, and for a Scan
+    /// with a Limit (it reads as much anywhere).
+    fn scan_factor(&self, call: &CallRun) -> f64 {
+        if call.operation != Operation::Scan || call.error.is_some() || call.request.get("Limit").is_some() {
+            return 1.0;
+        }
+        if !call.paged {
+            return self.scale;
+        }
+        let target = match (&call.table, &call.index) {
+            (Some(table), Some(index)) => format!("{table}/{index}"),
+            (Some(table), None) => table.clone(),
+            _ => return self.scale,
+        };
+        let segments = call.request.get("TotalSegments").and_then(Value::as_f64).unwrap_or(1.0).max(1.0);
+        let read = call.page_bytes.unwrap_or(0) as f64;
+        let whole = self.bytes.get(&target).copied().unwrap_or(0.0) * self.scale / segments;
+        if read > 0.0 {
+            (whole / read).max(1.0)
+        } else {
+            self.scale
+        }
+    }
+}
+
+pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32, production: &Production) -> PatternResult {
     let calls = &run.calls;
     let first = calls.first();
     let mut findings: Vec<(Verdict, String)> = Vec::new();
@@ -158,8 +192,17 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32) -> PatternRe
     }
     let mut units_by_target: BTreeMap<String, (f64, f64)> = BTreeMap::new();
     for call in calls {
+        let factor = production.scan_factor(call);
+        if factor > 1.0 {
+            notes.push(format!(
+                "a Scan answers by reading all of {}: costed ×{} what this call read, for every page of production's size (scale ×{})",
+                call.index.as_deref().map_or("the table".to_string(), |i| format!("index {i}")),
+                crate::numbers::thousands(factor.round() as u64),
+                crate::numbers::decimal(production.scale)
+            ));
+        }
         for (target, units) in &call.read_units {
-            units_by_target.entry(target.clone()).or_default().0 += units;
+            units_by_target.entry(target.clone()).or_default().0 += units * factor;
         }
         for (target, units) in &call.write_units {
             units_by_target.entry(target.clone()).or_default().1 += units;

@@ -62,12 +62,23 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
     let (prices, priced_for_region) = crate::workbook::prices::for_region(&workbook.region);
     let max_fan_out = workbook.max_fan_out.unwrap_or(DEFAULT_MAX_FAN_OUT);
     let pricing = cost::Pricing::new(&prices, plan);
+    let production = calls::Production {
+        scale: workbook.scale,
+        bytes: plan
+            .shapes
+            .iter()
+            .flat_map(|t| {
+                std::iter::once((t.name.clone(), t.totals.bytes as f64))
+                    .chain(t.indexes.iter().map(|i| (format!("{}/{}", t.name, i.name), i.totals.bytes as f64)))
+            })
+            .collect(),
+    };
     let patterns: Vec<PatternResult> = workbook
         .patterns
         .iter()
         .zip(runs)
         .map(|(pattern, run)| {
-            let mut result = calls::judge(pattern, run, max_fan_out);
+            let mut result = calls::judge(pattern, run, max_fan_out, &production);
             cost::price_pattern(pattern, &mut result, &pricing);
             result
         })
@@ -259,6 +270,37 @@ mod tests {
         assert_eq!(result.verdict, Verdict::Fail);
         assert_eq!(result.tables[0].totals.items, 20);
         assert_eq!(result.tables[0].indexes[0].totals.items, 20);
+    }
+
+    #[test]
+    fn a_whole_scan_is_costed_at_production_size_and_a_limited_one_is_not() {
+        let scans = || {
+            json!([
+                pattern("whole", "eventual", json!([{"operation": "Scan", "request": {"TableName": "things"}}]), json!({})),
+                pattern("first page", "eventual", json!([{"operation": "Scan", "request": {"TableName": "things", "Limit": 5}}]), json!({})),
+                pattern("query", "eventual", json!([query(json!({}))]), json!({})),
+            ])
+        };
+        let here = check(scans());
+        let mut scaled_workbook = json!({"format": super::super::FORMAT, "name": "rules", "scale": 1000,
+            "tables": [{"TableName": "things", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}],
+            "patterns": scans()});
+        scaled_workbook["fixtures"] = json!({"things": (0..20).map(|i| json!({"pk": "T#1", "sk": format!("S#{i:02}")})).collect::<Vec<_>>()});
+        let production = design(scaled_workbook);
+        let units = |result: &DesignResult, id: &str| {
+            let p = result.patterns.iter().find(|p| p.id == id).expect("pattern");
+            (p.read_units, p.monthly_at_peak, p.reasons.clone())
+        };
+        let (whole_here, cost_here, _) = units(&here, "whole");
+        let (whole, cost, reasons) = units(&production, "whole");
+        assert_eq!(whole_here, 0.5, "20 small items: one 4 KB read, eventually consistent");
+        assert_eq!(whole, 500.0, "a thousand times the table: a thousand times the reads");
+        assert!(cost > cost_here * 999.0);
+        assert!(reasons.iter().any(|r| r.contains("costed ×1,000 what this call read")), "{reasons:?}");
+        assert_eq!(units(&production, "first page").0, units(&here, "first page").0, "a Limit reads as much anywhere");
+        assert_eq!(units(&production, "query").0, units(&here, "query").0, "collections are not scaled");
     }
 
     fn table(name: &str, extra: Value) -> Value {
