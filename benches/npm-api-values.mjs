@@ -1,7 +1,7 @@
-// The npm package's API: requests and responses as JSON text (what the package sends today:
-// JSON.stringify, one string across, the engine's text back, JSON.parse) against the same values as
-// JavaScript objects (serde-wasm-bindgen walks the object on the way in and builds one on the way
-// out). Built with `--features codec-bench` into target/npm-api-values (never the shipped package),
+// The npm package's API: requests and responses as JSON text (what the package sends: JSON.stringify,
+// one string across, the engine's text back, JSON.parse) against the same values as JavaScript
+// objects (serde-wasm-bindgen walks the object on the way in and builds one on the way out); and
+// the check report as text parsed in JavaScript against the values the package gets now. Built with `--features codec-bench` into target/npm-api-values (never the shipped package),
 // run in this Node, rounds alternating; medians in µs per call, and the ratio values/text (above 1:
 // values are slower).
 // Usage: node benches/npm-api-values.mjs
@@ -20,31 +20,31 @@ const wasm = await import(pathToFileURL(path.join(out, 'dynalab.js')));
 wasm.initSync({ module: readFileSync(path.join(out, 'dynalab_bg.wasm')) });
 
 const engine = new wasm.RawEngine(1_700_000_000_000);
-engine.execute('CreateTable', JSON.stringify({ TableName: 't', BillingMode: 'PAY_PER_REQUEST',
+engine.execute('CreateTable', JSON.stringify({ TableName: 'things', BillingMode: 'PAY_PER_REQUEST',
   AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
   KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }] }));
 const item = (i) => ({ pk: { S: 'USER#1' }, sk: { S: `ORDER#${String(i).padStart(5, '0')}` }, total: { N: '42.5' },
   status: { S: 'OPEN' }, lines: { L: [{ M: { sku: { S: 'SKU-1' }, qty: { N: '2' } } }] }, note: { S: 'x'.repeat(800) } });
-for (let i = 0; i < 100; i += 1) engine.execute('PutItem', JSON.stringify({ TableName: 't', Item: item(i) }));
+for (let i = 0; i < 100; i += 1) engine.execute('PutItem', JSON.stringify({ TableName: 'things', Item: item(i) }));
 const workbook = readFileSync(path.join(root, 'examples/orders-service.workbook.json'), 'utf8');
 
 let n = 0;
 const calls = {
   'PutItem 1 KB': [
-    () => JSON.parse(engine.execute('PutItem', JSON.stringify({ TableName: 't', Item: item(n++ % 100) })) || '{}'),
-    () => engine.executeValues('PutItem', { TableName: 't', Item: item(n++ % 100) }),
+    () => JSON.parse(engine.execute('PutItem', JSON.stringify({ TableName: 'things', Item: item(n++ % 100) })) || '{}'),
+    () => engine.executeValues('PutItem', { TableName: 'things', Item: item(n++ % 100) }),
   ],
   'GetItem 1 KB': [
-    () => JSON.parse(engine.execute('GetItem', JSON.stringify({ TableName: 't', Key: { pk: { S: 'USER#1' }, sk: { S: 'ORDER#00007' } } }))),
-    () => engine.executeValues('GetItem', { TableName: 't', Key: { pk: { S: 'USER#1' }, sk: { S: 'ORDER#00007' } } }),
+    () => JSON.parse(engine.execute('GetItem', JSON.stringify({ TableName: 'things', Key: { pk: { S: 'USER#1' }, sk: { S: 'ORDER#00007' } } }))),
+    () => engine.executeValues('GetItem', { TableName: 'things', Key: { pk: { S: 'USER#1' }, sk: { S: 'ORDER#00007' } } }),
   ],
   'Query 100 items': [
-    () => JSON.parse(engine.execute('Query', JSON.stringify({ TableName: 't', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'USER#1' } } }))),
-    () => engine.executeValues('Query', { TableName: 't', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'USER#1' } } }),
+    () => JSON.parse(engine.execute('Query', JSON.stringify({ TableName: 'things', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'USER#1' } } }))),
+    () => engine.executeValues('Query', { TableName: 'things', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'USER#1' } } }),
   ],
   'check workbook': [
-    () => JSON.parse(wasm.check(workbook, 1_700_000_000_000)),
-    () => wasm.checkValues(workbook, 1_700_000_000_000),
+    () => JSON.parse(wasm.checkText(workbook, 1_700_000_000_000)),
+    () => wasm.check(workbook, 1_700_000_000_000),
   ],
 };
 // The two paths must give the same answer, or the comparison means nothing.

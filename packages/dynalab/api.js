@@ -131,7 +131,8 @@ const designText = (design) => (typeof design === 'string' ? design : JSON.strin
  */
 export function check(design, options = {}) {
   try {
-    return JSON.parse(rawCheck(designText(design), options.now));
+    // The report arrives as an object (built in the engine, not parsed here).
+    return rawCheck(designText(design), options.now);
   } catch (error) {
     rethrow(error);
   }
@@ -140,7 +141,7 @@ export function check(design, options = {}) {
 /** Two designs checked side by side: `{ report, markdown }`. */
 export function compare(a, b, options = {}) {
   try {
-    return JSON.parse(rawCompare(designText(a), designText(b), options.now));
+    return rawCompare(designText(a), designText(b), options.now);
   } catch (error) {
     rethrow(error);
   }

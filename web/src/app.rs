@@ -17,6 +17,7 @@ pub fn App() -> impl IntoView {
     provide_context(ui);
     provide_context(progress);
     provide_context(crate::pages::console::ConsoleState::new());
+    provide_context(crate::pages::patterns::PatternsState::new());
     if let Err(e) = crate::client::start(ui, progress) {
         ui.tell(false, format!("The engine could not start: {e}."));
     }
@@ -200,7 +201,13 @@ fn WorkspaceMenu() -> impl IntoView {
                     Err(e) => ui.tell(false, format!("No share link: {e}")),
                 }
             }) data-test="share">"Share link"</button>
-            <button on:click=move |_| storage::restore_previous(ui)>"Restore previous"</button>
+            // Offered only when there is a workspace to bring back.
+            {move || {
+                ui.version.get();
+                storage::has_previous().then(|| view! {
+                    <button on:click=move |_| storage::restore_previous(ui) data-test="restore-previous">"Restore previous"</button>
+                })
+            }}
         </div>
         {move || {
             link.get().map(|url| {

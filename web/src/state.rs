@@ -173,8 +173,15 @@ impl Ui {
     pub fn say(self, result: &Result<String, String>) {
         match result {
             Ok(text) if !text.is_empty() => self.tell(true, text.clone()),
-            Ok(_) => {}
+            Ok(_) => self.succeeded(),
             Err(e) => self.tell(false, e.clone()),
+        }
+    }
+
+    /// Something the user did worked: an error shown about an earlier attempt is stale now.
+    pub fn succeeded(self) {
+        if self.notice.get_untracked().is_some_and(|(ok, _)| !ok) {
+            self.notice.set(None);
         }
     }
 }
@@ -212,4 +219,23 @@ impl LoadProgress {
         self.cancelling.set(true);
         client::cancel();
     }
+}
+
+/// Puts the keyboard focus on the element `selector` finds once the view now being drawn is there
+/// (a start-panel button that switches tabs would otherwise leave it on the page's body).
+pub fn focus_when_drawn(selector: &'static str) {
+    leptos::task::spawn_local(async move {
+        // A few frames: the tab's view, then anything it draws once its data is in.
+        for _ in 0..20 {
+            gloo_timers::future::TimeoutFuture::new(25).await;
+            let element = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(selector).ok().flatten())
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+            if let Some(element) = element {
+                let _ = element.focus();
+                return;
+            }
+        }
+    });
 }

@@ -53,6 +53,11 @@ fn clear_fragment() {
     }
 }
 
+/// Whether a workspace is kept for Restore previous (the worker's, or localStorage's copy).
+pub fn has_previous() -> bool {
+    client::with_facts(|f| f.previous) || client::local(BEFORE_LINK).is_some()
+}
+
 /// Puts back the workspace a link, an import or a workshop step replaced.
 pub fn restore_previous(ui: Ui) {
     let local = client::local(BEFORE_LINK);

@@ -1,15 +1,10 @@
-//! The npm API's values crossing as JavaScript values (`serde-wasm-bindgen`) instead of JSON text,
-//! for `benches/npm-api-values.mjs` only (built with `--features codec-bench`, never shipped): the
-//! same operations as [`JsEngine::execute`] and [`crate::check`], measured side by side.
+//! The npm API's requests and responses crossing as JavaScript values (`serde-wasm-bindgen`)
+//! against JSON text, and the check report as JSON text against values (what the package sends),
+//! for `benches/npm-api-values.mjs` only (built with `--features codec-bench`, never shipped).
 
-use super::{checked, error_object, JsEngine};
-use serde::Serialize;
-use serde_json::{json, Value};
+use super::{check_value, error_object, to_js, JsEngine};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
-
-fn to_js(value: &Value) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(JsValue::from)
-}
 
 #[wasm_bindgen(js_class = RawEngine)]
 impl JsEngine {
@@ -22,16 +17,8 @@ impl JsEngine {
     }
 }
 
-/// [`crate::check`] answering a JavaScript object.
-#[wasm_bindgen(js_name = checkValues)]
-pub fn check_values(text: &str, start_millis: Option<f64>) -> Result<JsValue, JsValue> {
-    let design = checked(text, start_millis)?;
-    let result = &design.checked.result;
-    to_js(&json!({
-        "source": design.source.describe(),
-        "notes": design.notes,
-        "verdict": result.verdict,
-        "report": result,
-        "markdown": dynalab_lab::workbook::report::markdown(result),
-    }))
+/// [`crate::check`] answering JSON text, as the package did before.
+#[wasm_bindgen(js_name = checkText)]
+pub fn check_text(text: &str, start_millis: Option<f64>) -> Result<String, JsValue> {
+    Ok(check_value(text, start_millis)?.to_string())
 }

@@ -92,6 +92,9 @@ pub fn ConsolePage() -> impl IntoView {
         leptos::task::spawn_local(async move {
             let result = state::run(&op, &body, true).await;
             running.set(false);
+            if result.response.is_ok() {
+                ui.succeeded();
+            }
             outcome.set(Some(std::sync::Arc::new(result)));
             bring_result_into_view();
         });
@@ -137,7 +140,9 @@ pub fn ConsolePage() -> impl IntoView {
     view! {
         {move || {
             ui.version.get();
-            state::table_names().is_empty().then(|| view! { <StartPanel/> })
+            // Not over a workspace still coming back (a large one takes seconds).
+            let coming_back = expect_context::<state::LoadProgress>().now.get().is_some_and(|p| p.task != crate::worker::protocol::Task::Load);
+            (ui.ready.get() && !coming_back && state::table_names().is_empty()).then(|| view! { <StartPanel/> })
         }}
         <div class="console">
             <section class="editor" aria-label="Request">
@@ -394,10 +399,17 @@ fn StartPanel() -> impl IntoView {
                 <button class="primary" data-test="start-workshop" on:click=move |_| {
                     ui.learn_pack.set(Some("intro".into()));
                     ui.tab.set(crate::state::Tab::Learn);
+                    state::focus_when_drawn("#tab-learn");
                 }>"Start the introductory workshop"</button>
                 <button data-test="start-example" on:click=move |_| crate::pages::fixtures::load_example(ui, "orders")>"Load the orders example"</button>
-                <button data-test="start-empty" on:click=move |_| ui.tab.set(crate::state::Tab::Tables)>"Start empty: create a table"</button>
-                <button data-test="start-import" on:click=move |_| ui.tab.set(crate::state::Tab::Patterns)>"Import a design"</button>
+                <button data-test="start-empty" on:click=move |_| {
+                    ui.tab.set(crate::state::Tab::Tables);
+                    state::focus_when_drawn("[data-test=\"table-name\"]");
+                }>"Start empty: create a table"</button>
+                <button data-test="start-import" on:click=move |_| {
+                    ui.tab.set(crate::state::Tab::Patterns);
+                    state::focus_when_drawn("[data-test=\"workbook\"]");
+                }>"Import a design"</button>
             </div>
             <p class="muted">"Import a design: a Dynalab workbook, the DynamoDB MCP server's data model, a design-skill cost model, a NoSQL Workbench model or a CloudFormation template — the formats "<code>"dynalab check"</code>" reads ("<a href="docs/workbook.md">"workbook format"</a>")."</p>
         </section>

@@ -164,6 +164,7 @@ pub fn load_example(ui: Ui, id: &'static str) {
         if said.is_ok() {
             ui.selected_table.set(first_table);
             ui.tab.set(crate::state::Tab::Console);
+            state::focus_when_drawn("[data-test=\"operation\"]");
         }
         ui.say(&said);
     });

@@ -25,20 +25,38 @@ pub fn set_draft(text: String) {
     DRAFT.with(|d| *d.borrow_mut() = text);
 }
 
+/// What the Patterns view shows — the last check, the design compared, what an import left out —
+/// kept by the app, so another tab and back finds it as it was (the editor's text is [`draft`]).
+#[derive(Clone, Copy)]
+pub struct PatternsState {
+    result: RwSignal<Option<Result<DesignView, Vec<String>>>>,
+    other: RwSignal<String>,
+    comparison: RwSignal<Option<Result<ComparisonView, Vec<String>>>>,
+    imported_notes: RwSignal<Vec<String>>,
+}
+
+impl PatternsState {
+    pub fn new() -> Self {
+        Self {
+            result: RwSignal::new(None),
+            other: RwSignal::new(String::new()),
+            comparison: RwSignal::new(None),
+            imported_notes: RwSignal::new(Vec::new()),
+        }
+    }
+}
+
 #[component]
 pub fn PatternsPage() -> impl IntoView {
     let ui = expect_context::<Ui>();
+    let PatternsState { result, other, comparison, imported_notes } = expect_context::<PatternsState>();
     let text = RwSignal::new(DRAFT.with(|d| d.borrow().clone()));
     Effect::new(move |_| {
         let current = text.get();
         DRAFT.with(|d| *d.borrow_mut() = current);
     });
-    let result = RwSignal::new(None::<Result<DesignView, Vec<String>>>);
-    let other = RwSignal::new(String::new());
-    let comparison = RwSignal::new(None::<Result<ComparisonView, Vec<String>>>);
     // A check runs in the engine's worker (a design's fixture can be large): said while it runs.
     let running = RwSignal::new(false);
-    let imported_notes = RwSignal::new(Vec::<String>::new());
     // Another design format (an MCP data model, a cost model, a NoSQL Workbench model, a
     // CloudFormation template) is converted into the workbook it becomes, which is then edited here.
     let adopt = move |content: String| {
@@ -235,14 +253,14 @@ fn Verdicts(design: DesignView) -> impl IntoView {
         .map(|p| {
             view! {
                 <tr class=p.class data-test="verdict-row">
-                    <td>{p.id}</td>
-                    <td>{p.description}</td>
-                    <td>{p.operation}</td>
-                    <td>{p.index.unwrap_or_else(|| "—".into())}</td>
-                    <td class="num">{p.items}</td>
-                    <td class="num">{p.units}</td>
-                    <td class="num">{p.at_peak}</td>
-                    <td><strong>{p.verdict}</strong>": "{p.reasons.first().cloned().unwrap_or_default()}</td>
+                    <td data-label="#">{p.id}</td>
+                    <td data-label="Pattern">{p.description}</td>
+                    <td data-label="Operation">{p.operation}</td>
+                    <td data-label="Index">{p.index.unwrap_or_else(|| "—".into())}</td>
+                    <td class="num" data-label="Items">{p.items}</td>
+                    <td class="num" data-label="Units">{p.units}</td>
+                    <td class="num" data-label="At peak">{p.at_peak}</td>
+                    <td data-label="Verdict"><strong>{p.verdict}</strong>": "{p.reasons.first().cloned().unwrap_or_default()}</td>
                 </tr>
             }
         })

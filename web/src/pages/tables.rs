@@ -84,6 +84,30 @@ struct TableForm {
 }
 
 impl TableForm {
+    /// What the form's own fields get wrong, said at the index it is about before DynamoDB's
+    /// message (which names `attributeDefinitions.6`, a place the form does not show) could be.
+    fn check(&self) -> Result<(), (Field, String)> {
+        let indexes = self.gsis.get().into_iter().map(|g| (Field::Gsi, "global", g));
+        let indexes = indexes.chain(self.lsis.get().into_iter().map(|l| (Field::Lsi, "local", l)));
+        for (field, kind, index) in indexes {
+            let name = index.name.get();
+            for (part, text) in [("partition key", index.hash.get()), ("sort key", index.range.get())] {
+                if field == Field::Lsi && part == "partition key" {
+                    continue;
+                }
+                for (attribute, kind_of) in attributes(&text) {
+                    if !matches!(kind_of.as_str(), "S" | "N" | "B") {
+                        return Err((
+                            field,
+                            format!("The {kind} secondary index `{name}`: its {part} `{attribute}:{kind_of}` has no such type; an attribute is S (string), N (number) or B (binary), as in {attribute}:S."),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn request(&self) -> Value {
         let mut definitions: Vec<(String, String)> = Vec::new();
         let mut define = |name: &str, kind: &str| {
@@ -182,6 +206,10 @@ fn CreateTableForm() -> impl IntoView {
         }
     };
     let create = move |_| {
+        if let Err(problem) = form.check() {
+            error.set(Some(problem));
+            return;
+        }
         let request = form.request();
         leptos::task::spawn_local(async move {
             let outcome = state::run("CreateTable", &request.to_string(), true).await;
@@ -378,6 +406,30 @@ mod tests {
         assert_eq!(field_of("One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [x], AttributeDefinitions: [pk]"), Field::Keys);
         assert_eq!(field_of("One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: g when BillingMode is PAY_PER_REQUEST"), Field::Billing);
         assert_eq!(field_of("GlobalSecondaryIndex count exceeds the per-table limit"), Field::Gsi);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_mistyped_index_attribute_is_said_at_its_index() {
+        let owner = leptos::prelude::Owner::new();
+        owner.with(|| {
+            let form = TableForm {
+                name: RwSignal::new("t1".into()),
+                hash: RwSignal::new("pk".into()),
+                hash_type: RwSignal::new("S".into()),
+                range: RwSignal::new(String::new()),
+                range_type: RwSignal::new("S".into()),
+                billing: RwSignal::new("PAY_PER_REQUEST".into()),
+                read: RwSignal::new("5".into()),
+                write: RwSignal::new("5".into()),
+                gsis: RwSignal::new(vec![IndexForm::new("GSI1", "g1:S", "g2:X")]),
+                lsis: RwSignal::new(Vec::new()),
+            };
+            let (field, message) = form.check().expect_err("X is no type");
+            assert_eq!(field, Field::Gsi);
+            assert!(message.starts_with("The global secondary index `GSI1`: its sort key `g2:X` has no such type"), "{message}");
+            form.gsis.set(vec![IndexForm::new("GSI1", "g1:S", "g2:n")]);
+            assert_eq!(form.check(), Ok(()));
+        });
     }
 
     #[wasm_bindgen_test]

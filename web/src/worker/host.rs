@@ -134,6 +134,9 @@ async fn answer(ask: Ask) -> Answer {
                     }
                 }
             }
+            if !embedded {
+                save::find_previous().await;
+            }
             // With no link (or a link refused), the saved workspace comes back.
             if said.as_ref().map_or(true, String::is_empty) && !embedded {
                 if let Err(e) = save::restore_saved(local_saved).await {

@@ -154,6 +154,7 @@ pub fn facts() -> Facts {
             advanced_ms: advanced_ms(),
             loading: loading(),
             epoch: epoch(),
+            previous: super::save::has_previous(),
         }
     })
 }

@@ -270,6 +270,9 @@ pub struct Facts {
     pub loading: bool,
     /// Bumped when the whole workspace is replaced.
     pub epoch: u64,
+    /// A workspace is kept for Restore previous.
+    #[serde(default)]
+    pub previous: bool,
 }
 
 /// A table as the views need it, from the engine's `outline` (no item is read).

@@ -44,6 +44,8 @@ thread_local! {
     static SAVING: Cell<bool> = const { Cell::new(false) };
     static SAVE_AGAIN: Cell<bool> = const { Cell::new(false) };
     static FALLBACK_SAID: Cell<bool> = const { Cell::new(false) };
+    /// A workspace is kept for Restore previous (the button shows only then).
+    static HAS_PREVIOUS: Cell<bool> = const { Cell::new(false) };
     /// Parts written by the saves since [`last_save`] was last asked, and parts the last save
     /// found already saved: for tests and benches.
     static LAST_SAVE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
@@ -105,7 +107,19 @@ pub async fn keep_as_previous() {
     };
     if let Some(previous) = previous {
         write(BEFORE_LINK, previous).await;
+        HAS_PREVIOUS.with(|h| h.set(true));
     }
+}
+
+/// Whether a workspace is kept for Restore previous (the page's localStorage may hold one too).
+pub fn has_previous() -> bool {
+    HAS_PREVIOUS.with(Cell::get)
+}
+
+/// At start: whether an earlier session kept a workspace for Restore previous.
+pub async fn find_previous() {
+    let kept = matches!(idb::get(BEFORE_LINK).await, Ok(Some(_)));
+    HAS_PREVIOUS.with(|h| h.set(kept));
 }
 
 /// The saved workspace, whole: assembled from its parts, else an older save. `None` when
@@ -267,6 +281,7 @@ pub async fn restore_previous(local: Option<String>) -> Result<(), String> {
     let (engine, beside) = restore_text(&previous, false, Task::Open)
         .await
         .map_err(|e| format!("The previous workspace could not be restored: {e}"))?;
+    HAS_PREVIOUS.with(|h| h.set(false));
     lab::replace(engine, beside);
     remove(BEFORE_LINK).await;
     Ok(())
