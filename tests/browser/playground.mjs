@@ -753,8 +753,8 @@ try {
     await t(p, 'solution').fill(JSON.stringify(pack.challenge.reference, null, 2));
     await t(p, 'grade').click();
     await t(p, 'score').getByText('Passed — 100/100').waitFor();
-    assert.equal(await p.locator('[data-test="pictures"] svg').count(), 2, 'the busiest keys and the cost per pattern, drawn');
-    assert.match(await p.locator('[data-test="pictures"] svg').first().getAttribute('aria-label'), /Busiest partition keys/);
+    assert.equal(await p.locator('[data-test="pictures"] figure > svg').count(), 2, 'the busiest keys and the cost per pattern, drawn');
+    assert.match(await p.locator('[data-test="pictures"] figure > svg').first().getAttribute('aria-label'), /Busiest partition keys/);
     const wide = await p.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= 390, `the grade fits a phone: ${wide} px`);
     await learner.close();

@@ -22,11 +22,12 @@ fn escape(text: &str) -> String {
 fn width_of(text: &str) -> f64 {
     text.chars()
         .map(|c| match c {
-            'i' | 'l' | 'j' | 't' | 'f' | 'r' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | ' ' => 4.0,
-            'm' | 'w' | 'M' | 'W' | '@' | '%' | '#' | '&' | '—' => 11.0,
-            c if c.is_uppercase() => 8.5,
-            c if c.is_ascii_digit() => 7.0,
-            _ => 6.8,
+            'i' | 'l' | 'j' | 't' | 'f' | 'r' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | ' ' => 3.8,
+            'm' | 'w' | 'M' | 'W' | '@' | '%' | '&' | '—' => 10.0,
+            '#' => 7.5,
+            c if c.is_uppercase() => 8.0,
+            c if c.is_ascii_digit() => 6.8,
+            _ => 6.4,
         })
         .sum()
 }
