@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, watchedPage } from './serve-and-launch.mjs';
+import { serve, launch, watchedPage, steps } from './serve-and-launch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
@@ -20,18 +20,8 @@ mkdirSync(shots, { recursive: true });
 const { server, url } = await serve(dist, '/lab/');
 const browser = await launch();
 const errors = [];
-let passed = 0;
-
-async function step(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    console.log(`FAILED - ${name}\n${e.stack ?? e}`);
-    throw e;
-  }
-}
+const run = steps();
+const { step } = run;
 
 const t = (page, id) => page.locator(`[data-test="${id}"]`);
 const notice = (page) => t(page, 'notice');
@@ -161,7 +151,7 @@ try {
     });
   }
   assert.deepEqual(errors, [], 'console errors');
-  console.log(`${passed} passed, 0 failed; screenshots in ${path.relative(root, shots)}`);
+  console.log(`${run.passed} passed, 0 failed; screenshots in ${path.relative(root, shots)}`);
 } finally {
   await browser.close();
   server.close();

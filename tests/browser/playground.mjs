@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, watchedPage } from './serve-and-launch.mjs';
+import { serve, launch, watchedPage, steps } from './serve-and-launch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
@@ -19,18 +19,8 @@ const screenshot = process.argv[3];
 const { server, url } = await serve(dist, '/lab/');
 const browser = await launch();
 const errors = [];
-let passed = 0;
-
-async function step(name, body) {
-  try {
-    await body();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    console.log(`FAILED - ${name}\n${e.stack ?? e}`);
-    throw e;
-  }
-}
+const run = steps();
+const { step } = run;
 
 const t = (page, id) => page.locator(`[data-test="${id}"]`);
 const notice = (page) => t(page, 'notice');
@@ -841,7 +831,7 @@ try {
     await clean.close();
   }
   assert.deepEqual(errors, [], 'console errors');
-  console.log(`${passed} passed, 0 failed`);
+  console.log(`${run.passed} passed, 0 failed`);
 } finally {
   await browser.close();
   server.close();

@@ -43,3 +43,19 @@ export async function watchedPage(context, errors) {
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   return page;
 }
+
+/** Named steps of a scenario: each says `ok` or `FAILED` with its error (which stops the run). */
+export function steps() {
+  const run = { passed: 0 };
+  run.step = async (name, body) => {
+    try {
+      await body();
+      run.passed += 1;
+      console.log(`ok - ${name}`);
+    } catch (e) {
+      console.log(`FAILED - ${name}\n${e.stack ?? e}`);
+      throw e;
+    }
+  };
+  return run;
+}
