@@ -87,7 +87,10 @@ fn a_solution_gets_the_same_grade_from_the_command_line() {
     let naive = temp("naive.json", &leaderboard["challenge"]["naive"][0]["solution"]);
     let (code, stdout, stderr) = dynalab(&["check", &naive.to_string_lossy(), "--pack", &pack_file.to_string_lossy()]);
     assert_eq!(code, 1);
-    assert!(stdout.starts_with("# Challenge `leaderboard`: fail — 50/100 (1 of 2 patterns meet every requirement)"), "{stdout}");
+    assert!(
+        stdout.starts_with("# Challenge `leaderboard`: fail — 50/100 (1 of 2 patterns meet every requirement)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("expected [Score:g5, Score:g2, Score:g4] in that order"), "{stdout}");
     assert!(stderr.contains("50/100, not passed"));
     let (code, _, stderr) = dynalab(&["check", &naive.to_string_lossy()]);

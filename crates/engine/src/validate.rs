@@ -37,15 +37,17 @@ impl Violations {
 
     /// A name with DynamoDB's character rules and a minimum length.
     pub fn name_rules(&mut self, field: &str, name: &str, min: usize) {
-        let shown = format!("'{name}'");
+        // Every request names a table: the quoted name is made only for a name that breaks a rule.
+        let shown = || format!("'{name}'");
         if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
-            self.add(&shown, field, &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"));
+            self.add(&shown(), field, &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"));
         }
-        if name.chars().count() < min {
-            self.add(&shown, field, &format!("Member must have length greater than or equal to {min}"));
+        let length = name.chars().count();
+        if length < min {
+            self.add(&shown(), field, &format!("Member must have length greater than or equal to {min}"));
         }
-        if name.chars().count() > 255 {
-            self.add(&shown, field, "Member must have length less than or equal to 255");
+        if length > 255 {
+            self.add(&shown(), field, "Member must have length less than or equal to 255");
         }
     }
 

@@ -426,7 +426,10 @@ mod tests {
             };
             let (field, message) = form.check().expect_err("X is no type");
             assert_eq!(field, Field::Gsi);
-            assert!(message.starts_with("The global secondary index `GSI1`: its sort key `g2:X` has no such type"), "{message}");
+            assert!(
+                message.starts_with("The global secondary index `GSI1`: its sort key `g2:X` has no such type"),
+                "{message}"
+            );
             form.gsis.set(vec![IndexForm::new("GSI1", "g1:S", "g2:n")]);
             assert_eq!(form.check(), Ok(()));
         });

@@ -135,6 +135,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     )?;
     index_definitions::check_definitions_used(&definitions, &key_schema, &indexes)?;
     let tags = super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
+    super::tags::check_tag_count(&[], &tags)?;
     let stream = match &input.stream_specification {
         Some(spec) => super::stream_specification::wanted(spec)?,
         None => None,

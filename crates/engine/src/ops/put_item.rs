@@ -105,9 +105,8 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<PutItemOutpu
     let table = engine.table_mut(&table_name)?;
     let key = table.definition.key_schema.key_of_item(&item)?;
     table.check_item_for_indexes(&item, false)?;
-    let old = table.storage.get(&key);
-    // Decoded only for a condition to read; a plain write replaces the item unread.
-    let old_item = condition.as_ref().and(old).map(crate::table::StoredItem::item);
+    // Looked up and decoded only for a condition to read; a plain write replaces the item unread.
+    let old_item = condition.as_ref().and_then(|_| table.storage.get(&key)).map(StoredItem::item);
     check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     table.check_collection_limit(&key, Some(&item), limit)?;
     let partition = key.0.clone();

@@ -1,4 +1,5 @@
-//! Scan: every partition in stable-hash order, optionally one segment of a parallel scan.
+//! Scan: every partition in DynamoDB's hash order (`KeyValue::scan_hash`), optionally one
+//! segment of a parallel scan.
 
 use super::index_read::{IndexStart, Target};
 use super::query::{check_select, start_key, ProjectionSource, ReadOutput};

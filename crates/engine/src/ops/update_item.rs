@@ -129,7 +129,6 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     let schema = &table.definition.key_schema;
     let key_item = input.key.unwrap_or_default();
     let key = schema.key_of_request(&key_item)?;
-    let paths: Vec<Vec<Step>> = actions.iter().map(|a| a.path().clone()).collect();
     super::refuse_key_updates(&actions, schema)?;
     let old = table.storage.get(&key);
     let old_item = old.map(crate::table::StoredItem::item);
@@ -157,13 +156,18 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     table.check_collection_limit(&key, Some(&new_item), limit)?;
     let partition = key.0.clone();
     let wants_metrics = input.return_item_collection_metrics.as_deref() == Some("SIZE");
-    let written = table.write(&key, Some(new_item.clone()));
+    // The new item goes into the table; a copy is kept only for the answer to return.
+    let kept_new = matches!(input.return_values.as_deref(), Some("ALL_NEW" | "UPDATED_NEW")).then(|| new_item.clone());
+    let written = table.write(&key, Some(new_item));
     let old = written.old;
     let attributes = match input.return_values.as_deref() {
         Some("ALL_OLD") => old.map(|o| o.item()),
-        Some("ALL_NEW") => Some(new_item),
-        Some("UPDATED_OLD") => old.map(|o| project(&o.item(), &paths)),
-        Some("UPDATED_NEW") => Some(project(&new_item, &updated_paths(&actions))),
+        Some("ALL_NEW") => kept_new,
+        Some("UPDATED_OLD") => {
+            let paths: Vec<Vec<Step>> = actions.iter().map(|a| a.path().clone()).collect();
+            old.map(|o| project(&o.item(), &paths))
+        }
+        Some("UPDATED_NEW") => kept_new.map(|new| project(&new, &updated_paths(&actions))),
         _ => None,
     };
     Ok(UpdateItemOutput {

@@ -48,9 +48,10 @@ pub struct IndexDefinition {
     pub throughput: Option<(u64, u64)>,
 }
 
-/// The stable hash of an index partition's HASH values: the order of partitions (scan order).
+/// The hash of an index partition's HASH values: the order of partitions (scan order). One
+/// attribute hashes as a table's partition key does (`KeyValue::scan_hash`).
 pub fn partition_hash(key: &[KeyValue]) -> u64 {
-    key.iter().fold(0u64, |h, k| h.rotate_left(17) ^ k.stable_hash())
+    key.iter().fold(0u64, |h, k| h.rotate_left(17) ^ k.scan_hash())
 }
 
 pub use super::index_collection::{range_bytes, EntryPlace, IndexCollection, ShortBytes};

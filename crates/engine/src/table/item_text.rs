@@ -38,28 +38,41 @@ const SUFFIX: &str = r#""}"#;
 pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
     let mut ids = Vec::with_capacity(item.len());
     names::intern(item.keys().map(String::as_str), &mut ids);
-    let values: Vec<(u8, String)> = item.values().map(kind_and_payload).collect();
+    // Every payload, one after another in one buffer (one allocation per write, not one per
+    // attribute), with each one's kind and end.
+    let mut payloads = String::with_capacity(size);
+    let values: Vec<(u8, usize)> = item
+        .values()
+        .map(|value| {
+            let kind = push_payload(value, &mut payloads);
+            (kind, payloads.len())
+        })
+        .collect();
     let key_index = [0, 1].map(|which| {
         let name = key.get(which)?.as_ref();
         item.keys().position(|n| n == name)
     });
     let named: Option<Vec<(u32, u8)>> = ids.iter().zip(&values).map(|(id, (kind, _))| Some(((*id)?, *kind))).collect();
     let shape = named.and_then(|named| shapes::intern(&named, key_index));
-    let mut out = String::with_capacity(size + 3 * item.len() + 8);
+    let mut out = String::with_capacity(payloads.len() + 3 * item.len() + 8);
     push_number(size, &mut out);
+    let mut start = 0;
+    let spans = values.iter().map(|&(kind, end)| {
+        let span = (kind, start..end);
+        start = end;
+        span
+    });
     if let Some(id) = shape {
         push_number(id as usize + 1, &mut out);
-        for (_, payload) in &values {
-            push_number(payload.len(), &mut out);
+        for (_, span) in spans {
+            push_number(span.len(), &mut out);
         }
-        for (_, payload) in &values {
-            out.push_str(payload);
-        }
+        out.push_str(&payloads);
         return out;
     }
-    let mut body = String::with_capacity(size + 3 * item.len() + 4);
+    let mut body = String::with_capacity(payloads.len() + 3 * item.len() + 4);
     let mut key_at = [0usize; 2];
-    for (index, ((name, id), (kind, payload))) in item.keys().zip(ids).zip(&values).enumerate() {
+    for (index, ((name, id), (kind, span))) in item.keys().zip(ids).zip(spans).enumerate() {
         if let Some(which) = key_index.iter().position(|k| *k == Some(index)) {
             if let Some(at) = key_at.get_mut(which) {
                 *at = body.len() + 1;
@@ -72,9 +85,9 @@ pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
             push_number(name.len(), &mut body);
             body.push_str(name);
         }
-        body.push(char::from(*kind));
-        push_number(payload.len(), &mut body);
-        body.push_str(payload);
+        body.push(char::from(kind));
+        push_number(span.len(), &mut body);
+        body.push_str(&payloads[span]);
     }
     push_number(0, &mut out);
     push_number(key_at[0], &mut out);
@@ -83,19 +96,50 @@ pub fn encode(item: &Item, size: usize, key: &[impl AsRef<str>]) -> String {
     out
 }
 
-/// A value's kind and payload: the text JSON writes between `{"S":"` and `"}` for a string, a
-/// number or a binary (kind `E` for a string whose text has an escape), else the whole JSON (`J`).
-fn kind_and_payload(value: &AttributeValue) -> (u8, String) {
+/// Appends a value's payload to `out` and returns its kind: the text JSON writes between
+/// `{"S":"` and `"}` for a string, a number or a binary (kind `E` for a string whose text has an
+/// escape), else the whole JSON (`J`).
+fn push_payload(value: &AttributeValue, out: &mut String) -> u8 {
     // The common values directly: exactly the text JSON writes for them, without writing the JSON.
     match value {
-        AttributeValue::S(text) if !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
-            return (b'S', text.clone())
+        AttributeValue::S(text) if !needs_escape(text) => {
+            out.push_str(text);
+            b'S'
         }
-        AttributeValue::N(number) => return (b'N', number.to_string()),
-        AttributeValue::B(bytes) => return (b'B', base64::engine::general_purpose::STANDARD.encode(bytes)),
-        _ => {}
+        AttributeValue::N(number) => {
+            number.push_to(out);
+            b'N'
+        }
+        AttributeValue::B(bytes) => {
+            base64::engine::general_purpose::STANDARD.encode_string(bytes, out);
+            b'B'
+        }
+        _ => {
+            let (kind, payload) = kind_and_payload_from_json(value);
+            out.push_str(&payload);
+            kind
+        }
     }
-    kind_and_payload_from_json(value)
+}
+
+/// Whether JSON writes `text` with an escape: a quote, a backslash or a control character.
+/// Eight bytes at a time, as every string attribute of every write is looked at.
+fn needs_escape(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero exactly where the high bit of this is set (no false positives once
+    // the borrow-producing bytes are excluded by `!x`).
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        // Bytes under 0x20 (ASCII only: no byte of 0x80 or more is under it), quotes, backslashes.
+        let control = x.wrapping_sub(0x20 * ONES) & !x & HIGHS;
+        if control | has_zero(x ^ (u64::from(b'"') * ONES)) | has_zero(x ^ (u64::from(b'\\') * ONES)) != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20)
 }
 
 /// A value's kind and payload, read off the JSON serde writes for it.
@@ -217,7 +261,7 @@ impl Stored<'_> {
         use crate::value::KeyValue;
         use std::borrow::Cow;
         match value {
-            KeyValue::S(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => (b'S', Cow::Borrowed(s)),
+            KeyValue::S(s) if !needs_escape(s) => (b'S', Cow::Borrowed(s)),
             KeyValue::S(s) => {
                 let json = serde_json::to_string(s).unwrap_or_default();
                 let text = json.get(1..json.len().saturating_sub(1)).unwrap_or_default().to_string();
@@ -596,6 +640,22 @@ fn read_number(bytes: &[u8], at: &mut usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn needs_escape_finds_every_quote_backslash_and_control_at_every_place() {
+        let naive = |t: &str| t.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+        let plain = "abcdefghijklmnopqrstuvwxyz é€𝄞 ~\u{7f}!";
+        for length in 0..plain.len() {
+            let Some(base) = plain.get(..length) else { continue };
+            assert!(!super::needs_escape(base), "{base:?}");
+            for special in ['"', '\\', '\u{0}', '\u{1f}', '\n', ' ', '\u{7f}', '!', '#'] {
+                for at in (0..=base.len()).filter(|at| base.is_char_boundary(*at)) {
+                    let text = format!("{}{special}{}", &base[..at], &base[at..]);
+                    assert_eq!(super::needs_escape(&text), naive(&text), "{text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn payloads_written_directly_are_the_ones_json_writes() {
         let values = [
             AttributeValue::S(String::new()),
@@ -610,7 +670,10 @@ mod tests {
             AttributeValue::L(vec![AttributeValue::S("x".into())]),
         ];
         for value in &values {
-            assert_eq!(kind_and_payload(value), kind_and_payload_from_json(value), "{value:?}");
+            let mut payload = String::from("before");
+            let kind = push_payload(value, &mut payload);
+            let (json_kind, json_payload) = kind_and_payload_from_json(value);
+            assert_eq!((kind, &payload["before".len()..]), (json_kind, json_payload.as_str()), "{value:?}");
         }
     }
 

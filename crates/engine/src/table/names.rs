@@ -8,7 +8,7 @@
 //! the name's text itself. Reading an id is two atomic loads, no lock; interning takes a lock
 //! once per item written.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::{Mutex, OnceLock};
 
 const CHUNK: usize = 256;
@@ -46,7 +46,7 @@ impl Name {
 type Chunk = Box<[OnceLock<Name>]>;
 
 static CHUNK_TABLE: [OnceLock<Chunk>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
-static IDS: Mutex<Option<HashMap<Box<str>, u32>>> = Mutex::new(None);
+static IDS: Mutex<Option<FxHashMap<Box<str>, u32>>> = Mutex::new(None);
 
 /// The name with this id (`None` only for an id never given out).
 #[inline]
@@ -61,7 +61,7 @@ pub fn intern<'n>(names: impl Iterator<Item = &'n str>, ids: &mut Vec<Option<u32
     // A poisoned lock only means another thread panicked while holding it; the map is still whole
     // (an insert either happened or not), so it is used as it is.
     let mut guard = IDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let map = guard.get_or_insert_with(HashMap::new);
+    let map = guard.get_or_insert_with(FxHashMap::default);
     for name in names {
         if let Some(id) = map.get(name) {
             ids.push(Some(*id));

@@ -10,7 +10,7 @@
 
 use super::item_text;
 use super::names::{self, Name};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::{Mutex, OnceLock};
 
 const CHUNK: usize = 256;
@@ -59,7 +59,7 @@ impl Shape {
 type Chunk = Box<[OnceLock<Shape>]>;
 
 static CHUNK_TABLE: [OnceLock<Chunk>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
-static IDS: Mutex<Option<HashMap<Box<[u32]>, u32>>> = Mutex::new(None);
+static IDS: Mutex<Option<FxHashMap<Box<[u32]>, u32>>> = Mutex::new(None);
 
 /// The shape with this id (`None` only for an id never given out).
 #[inline]
@@ -76,15 +76,20 @@ pub fn intern(attributes: &[(u32, u8)], keys: [Option<usize>; 2]) -> Option<u32>
     }
     let keys = keys.map(|k| k.and_then(|k| u8::try_from(k).ok()));
     // One number per attribute (name id and kind), then the two key places.
-    let code: Box<[u32]> = attributes
+    // Made on the stack: the lookup runs on every write, the copy only for a new shape.
+    let mut code = [0u32; MAX_ATTRIBUTES + 2];
+    let numbers = attributes
         .iter()
         .map(|&(id, kind)| id.saturating_mul(256).saturating_add(u32::from(kind)))
-        .chain(keys.map(|k| k.map_or(u32::MAX, u32::from)))
-        .collect();
+        .chain(keys.map(|k| k.map_or(u32::MAX, u32::from)));
+    for (slot, number) in code.iter_mut().zip(numbers) {
+        *slot = number;
+    }
+    let code = &code[..attributes.len() + 2];
     // A poisoned lock only means another thread panicked while holding it; the map is still whole.
     let mut guard = IDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let map = guard.get_or_insert_with(HashMap::new);
-    if let Some(id) = map.get(&code) {
+    let map = guard.get_or_insert_with(FxHashMap::default);
+    if let Some(id) = map.get(code) {
         return Some(*id);
     }
     let next = map.len();
@@ -94,7 +99,7 @@ pub fn intern(attributes: &[(u32, u8)], keys: [Option<usize>; 2]) -> Option<u32>
     let chunk = chunk.get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
     chunk.get(next % CHUNK)?.set(Shape::new(&named, keys)).ok()?;
     let id = u32::try_from(next).ok()?;
-    map.insert(code, id);
+    map.insert(code.into(), id);
     Some(id)
 }
 

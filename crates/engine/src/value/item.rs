@@ -89,17 +89,21 @@ impl FromIterator<(String, AttributeValue)> for Item {
     /// Later values win over earlier ones with the same name, as with a map.
     fn from_iter<I: IntoIterator<Item = (String, AttributeValue)>>(iter: I) -> Self {
         let mut entries: Vec<(String, AttributeValue)> = iter.into_iter().collect();
-        // A stable sort keeps equal names in arrival order; keep the last of each run.
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, AttributeValue)> = Vec::with_capacity(entries.len());
-        for entry in entries {
-            match out.last_mut() {
-                Some(last) if last.0 == entry.0 => *last = entry,
-                _ => out.push(entry),
-            }
+        // Items decoded from storage arrive in order already: nothing to sort or drop.
+        if !entries.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            // A stable sort keeps equal names in arrival order; the last of each run is kept
+            // (moved into the place of the first, as `dedup_by` keeps the first).
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            entries.dedup_by(|later, kept| {
+                let same = later.0 == kept.0;
+                if same {
+                    std::mem::swap(later, kept);
+                }
+                same
+            });
         }
-        out.shrink_to_fit();
-        Self(out)
+        entries.shrink_to_fit();
+        Self(entries)
     }
 }
 
@@ -190,5 +194,15 @@ mod tests {
         let json = serde_json::to_string(&item).expect("json");
         assert_eq!(json, r#"{"a":{"S":"5"},"c":{"S":"4"}}"#);
         assert_eq!(serde_json::from_str::<Item>(&json).expect("back"), item);
+    }
+
+    #[test]
+    fn the_last_of_a_longer_run_of_one_name_wins() {
+        let names = ["c", "b", "c", "a", "c", "b"];
+        let item: Item = names.iter().enumerate().map(|(n, name)| ((*name).to_string(), s(&n.to_string()))).collect();
+        assert_eq!(
+            item.iter().map(|(k, v)| (k.as_str(), v.clone())).collect::<Vec<_>>(),
+            [("a", s("3")), ("b", s("5")), ("c", s("4"))]
+        );
     }
 }

@@ -2,6 +2,7 @@
 
 mod item;
 mod key;
+mod md5;
 mod number;
 mod wire;
 

@@ -132,6 +132,37 @@ impl Number {
         1 + groups + usize::from(self.negative && groups < 20)
     }
 
+    /// The number as DynamoDB encodes it (the layout `stored_size` counts): an exponent byte,
+    /// then base-100 digit pairs, each + 1 (positive) or 101 − pair (negative), and a closing 102
+    /// on a negative number of fewer than 20 pairs; zero is the one byte 0x80. The exponent byte
+    /// is 192 + the base-100 exponent (its complement when negative), as Oracle's NUMBER is laid
+    /// out. Used where DynamoDB hashes a number key (`KeyValue::scan_hash`).
+    pub fn dynamodb_bytes(&self) -> Vec<u8> {
+        if self.digits.is_empty() {
+            return vec![0x80];
+        }
+        // Pairs are aligned on even decimal powers: an odd exponent takes a leading zero digit.
+        let leading_zero = self.exp.rem_euclid(2) == 1;
+        let mut digits: Vec<u8> = self.digits.bytes().map(|d| d - b'0').collect();
+        if leading_zero {
+            digits.insert(0, 0);
+        }
+        if digits.len() % 2 == 1 {
+            digits.push(0);
+        }
+        let exponent = (i64::from(self.exp) + i64::from(leading_zero)).div_euclid(2) + 192;
+        let mut bytes = Vec::with_capacity(digits.len() / 2 + 2);
+        bytes.push(if self.negative { !(exponent as u8) } else { exponent as u8 });
+        for pair in digits.chunks(2) {
+            let value = pair[0] * 10 + pair[1];
+            bytes.push(if self.negative { 101 - value } else { value + 1 });
+        }
+        if self.negative && digits.len() / 2 < 20 {
+            bytes.push(102);
+        }
+        bytes
+    }
+
     /// `self + other`, exact, then held to DynamoDB's limits.
     pub fn add(&self, other: &Self) -> Result<Self> {
         let sum = self.to_big() + other.to_big();
@@ -178,33 +209,47 @@ fn parse_exponent(text: &[u8]) -> Option<i64> {
     Some(if negative { -value } else { value })
 }
 
-impl fmt::Display for Number {
-    /// Plain notation, as DynamoDB returns numbers: `1e3` → `1000`, `01.50` → `1.5`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Number {
+    /// Appends the number in plain notation (as `Display` writes it); item forms write a number
+    /// on every write, and a `String` written to directly skips the formatting machinery.
+    pub fn push_to(&self, out: &mut String) {
+        let _ = self.write_plain(out);
+    }
+
+    fn write_plain(&self, out: &mut impl fmt::Write) -> fmt::Result {
         if self.digits.is_empty() {
-            return f.write_str("0");
+            return out.write_char('0');
         }
         if self.negative {
-            f.write_str("-")?;
+            out.write_char('-')?;
         }
-        let len = self.digits.len() as i64;
+        let len = self.digits.len();
         let exp = i64::from(self.exp);
         if exp <= 0 {
-            f.write_str("0.")?;
-            for _ in 0..-exp {
-                f.write_str("0")?;
+            out.write_str("0.")?;
+            for _ in 0..exp.unsigned_abs() {
+                out.write_char('0')?;
             }
-            f.write_str(&self.digits)
-        } else if exp >= len {
-            f.write_str(&self.digits)?;
-            for _ in 0..exp - len {
-                f.write_str("0")?;
+            out.write_str(&self.digits)
+        } else if exp as usize >= len {
+            out.write_str(&self.digits)?;
+            for _ in len..exp as usize {
+                out.write_char('0')?;
             }
             Ok(())
         } else {
             let (int, frac) = self.digits.split_at(exp as usize);
-            write!(f, "{int}.{frac}")
+            out.write_str(int)?;
+            out.write_char('.')?;
+            out.write_str(frac)
         }
+    }
+}
+
+impl fmt::Display for Number {
+    /// Plain notation, as DynamoDB returns numbers: `1e3` → `1000`, `01.50` → `1.5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_plain(f)
     }
 }
 
@@ -262,6 +307,28 @@ mod tests {
         ] {
             assert_eq!(n(input).to_string(), output, "{input}");
         }
+    }
+
+    #[test]
+    fn encodes_as_dynamodb_does_in_as_many_bytes_as_it_counts() {
+        // Oracle NUMBER's layout, which DynamoDB's item sizes follow byte for byte.
+        for (input, bytes) in [
+            ("0", vec![0x80]),
+            ("1", vec![0xC1, 2]),
+            ("10", vec![0xC1, 11]),
+            ("100", vec![0xC2, 2]),
+            ("123.45", vec![0xC2, 2, 24, 46]),
+            ("0.5", vec![0xC0, 51]),
+            ("-1", vec![0x3E, 100, 102]),
+            ("-123.45", vec![0x3D, 100, 78, 56, 102]),
+        ] {
+            assert_eq!(n(input).dynamodb_bytes(), bytes, "{input}");
+        }
+        let longest = format!("-9.{}", "9".repeat(37));
+        for text in ["7", "-7", "99", "1E125", "-1E-130", "0.01", "123456789012345678901234567890123456.78", &longest] {
+            assert_eq!(n(text).dynamodb_bytes().len(), n(text).stored_size(), "{text}");
+        }
+        assert_eq!(n(&longest).dynamodb_bytes().len(), 21, "20 pairs and no closing 102");
     }
 
     #[test]

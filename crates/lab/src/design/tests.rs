@@ -117,7 +117,8 @@ fn hostile_documents_are_refused_or_read_never_panic() {
     let long_condition = format!("## Table: t\n| Entity | PK |\n|---|---|\n| A | A#<a> |\n\n| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n| 1 | x | Query | PK={} | base |\n", "A#".repeat(5000));
     assert!(read(&long_condition).expect_err("long").contains("at most 4096"));
     // Production counts beyond the fixture's budget are scaled down, never made in full.
-    let many_items = "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 1000000000000 |\n";
+    let many_items =
+        "## Table: t\n| Entity | PK | Items |\n|---|---|---|\n| A | A#<a> | 100000 |\n| B | B#<b> | 1000000000000 |\n";
     let (design, _) = read(many_items).expect("reads");
     let converted = design.to_workbook().expect("scaled down");
     let items = converted.workbook.fixtures["t"].as_array().map_or(0, Vec::len) as u64;
@@ -203,9 +204,14 @@ fn production_counts_scale_the_fixture_and_a_scan_pays_for_all_of_production() {
     assert_eq!(large.tables[0].totals.items, 20_000);
     // The GetItem reads one item either way; the Scan reads all of production.
     assert_eq!(small.patterns[0].read_units, large.patterns[0].read_units);
-    let per_item = |r: &crate::workbook::analysis::DesignResult| r.patterns[1].read_units / r.tables[0].totals.items as f64;
+    let per_item =
+        |r: &crate::workbook::analysis::DesignResult| r.patterns[1].read_units / r.tables[0].totals.items as f64;
     let (small_scan, large_scan) = (small.patterns[1].read_units, large.patterns[1].read_units);
     assert!(large_scan > small_scan * 9_000.0, "{small_scan} → {large_scan}");
     assert!((per_item(large) / 500.0 - per_item(small)).abs() / per_item(small) < 0.02);
-    assert!(large.patterns[1].reasons.iter().any(|r| r.contains("production's size (scale ×500)")), "{:?}", large.patterns[1].reasons);
+    assert!(
+        large.patterns[1].reasons.iter().any(|r| r.contains("production's size (scale ×500)")),
+        "{:?}",
+        large.patterns[1].reasons
+    );
 }

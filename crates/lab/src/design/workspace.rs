@@ -141,10 +141,8 @@ pub fn generate(engine: &Engine, design: &Design, table: &str) -> Result<Vec<Map
     let designs: Vec<TableDesign> = tables.into_iter().map(|(t, _)| t).collect();
     // The scale is the whole design's: every table keeps the same share of production.
     let (scale, _) = super::fixture::scale(&designs);
-    let table = designs
-        .into_iter()
-        .find(|t| t.name == table)
-        .ok_or_else(|| format!("no table `{table}` in the workspace"))?;
+    let table =
+        designs.into_iter().find(|t| t.name == table).ok_or_else(|| format!("no table `{table}` in the workspace"))?;
     if table.entities.is_empty() {
         return Err(format!("table `{}` has no entity layout to generate items from", table.name));
     }

@@ -267,6 +267,9 @@ mod tests {
         let totals = totals_line(&scan, &provisioned);
         assert!(totals.starts_with("A, fail — on demand: $"), "{totals}");
         assert!(totals.contains("a month at peak. B, pass — provisioned: $"), "{totals}");
-        assert!(totals.ends_with("provisioned: $14.23 a month of declared capacity ($16.43 at peak if it were on demand)."), "{totals}");
+        assert!(
+            totals.ends_with("provisioned: $14.23 a month of declared capacity ($16.43 at peak if it were on demand)."),
+            "{totals}"
+        );
     }
 }

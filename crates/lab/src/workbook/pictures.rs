@@ -50,7 +50,9 @@ fn fit(text: &str, width: f64) -> String {
 /// A region that clips whatever is drawn in it: a label that a font draws wider than estimated
 /// still never runs into its neighbour.
 fn clipped(x: f64, y: f64, width: f64, height: f64, inner: &str) -> String {
-    format!("<svg x=\"{x:.1}\" y=\"{y:.1}\" width=\"{width:.1}\" height=\"{height:.1}\" overflow=\"hidden\">{inner}</svg>")
+    format!(
+        "<svg x=\"{x:.1}\" y=\"{y:.1}\" width=\"{width:.1}\" height=\"{height:.1}\" overflow=\"hidden\">{inner}</svg>"
+    )
 }
 
 fn frame(height: usize, title: &str, body: &str) -> String {
@@ -149,7 +151,8 @@ pub fn cost_per_pattern(result: &DesignResult) -> String {
             Verdict::Warn => "#e0a100",
             Verdict::Fail => "#b3261e",
         };
-        let label = format!("<text x=\"0\" y=\"12\">{}</text>", escape(&fit(&format!("{} {}", p.id, p.operation), 162.0)));
+        let label =
+            format!("<text x=\"0\" y=\"12\">{}</text>", escape(&fit(&format!("{} {}", p.id, p.operation), 162.0)));
         body.push_str(&clipped(0.0, y as f64, 166.0, 18.0, &label));
         let _ = write!(body, "<rect x=\"170\" y=\"{y}\" width=\"{width:.1}\" height=\"16\" fill=\"{fill}\"/>");
         let room = WIDTH as f64 - 176.0 - width;

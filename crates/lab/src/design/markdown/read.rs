@@ -6,11 +6,11 @@
 
 use super::scan::{scan, squash, Block, Grid};
 use crate::design::fixture::MAX_PRODUCTION_ITEMS;
-use crate::numbers::thousands;
 use crate::design::template::Template;
 use crate::design::{
     Attribute, CallRow, Design, Entity, IndexDesign, InventoryRow, KeyAttribute, Projection, TableDesign,
 };
+use crate::numbers::thousands;
 use crate::workbook::{Consistency, PatternKind};
 
 /// A `## Table:` section before its tables are read.

@@ -276,8 +276,18 @@ mod tests {
     fn a_whole_scan_is_costed_at_production_size_and_a_limited_one_is_not() {
         let scans = || {
             json!([
-                pattern("whole", "eventual", json!([{"operation": "Scan", "request": {"TableName": "things"}}]), json!({})),
-                pattern("first page", "eventual", json!([{"operation": "Scan", "request": {"TableName": "things", "Limit": 5}}]), json!({})),
+                pattern(
+                    "whole",
+                    "eventual",
+                    json!([{"operation": "Scan", "request": {"TableName": "things"}}]),
+                    json!({})
+                ),
+                pattern(
+                    "first page",
+                    "eventual",
+                    json!([{"operation": "Scan", "request": {"TableName": "things", "Limit": 5}}]),
+                    json!({})
+                ),
                 pattern("query", "eventual", json!([query(json!({}))]), json!({})),
             ])
         };
@@ -287,7 +297,8 @@ mod tests {
                 "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}],
                 "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]}],
             "patterns": scans()});
-        scaled_workbook["fixtures"] = json!({"things": (0..20).map(|i| json!({"pk": "T#1", "sk": format!("S#{i:02}")})).collect::<Vec<_>>()});
+        scaled_workbook["fixtures"] =
+            json!({"things": (0..20).map(|i| json!({"pk": "T#1", "sk": format!("S#{i:02}")})).collect::<Vec<_>>()});
         let production = design(scaled_workbook);
         let units = |result: &DesignResult, id: &str| {
             let p = result.patterns.iter().find(|p| p.id == id).expect("pattern");
