@@ -98,6 +98,13 @@ pub fn projection(attributes: &Value, into: &mut Rewritten) -> Result<String> {
             "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1",
         ));
     }
+    // The service names the first name given twice (dynalite's suite, checked against it, and
+    // dynoxide's captures); as a projection it would be two overlapping paths instead.
+    if let Some(twice) = names.iter().enumerate().find_map(|(n, a)| names[..n].contains(a).then_some(*a)) {
+        return Err(DynamoError::validation(format!(
+            "One or more parameter values were invalid: Duplicate value in attribute name: {twice}"
+        )));
+    }
     names.iter().try_for_each(|a| check_name(a))?;
     Ok(names.iter().map(|a| into.name(a)).collect::<Vec<_>>().join(", "))
 }

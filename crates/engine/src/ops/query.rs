@@ -354,10 +354,11 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
             }
             let start = target.index_start(input.exclusive_start_key.as_ref())?;
             if let Some(start) = &start {
-                if start.hash != keys.partition || !keys.range_matches(&start.range) {
-                    return Err(DynamoError::validation(
-                        "The provided starting key does not match the range key predicate",
-                    ));
+                if start.hash != keys.partition {
+                    return Err(DynamoError::validation(OUTSIDE_QUERY));
+                }
+                if !keys.range_matches(&start.range) {
+                    return Err(DynamoError::validation(NOT_IN_RANGE));
                 }
             }
             let page = match index.collection(&keys.partition) {
@@ -398,6 +399,12 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
     })
 }
 
+/// A start key of another item collection than the query's: the service's words (dynalite's
+/// suite, checked against it); DynamoDB Local says `NOT_IN_RANGE` for this too.
+const OUTSIDE_QUERY: &str = "The provided starting key is outside query boundaries based on provided conditions";
+/// A start key whose sort key the key condition excludes.
+const NOT_IN_RANGE: &str = "The provided starting key does not match the range key predicate";
+
 /// A Query on the table itself: one item collection, a sort-key range, in either direction.
 fn query_table<'t>(
     table: &'t Table,
@@ -423,10 +430,11 @@ fn query_table<'t>(
         None => (Bound::Unbounded, Bound::Unbounded),
     };
     if let Some((start_partition, sort)) = start {
-        let in_range =
-            start_partition == partition && sort_condition.is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k)));
-        if !in_range {
-            return Err(DynamoError::validation("The provided starting key does not match the range key predicate"));
+        if start_partition != partition {
+            return Err(DynamoError::validation(OUTSIDE_QUERY));
+        }
+        if !sort_condition.is_none_or(|s| sort.as_ref().is_some_and(|k| s.matches(k))) {
+            return Err(DynamoError::validation(NOT_IN_RANGE));
         }
         if forward {
             lower = Bound::Excluded(sort);

@@ -164,10 +164,23 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
     };
     let in_segment = move |hash: u64| segments.is_none_or(|(segment, total)| segment_of(hash, total) == segment);
     let first_hash = segments.map(|(segment, total)| segment_start(segment, total));
+    // A start key of another segment is refused, in the service's words (dynalite's suite,
+    // checked against DynamoDB).
+    let check_segment = |hash: u64| {
+        match segments {
+        Some((segment, total)) if !in_segment(hash) => Err(DynamoError::validation(format!(
+            "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {segment}"
+        ))),
+        _ => Ok(()),
+    }
+    };
     let page = match target.index {
         None => {
             let schema = &table.definition.key_schema;
             let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
+            if let Some(start) = &start {
+                check_segment(table.storage.hash(&start.0))?;
+            }
             let items = table
                 .storage
                 .scan_from(start.as_ref(), first_hash)
@@ -177,6 +190,9 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
         }
         Some(index) => {
             let start = target.index_start(input.exclusive_start_key.as_ref())?;
+            if let Some(start) = &start {
+                check_segment(index.hash_of(&start.hash))?;
+            }
             let start = start.as_ref();
             let from = match (start, first_hash) {
                 (Some(start), _) => PartitionsFrom::Partition(&start.hash),

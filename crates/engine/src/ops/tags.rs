@@ -70,7 +70,7 @@ fn table_of(arn: Option<&String>) -> Result<&str> {
 }
 
 /// Tags must have a key and a value (Coral's "must not be null", numbered from 1 as Coral numbers
-/// list members), a 1–128 character key and a value of at most 256 characters.
+/// list members), and each must be one DynamoDB takes (`problem`).
 pub fn check_tags(tags: &[TagInput]) -> Result<Vec<Tag>> {
     let mut v = crate::validate::Violations::new();
     for (n, tag) in tags.iter().enumerate() {
@@ -82,33 +82,38 @@ pub fn check_tags(tags: &[TagInput]) -> Result<Vec<Tag>> {
         .iter()
         .map(|t| Tag { key: t.key.clone().unwrap_or_default(), value: t.value.clone().unwrap_or_default() })
         .collect();
-    for tag in &tags {
-        if tag.key.is_empty() || tag.key.chars().count() > 128 {
-            return Err(DynamoError::validation(
-                "One or more parameter values were invalid: Tag key must be between 1 and 128 characters",
-            ));
-        }
-        if tag.value.chars().count() > 256 {
-            return Err(DynamoError::validation(
-                "One or more parameter values were invalid: Tag value must be between 0 and 256 characters",
-            ));
-        }
-        // The tagging guide's rules; no capture of their messages exists, so these say the rule
-        // in the captured messages' form (docs/fidelity.md).
-        for (what, text) in [("key", &tag.key), ("value", &tag.value)] {
-            if !text.chars().all(allowed_in_tag) {
-                return Err(DynamoError::validation(format!(
-                    "One or more parameter values were invalid: Tag {what} may contain only letters, numbers, white space and + - = . _ : / @"
-                )));
-            }
-        }
-        if tag.key.get(..4).is_some_and(|prefix| prefix.eq_ignore_ascii_case("aws:")) {
-            return Err(DynamoError::validation(
-                "One or more parameter values were invalid: Tag keys starting with aws: are reserved for use by AWS",
+    if let Some(problem) = tags.iter().find_map(|t| problem(&t.key, &t.value)) {
+        return Err(DynamoError::validation(problem));
+    }
+    Ok(tags)
+}
+
+/// Why DynamoDB refuses the tag `key` = `value`, in its words; `None` when it takes it. (An
+/// importer uses this to leave out, and name, a design file's tags a table could not carry.)
+pub fn problem(key: &str, value: &str) -> Option<String> {
+    if key.is_empty() || key.chars().count() > 128 {
+        return Some("One or more parameter values were invalid: Tag key must be between 1 and 128 characters".into());
+    }
+    if value.chars().count() > 256 {
+        return Some(
+            "One or more parameter values were invalid: Tag value must be between 0 and 256 characters".into(),
+        );
+    }
+    // The tagging guide's rules; no capture of their messages exists, so these say the rule in
+    // the captured messages' form (docs/fidelity.md).
+    for (what, text) in [("key", key), ("value", value)] {
+        if !text.chars().all(allowed_in_tag) {
+            return Some(format!(
+                "One or more parameter values were invalid: Tag {what} may contain only letters, numbers, white space and + - = . _ : / @"
             ));
         }
     }
-    Ok(tags)
+    if key.get(..4).is_some_and(|prefix| prefix.eq_ignore_ascii_case("aws:")) {
+        return Some(
+            "One or more parameter values were invalid: Tag keys starting with aws: are reserved for use by AWS".into(),
+        );
+    }
+    None
 }
 
 /// The characters AWS allows in tags: letters, numbers and white space of any script, and

@@ -197,6 +197,11 @@ impl Index {
         Self { definition, partitions: BTreeMap::new(), hash_of: partition_hash, item_count: 0, total_bytes: 0 }
     }
 
+    /// The hash of a partition of this index (its HASH values): its place in scan order.
+    pub fn hash_of(&self, values: &[KeyValue]) -> u64 {
+        (self.hash_of)(values)
+    }
+
     pub fn item_count(&self) -> usize {
         self.item_count
     }

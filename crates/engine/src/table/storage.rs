@@ -383,8 +383,9 @@ impl Storage {
         }
     }
 
-    /// A partition key's hash as the table keeps it.
-    fn hash(&self, partition: &KeyValue) -> u64 {
+    /// A partition key's hash as the table keeps it (the place in scan order a Scan segment
+    /// is judged by).
+    pub fn hash(&self, partition: &KeyValue) -> u64 {
         (self.hash_of)(partition) & KEPT_HASH_BITS
     }
 

@@ -270,14 +270,33 @@ mod tests {
                 "AttributeDefinitions": [{"AttributeName": "Title", "AttributeType": "S"}],
                 "KeySchema": [{"AttributeName": "Title", "KeyType": "HASH"}],
                 "ProvisionedThroughput": {"ReadCapacityUnits": {"Ref": "Reads"}, "WriteCapacityUnits": "10"},
-                "Tags": [{"Key": "sizes", "Value": {"Fn::Join": [",", {"Ref": "Sizes"}]}}]}}}});
+                "Tags": [{"Key": "sizes", "Value": {"Fn::Join": ["/", {"Ref": "Sizes"}]}}]}}}});
         let imported = import(&template.to_string()).expect("imports");
         assert_eq!(
             imported.workbook.tables[0]["ProvisionedThroughput"],
             json!({"ReadCapacityUnits": 5, "WriteCapacityUnits": 10})
         );
-        assert_eq!(imported.workbook.tables[0]["Tags"][0]["Value"], json!("1,2"));
+        assert_eq!(imported.workbook.tables[0]["Tags"][0]["Value"], json!("1/2"));
         assert_eq!(plan(&imported).shapes[0].provisioned, Some((5, 10)));
+    }
+
+    /// A tag DynamoDB would refuse does not stop the table from being made: it is left out, and
+    /// the note says which and why.
+    #[test]
+    fn tags_a_table_could_not_carry_are_left_out_and_named() {
+        let template = json!({"Resources": {"Books": {"Type": "AWS::DynamoDB::Table", "Properties": {
+            "AttributeDefinitions": [{"AttributeName": "Title", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "Title", "KeyType": "HASH"}],
+            "Tags": [{"Key": "team", "Value": "core"}, {"Key": "sizes", "Value": "1,2"}, {"Key": "aws:owner", "Value": "x"}]}}}});
+        let imported = import(&template.to_string()).expect("imports");
+        assert_eq!(imported.workbook.tables[0]["Tags"], json!([{"Key": "team", "Value": "core"}]));
+        let notes = imported.notes.join("\n");
+        assert!(notes.contains("Resources.Books.Properties.Tags[1]: left out (One or more parameter values were invalid: Tag value may contain only"), "{notes}");
+        assert!(
+            notes.contains("Tags[2]: left out (One or more parameter values were invalid: Tag keys starting with aws:"),
+            "{notes}"
+        );
+        plan(&imported);
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub(super) fn split(
     let mut setup = Vec::new();
     for (key, value) in properties {
         match key.as_str() {
+            "Tags" => {
+                create.insert(key.clone(), kept_tags(at, value, notes));
+            }
             k if CREATE_TABLE.contains(&k) => {
                 create.insert(key.clone(), value.clone());
             }
@@ -72,6 +75,24 @@ pub(super) fn split(
         }
     }
     (create, setup)
+}
+
+/// The tags of a definition that DynamoDB would take; each one it would refuse is left out and
+/// named with the engine's reason, so a design file's tags never stop its tables from being made.
+pub(super) fn kept_tags(at: &str, tags: &Value, notes: &mut Vec<String>) -> Value {
+    let mut kept = Vec::new();
+    for (i, tag) in tags.as_array().into_iter().flatten().enumerate() {
+        let (key, value) = (tag.get("Key").and_then(Value::as_str), tag.get("Value").and_then(Value::as_str));
+        let problem = match (key, value) {
+            (Some(key), Some(value)) => dynalab_engine::ops::tags::problem(key, value),
+            _ => Some("its key or value is not text".into()),
+        };
+        match problem {
+            None => kept.push(tag.clone()),
+            Some(problem) => notes.push(format!("{at}.Tags[{i}]: left out ({problem})")),
+        }
+    }
+    Value::Array(kept)
 }
 
 /// Fills a setup call's TableName once the table's final name is known.
