@@ -39,7 +39,8 @@ impl Violations {
     pub fn name_rules(&mut self, field: &str, name: &str, min: usize) {
         // Every request names a table: the quoted name is made only for a name that breaks a rule.
         let shown = || format!("'{name}'");
-        if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
+        // The pattern is `[a-zA-Z0-9_.-]+`: an empty name breaks it too, beside the length rule.
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
             self.add(&shown(), field, &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"));
         }
         let length = name.chars().count();

@@ -49,15 +49,33 @@ impl Rewritten {
     }
 
     fn value(&mut self, value: &Value, attribute: &str) -> Result<String> {
-        let parsed: AttributeValue = serde_json::from_value(value.clone()).map_err(|_| {
-            DynamoError::validation(format!(
-                "One or more parameter values were invalid: Invalid value for attribute: {attribute}"
-            ))
-        })?;
+        let parsed = Self::parse_value(value, attribute)?;
+        Ok(self.add_value(parsed))
+    }
+
+    /// A legacy parameter's value, refused in the words DynamoDB gives for the value itself
+    /// (an empty AttributeValue, a NULL that is not true, a bad number), else as not a value.
+    fn parse_value(value: &Value, attribute: &str) -> Result<AttributeValue> {
+        serde_json::from_value(value.clone()).map_err(|error| {
+            let text = error.to_string();
+            match text.strip_prefix(crate::value::VALIDATION_MARK) {
+                Some(own) => DynamoError::validation(own),
+                None => match text.strip_prefix(crate::value::ENVELOPED_MARK) {
+                    Some(own) => DynamoError::request_validation(own),
+                    None => DynamoError::validation(format!(
+                        "One or more parameter values were invalid: Invalid value for attribute: {attribute}"
+                    )),
+                },
+            }
+        })
+    }
+
+    /// A value given its own placeholder.
+    fn add_value(&mut self, parsed: AttributeValue) -> String {
         let placeholder = self.free(':', self.values.len());
         self.reserved.insert(placeholder.clone());
         self.values.insert(placeholder.clone(), parsed);
-        Ok(placeholder)
+        placeholder
     }
 
     /// Whether the request brought its own expression maps: then there is nothing to rewrite
@@ -132,40 +150,75 @@ pub fn conditions(map: &Value, operator: Option<&str>, kind: Kind, into: &mut Re
         (None | Some("AND"), _) | (Some(_), Kind::Key) => " AND ",
         (Some(other), _) => {
             return Err(DynamoError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [AND, OR]"
+                "1 validation error detected: Value '{other}' at 'conditionalOperator' failed to satisfy constraint: Member must satisfy enum value set: [OR, AND]"
             )))
         }
     };
-    if kind == Kind::Key {
-        refuse_unkeyable(entries)?;
-    }
     let mut parts = Vec::new();
     for (attribute, condition) in entries {
         parts.push(one(attribute, condition, kind, into)?);
     }
+    if kind == Kind::Key {
+        // After each condition's own checks, as DynamoDB orders them (dynalite's suite).
+        if !(1..=2).contains(&entries.len()) {
+            return Err(DynamoError::validation("Conditions can be of length 1 or 2 only"));
+        }
+        refuse_unkeyable(entries)?;
+    }
     Ok((!parts.is_empty()).then(|| parts.iter().map(|p| format!("({p})")).collect::<Vec<_>>().join(joiner)))
 }
 
-/// A `KeyConditions` operator a key cannot take, in DynamoDB Local's words, which differ for the
-/// partition and the sort key. The table is not known yet: the sort key is the entry beside an
-/// `EQ` (a query's partition key can only be compared with `EQ`).
+/// A `KeyConditions` operator a key cannot take, in the service's words (dynalite's suite): an
+/// operator no key can take is "not an indexable operation"; a range operator on the partition
+/// key is "Query key condition not supported". The table is not known yet: a lone condition is
+/// taken to be on the partition key.
 fn refuse_unkeyable(entries: &serde_json::Map<String, Value>) -> Result<()> {
     let operator = |c: &Value| c.get("ComparisonOperator").and_then(Value::as_str).map(str::to_string);
-    for (attribute, condition) in entries {
+    for condition in entries.values() {
         let Some(op) = operator(condition) else { continue };
         if KEY_OPERATORS.contains(&op.as_str()) || !COMPARISON_OPERATORS.contains(&op.as_str()) {
             continue;
         }
-        let sort_key = entries.iter().any(|(other, c)| other != attribute && operator(c).as_deref() == Some("EQ"));
-        let message = match (op.as_str(), sort_key) {
-            ("NULL" | "NOT_NULL", false) => "Only scalar types can be used as Hash Key values",
-            ("NULL" | "NOT_NULL", true) => "Only scalar types can be used as Range Key values",
-            (_, true) => "Attempted conditional constraint is not an indexable operation",
-            (_, false) => "Query key condition not supported",
-        };
-        return Err(DynamoError::validation(message));
+        return Err(DynamoError::validation("Attempted conditional constraint is not an indexable operation"));
+    }
+    // Every operator is one a key can take: a range operator on the partition key (no EQ beside
+    // it) is not.
+    let on_partition = |c: &Value| operator(c).is_some_and(|op| op != "EQ");
+    if entries.len() == 1 && entries.values().any(on_partition) {
+        return Err(DynamoError::validation("Query key condition not supported"));
     }
     Ok(())
+}
+
+/// `ComparisonOperator`'s enum in the order Coral's constraint message lists it (dynalite's
+/// suite, checked against the service).
+const CORAL_OPERATOR_ORDER: [&str; 13] = [
+    "IN",
+    "NULL",
+    "BETWEEN",
+    "LT",
+    "NOT_CONTAINS",
+    "EQ",
+    "GT",
+    "NOT_NULL",
+    "NE",
+    "LE",
+    "BEGINS_WITH",
+    "GE",
+    "CONTAINS",
+];
+
+/// Coral's shape checks of a legacy conditions map (`ScanFilter`, `QueryFilter`,
+/// `KeyConditions`): each member's `ComparisonOperator` present and in the enum, reported with
+/// the request's other constraint violations (`member` is the map's place, `scanFilter`).
+pub fn check_operators(v: &mut crate::validate::Violations, member: &str, conditions: Option<&Value>) {
+    let Some(map) = conditions.and_then(Value::as_object) else { return };
+    for (name, condition) in map {
+        let at = format!("{member}.{name}.member.comparisonOperator");
+        let operator = condition.get("ComparisonOperator").and_then(Value::as_str).map(str::to_string);
+        v.required(&at, operator.as_ref());
+        v.one_of(&at, operator.as_ref(), &CORAL_OPERATOR_ORDER);
+    }
 }
 
 /// The `ComparisonOperator`s a key condition can take.
@@ -216,8 +269,13 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
         // DynamoDB Local's words for a name outside the enum (lower case included).
         return Err(DynamoError::validation("Comparison type does not exist in DynamoDB"));
     }
-    if !allowed.contains(&operator) {
+    if kind != Kind::Key && !allowed.contains(&operator) {
         return Err(invalid(format!("Unsupported operator on KeyCondition: {operator}")));
+    }
+    // Each value is judged before their number is (dynalite's suite), in its own words.
+    let mut parsed = Vec::with_capacity(list.len());
+    for value in &list {
+        parsed.push(Rewritten::parse_value(value, attribute)?);
     }
     let arguments = match operator {
         "NOT_NULL" | "NULL" => 0..=0,
@@ -226,7 +284,12 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
         _ => 1..=1,
     };
     if !arguments.contains(&list.len()) {
-        return Err(invalid(format!("Invalid number of argument(s) for the {operator} ComparisonOperator")));
+        return Err(match kind {
+            Kind::Key => DynamoError::validation(
+                "The attempted filter operation is not supported for the provided filter argument count",
+            ),
+            _ => invalid(format!("Invalid number of argument(s) for the {operator} ComparisonOperator")),
+        });
     }
     let argument_types: &[&str] = match operator {
         "LE" | "LT" | "GE" | "GT" | "BETWEEN" | "CONTAINS" | "NOT_CONTAINS" | "IN" => &["S", "N", "B"],
@@ -243,10 +306,7 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
         )));
     }
     let name = into.name(attribute);
-    let mut values = Vec::new();
-    for value in &list {
-        values.push(into.value(value, attribute)?);
-    }
+    let values: Vec<String> = parsed.into_iter().map(|value| into.add_value(value)).collect();
     Ok(match operator {
         "EQ" => format!("{name} = {}", values[0]),
         "NE" => format!("{name} <> {}", values[0]),

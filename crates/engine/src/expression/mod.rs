@@ -34,18 +34,9 @@ pub struct ExpressionParams<'r> {
 }
 
 impl ExpressionParams<'_> {
-    /// DynamoDB's checks of `ExpressionAttributeNames` / `ExpressionAttributeValues` themselves.
-    pub fn check_maps(&self) -> Result<()> {
-        // First, so a request carrying hundreds of thousands of placeholders costs one pass.
-        let names: usize = self.names.map_or(0, |n| n.iter().map(|(k, v)| k.len() + v.len()).sum());
-        let values: usize = self.values.map_or(0, |v| v.iter().map(|(k, v)| k.len() + v.size()).sum());
-        if names + values > MAX_SUBSTITUTION_BYTES {
-            // The limit is documented; its wording is not recorded anywhere we could find (docs/fidelity.md).
-            return Err(DynamoError::validation(format!(
-                "ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum allowed size of {MAX_SUBSTITUTION_BYTES} bytes; size: {}",
-                names + values
-            )));
-        }
+    /// Names or values need an expression to be used in: DynamoDB checks this with the legacy
+    /// parameters, before any value is judged (dynalite's suite; Local agrees).
+    pub fn check_maps_have_expressions(&self) -> Result<()> {
         let any_expression = self.expressions.iter().any(|(_, text)| text.is_some());
         if self.names.is_some() && !any_expression {
             return Err(DynamoError::validation(
@@ -63,6 +54,22 @@ impl ExpressionParams<'_> {
                 "ExpressionAttributeValues can only be specified when using expressions{suffix}"
             )));
         }
+        Ok(())
+    }
+
+    /// DynamoDB's checks of `ExpressionAttributeNames` / `ExpressionAttributeValues` themselves.
+    pub fn check_maps(&self) -> Result<()> {
+        // First, so a request carrying hundreds of thousands of placeholders costs one pass.
+        let names: usize = self.names.map_or(0, |n| n.iter().map(|(k, v)| k.len() + v.len()).sum());
+        let values: usize = self.values.map_or(0, |v| v.iter().map(|(k, v)| k.len() + v.size()).sum());
+        if names + values > MAX_SUBSTITUTION_BYTES {
+            // The limit is documented; its wording is not recorded anywhere we could find (docs/fidelity.md).
+            return Err(DynamoError::validation(format!(
+                "ExpressionAttributeNames and ExpressionAttributeValues exceed the maximum allowed size of {MAX_SUBSTITUTION_BYTES} bytes; size: {}",
+                names + values
+            )));
+        }
+        self.check_maps_have_expressions()?;
         if let Some(names) = self.names {
             if names.is_empty() {
                 return Err(DynamoError::validation("ExpressionAttributeNames must not be empty"));

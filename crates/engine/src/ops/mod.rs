@@ -74,11 +74,15 @@ fn check_condition(
 /// (`expression::legacy`).
 fn refuse_legacy(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<()> {
     let legacy_used: Vec<&str> = legacy.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
-    let expressions_used: Vec<&str> = expressions.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
-    // Names or values without any expression are refused later, by the expression checks, in
-    // their own words (as DynamoDB Local does).
-    let any_expression = expressions_used.iter().any(|e| !e.starts_with("ExpressionAttribute"));
-    if !legacy_used.is_empty() && any_expression {
+    // The expressions are named, not the maps beside them (names or values without any
+    // expression are refused by `ExpressionParams::check_maps_have_expressions`, in their own
+    // words); dynalite's suite and DynamoDB Local agree.
+    let expressions_used: Vec<&str> = expressions
+        .iter()
+        .filter(|(name, used)| *used && !name.starts_with("ExpressionAttribute"))
+        .map(|(name, _)| *name)
+        .collect();
+    if !legacy_used.is_empty() && !expressions_used.is_empty() {
         return Err(DynamoError::request_validation(format!(
             "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {{{}}} Expression parameters: {{{}}}",
             legacy_used.join(", "),

@@ -13,7 +13,7 @@ use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::index::EntryPlace;
 use crate::table::{ItemJson, KeyAttribute, KeySchema, StoredItem, Table};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
-use crate::value::{AttributeValue, Item, KeyValue};
+use crate::value::{AttributeValue, Deferred, Item, KeyValue, StartKeyWords};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -34,7 +34,8 @@ pub struct QueryInput {
     pub limit: Option<i32>,
     pub consistent_read: Option<bool>,
     pub scan_index_forward: Option<bool>,
-    pub exclusive_start_key: Option<Item>,
+    /// Its values are judged after the legacy parameters, as DynamoDB judges them (`Deferred`).
+    pub exclusive_start_key: Option<Deferred<Item>>,
     pub return_consumed_capacity: Option<String>,
     pub key_conditions: Option<serde_json::Value>,
     pub query_filter: Option<serde_json::Value>,
@@ -251,6 +252,9 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     v.at_least("limit", input.limit, 1);
     v.one_of("select", input.select.as_ref(), &SELECT);
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &["OR", "AND"]);
+    legacy::check_operators(&mut v, "queryFilter", input.query_filter.as_ref());
+    legacy::check_operators(&mut v, "keyConditions", input.key_conditions.as_ref());
     v.finish()?;
     // `KeyConditions` may stand beside expressions, only not beside `KeyConditionExpression`
     // (DynamoDB Local, measured 2026-12-03: KeyConditions with a FilterExpression or a
@@ -262,8 +266,8 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     )?;
     refuse_legacy(
         &[
-            ("QueryFilter", input.query_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("QueryFilter", input.query_filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
@@ -280,11 +284,10 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
         // Maps without an expression are refused before the missing key condition is.
         check_maps_without_key_condition(&input)?;
     }
+    // DynamoDB's order (dynalite's suite): the filter's conditions, AttributesToGet, the start
+    // key's values, then the key conditions.
     let mut legacy =
         Rewritten::reserving(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
-    if let Some(conditions) = input.key_conditions.take() {
-        input.key_condition_expression = legacy::conditions(&conditions, None, Kind::Key, &mut legacy)?;
-    }
     if let Some(filter) = input.query_filter.take().filter(|_| !own_maps) {
         input.filter_expression =
             legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
@@ -293,6 +296,11 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
         ProjectionSource::of(input.attributes_to_get.is_some(), input.projection_expression.is_some());
     if let Some(attributes) = input.attributes_to_get.take().filter(|_| !own_maps) {
         input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
+    }
+    input.exclusive_start_key =
+        input.exclusive_start_key.take().map(|k| k.checked(StartKeyWords::AllBehindTheSentence)).transpose()?;
+    if let Some(conditions) = input.key_conditions.take() {
+        input.key_condition_expression = legacy::conditions(&conditions, None, Kind::Key, &mut legacy)?;
     }
     legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
     let Some(key_condition_text) = input.key_condition_expression.as_deref() else {
@@ -342,9 +350,14 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
     };
     let forward = input.scan_index_forward.unwrap_or(true);
     let (page, partition) = match target.index {
-        None => {
-            query_table(table, &key_condition, filter.as_ref(), input.exclusive_start_key.as_ref(), forward, &spec)?
-        }
+        None => query_table(
+            table,
+            &key_condition,
+            filter.as_ref(),
+            input.exclusive_start_key.as_ref().and_then(Deferred::value),
+            forward,
+            &spec,
+        )?,
         Some(index) => {
             let definition = &index.definition;
             let keys = analyse(&key_condition, &definition.hash, &definition.range)?;
@@ -352,7 +365,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
                 let names: Vec<&str> = definition.key_attributes().map(|a| a.name.as_str()).collect();
                 check_filter_keys(filter, &names)?;
             }
-            let start = target.index_start(input.exclusive_start_key.as_ref())?;
+            let start = target.index_start(input.exclusive_start_key.as_ref().and_then(Deferred::value))?;
             if let Some(start) = &start {
                 if start.hash != keys.partition {
                     return Err(DynamoError::validation(OUTSIDE_QUERY));

@@ -12,7 +12,7 @@ use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{Condition, DocPath, ExprKind, ExpressionParams};
 use crate::table::index::PartitionsFrom;
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
-use crate::value::{AttributeValue, Item};
+use crate::value::{AttributeValue, Deferred, Item, StartKeyWords};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::ops::Bound;
@@ -30,7 +30,8 @@ pub struct ScanInput {
     /// An Integer on the wire (32 bits): a larger number is a SerializationException, as on DynamoDB.
     pub limit: Option<i32>,
     pub consistent_read: Option<bool>,
-    pub exclusive_start_key: Option<Item>,
+    /// Its values are judged after the legacy parameters, as DynamoDB judges them (`Deferred`).
+    pub exclusive_start_key: Option<Deferred<Item>>,
     pub segment: Option<i32>,
     pub total_segments: Option<i32>,
     pub return_consumed_capacity: Option<String>,
@@ -77,11 +78,13 @@ pub fn check(mut input: ScanInput) -> Result<Checked> {
     v.at_least("totalSegments", input.total_segments, 1);
     v.at_most("totalSegments", input.total_segments, 1_000_000);
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &["OR", "AND"]);
+    legacy::check_operators(&mut v, "scanFilter", input.scan_filter.as_ref());
     v.finish()?;
     refuse_legacy(
         &[
-            ("ScanFilter", input.scan_filter.is_some()),
             ("AttributesToGet", input.attributes_to_get.is_some()),
+            ("ScanFilter", input.scan_filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
@@ -91,19 +94,32 @@ pub fn check(mut input: ScanInput) -> Result<Checked> {
             ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
+    ExpressionParams {
+        names: input.expression_attribute_names.as_ref(),
+        values: input.expression_attribute_values.as_ref(),
+        expressions: vec![
+            (ExprKind::Filter, input.filter_expression.as_deref()),
+            (ExprKind::Projection, input.projection_expression.as_deref()),
+        ],
+    }
+    .check_maps_have_expressions()?;
     let own_maps =
         Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    // DynamoDB's order (dynalite's suite): AttributesToGet, the filter's conditions, then the
+    // start key's values.
     let mut legacy = Rewritten::default();
-    if let Some(filter) = input.scan_filter.take().filter(|_| !own_maps) {
-        input.filter_expression =
-            legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
-    }
     let projection_source =
         ProjectionSource::of(input.attributes_to_get.is_some(), input.projection_expression.is_some());
     if let Some(attributes) = input.attributes_to_get.take().filter(|_| !own_maps) {
         input.projection_expression = Some(legacy::projection(&attributes, &mut legacy)?);
     }
+    if let Some(filter) = input.scan_filter.take().filter(|_| !own_maps) {
+        input.filter_expression =
+            legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
+    }
     legacy.finish(&mut input.expression_attribute_names, &mut input.expression_attribute_values);
+    input.exclusive_start_key =
+        input.exclusive_start_key.take().map(|k| k.checked(StartKeyWords::NumbersBare)).transpose()?;
     // Real DynamoDB's wording (dynalite's suite); DynamoDB Local words these differently.
     let segments = match (input.segment, input.total_segments) {
         (Some(_), None) => {
@@ -177,7 +193,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
     let page = match target.index {
         None => {
             let schema = &table.definition.key_schema;
-            let start = start_key(schema, input.exclusive_start_key.as_ref(), true)?;
+            let start = start_key(schema, input.exclusive_start_key.as_ref().and_then(Deferred::value), true)?;
             if let Some(start) = &start {
                 check_segment(table.storage.hash(&start.0))?;
             }
@@ -189,7 +205,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
             read_page(items, &spec)
         }
         Some(index) => {
-            let start = target.index_start(input.exclusive_start_key.as_ref())?;
+            let start = target.index_start(input.exclusive_start_key.as_ref().and_then(Deferred::value))?;
             if let Some(start) = &start {
                 check_segment(index.hash_of(&start.hash))?;
             }

@@ -1,11 +1,13 @@
 //! Attribute values: DynamoDB's ten types, their wire form and their size.
 
+mod deferred;
 mod item;
 mod key;
 mod md5;
 mod number;
 mod wire;
 
+pub use deferred::{Deferred, StartKeyWords};
 pub use key::{KeyValue, ScalarType};
 pub use number::Number;
 pub use wire::{item_to_json, ENVELOPED_MARK, VALIDATION_MARK};

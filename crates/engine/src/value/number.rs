@@ -22,6 +22,10 @@ pub struct Number {
 /// Real DynamoDB's wording, as dynoxide captured it in 2026; DynamoDB Local says
 /// "A value provided cannot be converted into a number".
 fn not_a_number(text: &str) -> DynamoError {
+    // An empty number is said without the colon (dynalite's suite, checked against DynamoDB).
+    if text.is_empty() {
+        return DynamoError::validation("The parameter cannot be converted to a numeric value");
+    }
     DynamoError::validation(format!("The parameter cannot be converted to a numeric value: {text}"))
 }
 
@@ -334,9 +338,10 @@ mod tests {
     #[test]
     fn rejects_what_dynamodb_rejects() {
         let message = |text: &str| Number::parse(text).unwrap_err().message;
-        for text in ["abc", "", "1e", " 1", "1.2.3", "NaN", "1e99999999999999999999", "+e2", "."] {
+        for text in ["abc", "1e", " 1", "1.2.3", "NaN", "1e99999999999999999999", "+e2", "."] {
             assert_eq!(message(text), format!("The parameter cannot be converted to a numeric value: {text}"));
         }
+        assert_eq!(message(""), "The parameter cannot be converted to a numeric value", "no colon for nothing");
         assert!(message("0e126").starts_with("Number overflow."));
         assert!(message("0.0e-130").starts_with("Number underflow."));
         assert_eq!(Number::parse("0e125").unwrap().to_string(), "0");
