@@ -27,6 +27,13 @@ impl Violations {
         }
     }
 
+    /// A list member (`AttributesToGet`) that must not be empty, when given.
+    pub fn non_empty_list(&mut self, field: &str, value: Option<&serde_json::Value>) {
+        if value.and_then(serde_json::Value::as_array).is_some_and(Vec::is_empty) {
+            self.add("'[]'", field, "Member must have length greater than or equal to 1");
+        }
+    }
+
     /// A table or index name: 3–255 characters of `[a-zA-Z0-9_.-]`.
     pub fn table_name(&mut self, field: &str, name: Option<&String>) {
         let Some(name) = name else {

@@ -174,7 +174,7 @@ fn request_id(state: &AppState) -> String {
 /// `value` in upper-case hexadecimal, zero-padded to at least `width` digits (`{value:0width$X}`).
 fn push_hex(text: &mut String, value: u128, width: u32) {
     let significant = (u128::BITS - value.leading_zeros()).div_ceil(4);
-    for place in (0..significant.max(width)).rev() {
+    for place in (0..significant.max(width).max(1)).rev() {
         let digit = ((value >> (place * 4)) & 0xF) as u8;
         text.push(char::from(if digit < 10 { b'0' + digit } else { b'A' + digit - 10 }));
     }

@@ -245,20 +245,55 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
     check_name(attribute)?;
     let invalid = |what: String| DynamoError::validation(format!("One or more parameter values were invalid: {what}"));
     let operator = condition.get("ComparisonOperator").and_then(Value::as_str);
-    let list = condition.get("AttributeValueList").and_then(Value::as_array).cloned().unwrap_or_default();
-    if kind == Kind::Expected && operator.is_none() {
-        let exists = condition.get("Exists").and_then(Value::as_bool).unwrap_or(true);
-        return match (exists, condition.get("Value")) {
-            (true, Some(value)) => Ok(format!("{} = {}", into.name(attribute), into.value(value, attribute)?)),
-            (true, None) => {
-                Err(invalid(format!("Value must be provided when Exists is true for Attribute: {attribute}")))
+    let (list_given, value_given) = (condition.get("AttributeValueList"), condition.get("Value"));
+    if kind == Kind::Expected {
+        // The service's order of Expected's own rules (dynalite's suite, checked against it;
+        // DynamoDB Local and dynoxide word them alike).
+        if list_given.is_some() && value_given.is_some() {
+            return Err(invalid(format!(
+                "Value and AttributeValueList cannot be used together for Attribute: {attribute}"
+            )));
+        }
+        match operator {
+            Some(op) => {
+                if condition.get("Exists").is_some() {
+                    return Err(invalid(format!(
+                        "Exists and ComparisonOperator cannot be used together for Attribute: {attribute}"
+                    )));
+                }
+                if !matches!(op, "NULL" | "NOT_NULL") && list_given.is_none() && value_given.is_none() {
+                    return Err(invalid(format!(
+                        "Value or AttributeValueList must be used with ComparisonOperator: {op} for Attribute: {attribute}"
+                    )));
+                }
             }
-            (false, None) => Ok(format!("attribute_not_exists({})", into.name(attribute))),
-            (false, Some(_)) => {
-                Err(invalid(format!("Value cannot be used when Exists is false for Attribute: {attribute}")))
+            None if list_given.is_some() => {
+                return Err(invalid(format!(
+                    "AttributeValueList can only be used with a ComparisonOperator for Attribute: {attribute}"
+                )));
             }
-        };
+            None => {
+                let exists = condition.get("Exists").and_then(Value::as_bool);
+                return match (exists.unwrap_or(true), value_given) {
+                    (true, Some(value)) => Ok(format!("{} = {}", into.name(attribute), into.value(value, attribute)?)),
+                    (true, None) => Err(invalid(format!(
+                        "Value must be provided when Exists is {} for Attribute: {attribute}",
+                        if exists.is_none() { "null" } else { "true" }
+                    ))),
+                    (false, None) => Ok(format!("attribute_not_exists({})", into.name(attribute))),
+                    (false, Some(_)) => {
+                        Err(invalid(format!("Value cannot be used when Exists is false for Attribute: {attribute}")))
+                    }
+                };
+            }
+        }
     }
+    // An Expected condition's `Value` is its one-value list.
+    let list: Vec<Value> = match (list_given, value_given) {
+        (Some(list), _) => list.as_array().cloned().unwrap_or_default(),
+        (None, Some(value)) if kind == Kind::Expected => vec![value.clone()],
+        _ => Vec::new(),
+    };
     let operator =
         operator.ok_or_else(|| invalid(format!("ComparisonOperator is missing for Attribute: {attribute}")))?;
     let allowed: &[&str] = match kind {
@@ -304,6 +339,24 @@ fn one(attribute: &str, condition: &Value, kind: Kind, into: &mut Rewritten) -> 
         return Err(invalid(format!(
             "ComparisonOperator {operator} is not valid for {value_type} AttributeValue type"
         )));
+    }
+    // After each value's type (DynamoDB Local's order; dynalite's suite has both messages).
+    let type_of = |v: &Value| v.as_object().and_then(|o| o.keys().next().cloned());
+    if let Some(first) = list.first().and_then(type_of) {
+        if list.iter().any(|v| type_of(v).as_ref() != Some(&first)) {
+            return Err(invalid("AttributeValues inside AttributeValueList must be of same type".into()));
+        }
+    }
+    if operator == "BETWEEN" {
+        let bounds: Vec<Option<crate::value::KeyValue>> =
+            parsed.iter().map(crate::value::KeyValue::from_attribute).collect();
+        if let [Some(low), Some(high)] = bounds.as_slice() {
+            if low > high {
+                return Err(DynamoError::validation(
+                    "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound",
+                ));
+            }
+        }
     }
     let name = into.name(attribute);
     let values: Vec<String> = parsed.into_iter().map(|value| into.add_value(value)).collect();
@@ -359,6 +412,37 @@ pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {
         check_name(attribute)?;
         let action = update.get("Action").and_then(Value::as_str).unwrap_or("PUT");
         let value = update.get("Value");
+        // What DELETE and ADD take, by the value's type: DELETE with a value removes from a set;
+        // ADD adds to a number, a set or a list. Types are named as the UpdateExpression errors
+        // name them (DynamoDB Local, measured 2026-12-06; dynalite's older suite has `S`, `N`).
+        let kind = value.and_then(Value::as_object).and_then(|o| o.keys().next()).map(String::as_str);
+        let long = |kind: &str| {
+            match kind {
+                "S" => "STRING",
+                "N" => "NUMBER",
+                "B" => "BINARY",
+                "BOOL" => "BOOLEAN",
+                "M" => "MAP",
+                "L" => "LIST",
+                other => other,
+            }
+            .to_string()
+        };
+        match (action, kind) {
+            ("DELETE", Some(kind)) if !matches!(kind, "SS" | "NS" | "BS") => {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: DELETE action with value is not supported for the type {}",
+                    long(kind)
+                )));
+            }
+            ("ADD", Some(kind)) if !matches!(kind, "N" | "SS" | "NS" | "BS" | "L") => {
+                return Err(DynamoError::validation(format!(
+                    "One or more parameter values were invalid: ADD action is not supported for the type {}",
+                    long(kind)
+                )));
+            }
+            _ => {}
+        }
         let name = into.name(attribute);
         match (action, value) {
             ("PUT", Some(v)) => set.push(format!("{name} = {}", into.value(v, attribute)?)),

@@ -75,7 +75,7 @@ pub fn check(mut input: DeleteItemInput) -> Result<Checked> {
         &mut input.expression_attribute_names,
         &mut input.expression_attribute_values,
     )?;
-    check_return_values(input.return_values.as_ref(), &["NONE", "ALL_OLD"])?;
+    check_return_values(input.return_values.as_ref())?;
     let params = ExpressionParams {
         names: input.expression_attribute_names.as_ref(),
         values: input.expression_attribute_values.as_ref(),

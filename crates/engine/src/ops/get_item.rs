@@ -49,6 +49,7 @@ pub fn check(mut input: GetItemInput) -> Result<Checked> {
     v.table_name("tableName", input.table_name.as_ref());
     v.required("key", input.key.as_ref());
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    v.non_empty_list("attributesToGet", input.attributes_to_get.as_ref());
     v.finish()?;
     refuse_legacy(
         &[("AttributesToGet", input.attributes_to_get.is_some())],

@@ -43,11 +43,13 @@ use crate::expression::eval::evaluate;
 use crate::expression::Condition;
 use crate::value::Item;
 
-/// `ReturnValues` that a write accepts; anything else is "Return values set to invalid value".
-fn check_return_values(value: Option<&String>, allowed: &[&str]) -> Result<()> {
-    match value {
-        Some(v) if !allowed.contains(&v.as_str()) => Err(DynamoError::validation("Return values set to invalid value")),
-        _ => Ok(()),
+/// `ReturnValues` that PutItem and DeleteItem accept (`NONE`, `ALL_OLD`); any other is refused in
+/// the service's words (dynalite's suite, checked against it; DynamoDB Local says "Return values
+/// set to invalid value").
+fn check_return_values(value: Option<&String>) -> Result<()> {
+    match value.map(String::as_str) {
+        Some("NONE" | "ALL_OLD") | None => Ok(()),
+        Some(_) => Err(DynamoError::validation("ReturnValues can only be ALL_OLD or NONE")),
     }
 }
 

@@ -255,6 +255,7 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &["OR", "AND"]);
     legacy::check_operators(&mut v, "queryFilter", input.query_filter.as_ref());
     legacy::check_operators(&mut v, "keyConditions", input.key_conditions.as_ref());
+    v.non_empty_list("attributesToGet", input.attributes_to_get.as_ref());
     v.finish()?;
     // `KeyConditions` may stand beside expressions, only not beside `KeyConditionExpression`
     // (DynamoDB Local, measured 2026-12-03: KeyConditions with a FilterExpression or a

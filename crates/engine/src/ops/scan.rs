@@ -80,6 +80,7 @@ pub fn check(mut input: ScanInput) -> Result<Checked> {
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &["OR", "AND"]);
     legacy::check_operators(&mut v, "scanFilter", input.scan_filter.as_ref());
+    v.non_empty_list("attributesToGet", input.attributes_to_get.as_ref());
     v.finish()?;
     refuse_legacy(
         &[
