@@ -199,6 +199,20 @@ fn enabling_disabling_and_errors() {
     assert_eq!(missing.message, format!("Requested resource not found: Stream: {nope} not found"));
     let garbage = engine.execute_value("GetRecords", &json!({"ShardIterator": "garbage"})).expect_err("garbage");
     assert_eq!(garbage.message, "Invalid ShardIterator");
+    // A shard filter without its type, and one without a shard id, as DynamoDB Local answers them.
+    let untyped = engine
+        .execute_value(
+            "DescribeStream",
+            &json!({"StreamArn": arn, "ShardFilter": {"ShardId": "shardId-00000000000000000001-00000001"}}),
+        )
+        .expect_err("no type");
+    assert_eq!(
+        untyped.message,
+        "1 validation error detected: Value 'null' at 'shardFilter.type' failed to satisfy constraint: Member must be CHILD_SHARDS"
+    );
+    let without_shard =
+        call(&mut engine, "DescribeStream", json!({"StreamArn": arn, "ShardFilter": {"Type": "CHILD_SHARDS"}}));
+    assert!(without_shard["StreamDescription"]["StreamArn"].is_string(), "{without_shard}");
 }
 
 #[test]

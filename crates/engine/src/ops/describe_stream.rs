@@ -79,6 +79,13 @@ pub fn run(engine: &mut Engine, input: &DescribeStreamInput) -> Result<DescribeS
         check_shard_id(&mut v, "shardFilter.shardId", filter.shard_id.as_ref());
     }
     v.finish()?;
+    // A filter without its type: DynamoDB Local's words (the only source measured, 2026-12-06),
+    // with the quoted 'null' it writes.
+    if input.shard_filter.as_ref().is_some_and(|f| f.kind.is_none()) {
+        return Err(DynamoError::validation(
+            "1 validation error detected: Value 'null' at 'shardFilter.type' failed to satisfy constraint: Member must be CHILD_SHARDS",
+        ));
+    }
     let stream = find(engine, input.stream_arn.as_ref())?;
     let table = engine.tables.get(&stream.table).ok_or_else(DynamoError::table_not_found)?;
     let first = stream.records.front().map_or(stream.next_sequence, |r| r.sequence);
