@@ -118,7 +118,9 @@ pub fn projection(attributes: &Value, into: &mut Rewritten) -> Result<String> {
     }
     // The service names the first name given twice (dynalite's suite, checked against it, and
     // dynoxide's captures); as a projection it would be two overlapping paths instead.
-    if let Some(twice) = names.iter().enumerate().find_map(|(n, a)| names[..n].contains(a).then_some(*a)) {
+    // A set, not a scan of the names before each: a request may carry a million of them.
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    if let Some(twice) = names.iter().find(|a| !seen.insert(**a)) {
         return Err(DynamoError::validation(format!(
             "One or more parameter values were invalid: Duplicate value in attribute name: {twice}"
         )));
@@ -416,29 +418,17 @@ pub fn updates(map: &Value, into: &mut Rewritten) -> Result<Option<String>> {
         // ADD adds to a number, a set or a list. Types are named as the UpdateExpression errors
         // name them (DynamoDB Local, measured 2026-12-06; dynalite's older suite has `S`, `N`).
         let kind = value.and_then(Value::as_object).and_then(|o| o.keys().next()).map(String::as_str);
-        let long = |kind: &str| {
-            match kind {
-                "S" => "STRING",
-                "N" => "NUMBER",
-                "B" => "BINARY",
-                "BOOL" => "BOOLEAN",
-                "M" => "MAP",
-                "L" => "LIST",
-                other => other,
-            }
-            .to_string()
-        };
         match (action, kind) {
             ("DELETE", Some(kind)) if !matches!(kind, "SS" | "NS" | "BS") => {
                 return Err(DynamoError::validation(format!(
                     "One or more parameter values were invalid: DELETE action with value is not supported for the type {}",
-                    long(kind)
+                    crate::value::type_word(kind)
                 )));
             }
             ("ADD", Some(kind)) if !matches!(kind, "N" | "SS" | "NS" | "BS" | "L") => {
                 return Err(DynamoError::validation(format!(
                     "One or more parameter values were invalid: ADD action is not supported for the type {}",
-                    long(kind)
+                    crate::value::type_word(kind)
                 )));
             }
             _ => {}

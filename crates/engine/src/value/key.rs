@@ -76,8 +76,8 @@ impl KeyValue {
         let bytes: &[u8] = match self {
             Self::S(s) => s.as_bytes(),
             Self::N(n) => {
-                number = n.dynamodb_bytes();
-                &number
+                number = n.dynamodb_bytes_on_stack();
+                &number.0[..number.1]
             }
             Self::B(b) => b,
         };

@@ -46,6 +46,11 @@ impl AttributeValue {
         }
     }
 
+    /// The type as update errors name it (`STRING`, `NUMBER`, `BOOLEAN`, …): see [`type_word`].
+    pub fn type_word(&self) -> &'static str {
+        type_word(self.type_name())
+    }
+
     /// Bytes this value takes in an item (fact sheet §1); a map's keys count, the attribute's own name does not.
     pub fn size(&self) -> usize {
         match self {
@@ -123,6 +128,21 @@ fn check_map_keys(value: &AttributeValue) -> crate::error::Result<()> {
         }
         AttributeValue::L(list) => list.iter().try_for_each(check_map_keys),
         _ => Ok(()),
+    }
+}
+
+/// A type name (`S`, `BOOL`, …) as DynamoDB's update errors spell it: `STRING`, `NUMBER`,
+/// `BINARY`, `BOOLEAN`, `NULL`, `LIST`, `MAP` (UpdateExpression's ADD and DELETE, AttributeUpdates'
+/// actions). Set names, and anything else, come back as given.
+pub fn type_word(type_name: &str) -> &str {
+    match type_name {
+        "S" => "STRING",
+        "N" => "NUMBER",
+        "B" => "BINARY",
+        "BOOL" => "BOOLEAN",
+        "L" => "LIST",
+        "M" => "MAP",
+        other => other,
     }
 }
 

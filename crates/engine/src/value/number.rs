@@ -9,6 +9,9 @@ use std::fmt;
 const MAX_EXP: i64 = 126;
 const MIN_EXP: i64 = -129;
 const MAX_DIGITS: usize = 38;
+/// The longest encoding (`Number::dynamodb_bytes`): an exponent byte and 20 digit pairs, or
+/// fewer pairs and the closing 102.
+pub const ENCODED_MAX: usize = 22;
 
 /// A normalised decimal: `(-1)^negative × 0.DIGITS × 10^exp`, with no leading or trailing zero
 /// digit, so equal numbers have equal fields (`1`, `1.0` and `10e-1` are one value).
@@ -142,29 +145,42 @@ impl Number {
     /// is 192 + the base-100 exponent (its complement when negative), as Oracle's NUMBER is laid
     /// out. Used where DynamoDB hashes a number key (`KeyValue::scan_hash`).
     pub fn dynamodb_bytes(&self) -> Vec<u8> {
+        let (bytes, len) = self.dynamodb_bytes_on_stack();
+        bytes[..len].to_vec()
+    }
+
+    /// The same encoding without a heap allocation (it is hashed on every key lookup): the bytes
+    /// and how many are used. A valid number takes at most 22; digits beyond what DynamoDB
+    /// allows would be left out, never written past the end.
+    pub fn dynamodb_bytes_on_stack(&self) -> ([u8; ENCODED_MAX], usize) {
+        let mut out = [0u8; ENCODED_MAX];
         if self.digits.is_empty() {
-            return vec![0x80];
+            out[0] = 0x80;
+            return (out, 1);
         }
         // Pairs are aligned on even decimal powers: an odd exponent takes a leading zero digit.
-        let leading_zero = self.exp.rem_euclid(2) == 1;
-        let mut digits: Vec<u8> = self.digits.bytes().map(|d| d - b'0').collect();
-        if leading_zero {
-            digits.insert(0, 0);
+        let leading_zero = usize::from(self.exp.rem_euclid(2) == 1);
+        let digits = self.digits.as_bytes();
+        let digit =
+            |i: usize| i.checked_sub(leading_zero).and_then(|i| digits.get(i)).map_or(0, |d| d.saturating_sub(b'0'));
+        let pairs = (digits.len() + leading_zero).div_ceil(2);
+        let exponent = (i64::from(self.exp) + leading_zero as i64).div_euclid(2) + 192;
+        out[0] = if self.negative { !(exponent as u8) } else { exponent as u8 };
+        let mut len = 1;
+        for pair in 0..pairs {
+            let value = digit(2 * pair) * 10 + digit(2 * pair + 1);
+            if let Some(slot) = out.get_mut(len) {
+                *slot = if self.negative { 101 - value } else { value + 1 };
+                len += 1;
+            }
         }
-        if digits.len() % 2 == 1 {
-            digits.push(0);
+        if self.negative && pairs < 20 {
+            if let Some(slot) = out.get_mut(len) {
+                *slot = 102;
+                len += 1;
+            }
         }
-        let exponent = (i64::from(self.exp) + i64::from(leading_zero)).div_euclid(2) + 192;
-        let mut bytes = Vec::with_capacity(digits.len() / 2 + 2);
-        bytes.push(if self.negative { !(exponent as u8) } else { exponent as u8 });
-        for pair in digits.chunks(2) {
-            let value = pair[0] * 10 + pair[1];
-            bytes.push(if self.negative { 101 - value } else { value + 1 });
-        }
-        if self.negative && digits.len() / 2 < 20 {
-            bytes.push(102);
-        }
-        bytes
+        (out, len)
     }
 
     /// `self + other`, exact, then held to DynamoDB's limits.

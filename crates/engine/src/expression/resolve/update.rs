@@ -16,16 +16,10 @@ impl Placeholders<'_> {
                 let is_add = matches!(raw, RawAction::Add(..));
                 let path = self.path(path, problems);
                 let value = self.value(value, problems);
-                let type_word = match &value {
-                    AttributeValue::S(_) => Some("STRING"),
-                    AttributeValue::N(_) if !is_add => Some("NUMBER"),
-                    AttributeValue::B(_) => Some("BINARY"),
-                    AttributeValue::Null => Some("NULL"),
-                    AttributeValue::Bool(_) => Some("BOOLEAN"),
-                    AttributeValue::L(_) => Some("LIST"),
-                    AttributeValue::M(_) => Some("MAP"),
-                    _ => None,
-                };
+                // ADD takes a number or a set; DELETE a set.
+                let allowed = matches!(value, AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_))
+                    || (is_add && matches!(value, AttributeValue::N(_)));
+                let type_word = (!allowed).then(|| value.type_word());
                 if let Some(word) = type_word.filter(|_| problems.undefined_value.is_none()) {
                     let (operator, set) = if is_add {
                         ("ADD", "ALLOWED_FOR_ADD_OPERAND")
