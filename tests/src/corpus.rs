@@ -19,7 +19,8 @@ pub struct Step {
     /// The `Item` and `CancellationReasons` that error must carry, if pinned.
     pub error_item: Option<Value>,
     pub error_reasons: Option<Value>,
-    /// Members the response must not have.
+    /// Members the response must not have; a dotted path names a nested one
+    /// (`TableDescription.GlobalSecondaryIndexes`).
     pub absent: Vec<String>,
     /// Id of an entry in `known-differences.json`: DynamoDB Local answers this step wrongly.
     pub local_differs: Option<String>,
@@ -250,9 +251,9 @@ pub fn check_pins(step: &Step, outcome: &Value) -> Vec<String> {
             }
         }
     }
-    for key in &step.absent {
-        if body.get(key).is_some() {
-            problems.push(format!("{key} should be absent, got {}", body[key]));
+    for path in &step.absent {
+        if let Some(found) = path.split('.').try_fold(body, |value, key| value.get(key)) {
+            problems.push(format!("{path} should be absent, got {found}"));
         }
     }
     problems
