@@ -59,6 +59,29 @@ impl Violations {
         }
     }
 
+    /// The table names keying a batch's `requestItems`: Coral judges a map's keys together, so a
+    /// map with any name breaking a rule is one violation, which lists every rule a name keeps and
+    /// shows the whole map as Java prints it (`echo`, made only then).
+    pub fn table_name_keys<'n>(
+        &mut self,
+        field: &str,
+        names: impl IntoIterator<Item = &'n str>,
+        echo: impl FnOnce() -> String,
+    ) {
+        let breaks = |name: &str| {
+            let length = name.chars().count();
+            !(3..=255).contains(&length)
+                || !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        };
+        if names.into_iter().any(breaks) {
+            self.add(
+                &format!("'{}'", echo()),
+                field,
+                &format!("Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 3, Member must satisfy regular expression pattern: {NAME_PATTERN}]"),
+            );
+        }
+    }
+
     /// A key attribute's name in a schema or an attribute definition: 1 to 255 bytes.
     pub fn key_attribute_name(&mut self, field: &str, name: Option<&String>) {
         if let Some(name) = name {
@@ -137,6 +160,23 @@ pub const RETURN_VALUES_ON_FAILURE: [&str; 2] = ["ALL_OLD", "NONE"];
 pub const RETURN_ITEM_COLLECTION_METRICS: [&str; 2] = ["SIZE", "NONE"];
 /// `Select`'s values, in the order DynamoDB lists them in its enum message (2026 suites).
 pub const SELECT: [&str; 4] = ["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"];
+
+/// A map as Java's `Map.toString` prints it in Coral's messages: `{key=value, …}`.
+pub fn java_map_echo<'k>(entries: impl Iterator<Item = (&'k str, String)>) -> String {
+    let shown: Vec<String> = entries.map(|(key, value)| format!("{key}={value}")).collect();
+    format!("{{{}}}", shown.join(", "))
+}
+
+/// A request object as Java prints one without its own `toString`:
+/// `com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b3c4d`. Java shows an identity hash there; a
+/// hash of where the object sits (its table and position) stands in for it, so the text is stable.
+pub fn java_object(class: &str, table: &str, position: usize) -> String {
+    let hash = table
+        .bytes()
+        .chain(position.to_le_bytes())
+        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    format!("com.amazonaws.dynamodb.v20120810.{class}@{hash:08x}")
+}
 
 #[cfg(test)]
 mod tests {

@@ -50,8 +50,15 @@ const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutput<'_>> {
     let mut v = Violations::new();
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
-    v.finish()?;
     let request_items = input.request_items.unwrap_or_default();
+    v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || {
+        crate::validate::java_map_echo(
+            request_items
+                .keys()
+                .map(|table| (table.as_str(), crate::validate::java_object("KeysAndAttributes", table, 0))),
+        )
+    });
+    v.finish()?;
     // The texts dynoxide captured from the real service (2026); Local says "BatchGetItem must have
     // some requests set" and "The list of keys in RequestItems for BatchGetItem is required: T has
     // empty list" (docs/fidelity.md).
@@ -73,11 +80,6 @@ pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutp
     if request_items.values().map(|r| r.keys.len()).sum::<usize>() > MAX_KEYS {
         return Err(DynamoError::validation("Too many items requested for the BatchGetItem call"));
     }
-    let mut v = Violations::new();
-    for table in request_items.keys() {
-        v.name_rules("requestItems.key", table, 3);
-    }
-    v.finish()?;
 
     // Validate every table's request before reading anything.
     let mut plans = Vec::new();

@@ -52,25 +52,13 @@ pub struct BatchWriteItemOutput {
 const MAX_REQUESTS: usize = 25;
 
 /// `requestItems` as Java's `Map.toString` shows it in Coral's messages:
-/// `{table=[com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b3c4d, …]}`. Java prints an object's
-/// identity hash there; a hash of the table and position stands in for it, so the text is stable.
+/// `{table=[com.amazonaws.dynamodb.v20120810.WriteRequest@1a2b3c4d, …]}`.
 fn java_echo(request_items: &BTreeMap<String, Vec<WriteRequest>>) -> String {
-    let tables: Vec<String> = request_items
-        .iter()
-        .map(|(table, requests)| {
-            let objects: Vec<String> = (0..requests.len())
-                .map(|i| {
-                    let hash = table
-                        .bytes()
-                        .chain(i.to_le_bytes())
-                        .fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
-                    format!("com.amazonaws.dynamodb.v20120810.WriteRequest@{hash:08x}")
-                })
-                .collect();
-            format!("{table}=[{}]", objects.join(", "))
-        })
-        .collect();
-    format!("{{{}}}", tables.join(", "))
+    crate::validate::java_map_echo(request_items.iter().map(|(table, requests)| {
+        let objects: Vec<String> =
+            (0..requests.len()).map(|i| crate::validate::java_object("WriteRequest", table, i)).collect();
+        (table.as_str(), format!("[{}]", objects.join(", ")))
+    }))
 }
 
 /// One validated write: the table, the key and the new item (`None` deletes).
@@ -88,8 +76,9 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
         input.return_item_collection_metrics.as_ref(),
         &RETURN_ITEM_COLLECTION_METRICS,
     );
-    v.finish()?;
     let request_items = input.request_items.unwrap_or_default();
+    v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || java_echo(&request_items));
+    v.finish()?;
     // The texts dynoxide captured from the real service (2026); Local words the first two
     // "BatchWriteItem cannot have a null or no requests set" and "The batch write request list for
     // a table cannot be null or empty: T" (docs/fidelity.md).
@@ -112,11 +101,6 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
         // Lists within the limit that add up past it: the service's own check, in Local's words.
         return Err(DynamoError::validation("Too many items requested for the BatchWriteItem call"));
     }
-    let mut v = Violations::new();
-    for table in request_items.keys() {
-        v.name_rules("requestItems.key", table, 3);
-    }
-    v.finish()?;
 
     let mut planned = Vec::new();
     let mut seen: HashSet<(String, PrimaryKey)> = HashSet::new();
