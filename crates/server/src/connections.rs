@@ -4,15 +4,15 @@
 //! half-close after sending, and a graceful stop that finishes what is in flight within a deadline.
 
 use crate::admission::{Admission, Place};
-use axum::Router;
+use axum::response::Response;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
+use std::future::Future;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
-use tower::ServiceExt;
 
 /// How long things may take, and how many connections may be open.
 #[derive(Debug, Clone)]
@@ -43,15 +43,19 @@ impl Default for Limits {
 
 const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/x-amz-json-1.0\r\nconnection: close\r\ncontent-length: 144\r\n\r\n{\"__type\":\"com.amazon.coral.service#ServiceUnavailableException\",\"message\":\"dynalab serve has too many open connections; try again in a moment\"}";
 
-/// Serves `router` on `listener` until `stop` turns true; then stops accepting, lets in-flight
-/// requests finish within the grace period, and returns.
-pub async fn serve(
+/// Serves `answer` (a request's response, for every request) on `listener` until `stop` turns
+/// true; then stops accepting, lets in-flight requests finish within the grace period, and returns.
+pub async fn serve<A, F>(
     listener: TcpListener,
-    router: Router,
+    answer: A,
     limits: Limits,
     admission: Admission,
     mut stop: watch::Receiver<bool>,
-) -> std::io::Result<()> {
+) -> std::io::Result<()>
+where
+    A: Fn(hyper::Request<Incoming>) -> F + Clone + Send + 'static,
+    F: Future<Output = Response> + Send + 'static,
+{
     let mut connections = JoinSet::new();
     let mut sweep =
         tokio::time::interval((limits.idle_timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1)));
@@ -68,8 +72,8 @@ pub async fn serve(
                 };
                 match admission.admit(peer.ip(), limits.max_connections) {
                     Some(place) => {
-                        let (router, stop) = (router.clone(), stop.clone());
-                        connections.spawn(serve_one(stream, router, stop, place));
+                        let (answer, stop) = (answer.clone(), stop.clone());
+                        connections.spawn(serve_one(stream, answer, stop, place));
                     }
                     None => {
                         connections.spawn(refuse(stream));
@@ -90,16 +94,20 @@ pub async fn serve(
     Ok(())
 }
 
-async fn serve_one(stream: TcpStream, router: Router, mut stop: watch::Receiver<bool>, place: Place) {
+async fn serve_one<A, F>(stream: TcpStream, answer: A, mut stop: watch::Receiver<bool>, place: Place)
+where
+    A: Fn(hyper::Request<Incoming>) -> F + Send + 'static,
+    F: Future<Output = Response> + Send + 'static,
+{
     let _ = stream.set_nodelay(true);
     let activity = place.activity.clone();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         // Counted from its headers until its answer's last byte: a connection with no request in
         // flight (idle, or still sending headers) can be closed at once, at a stop or to make room.
         let busy = activity.request();
-        let answer = router.clone().oneshot(request);
+        let answered = answer(request);
         async move {
-            let response = answer.await?;
+            let response = answered.await;
             Ok::<_, std::convert::Infallible>(response.map(|body| {
                 axum::body::Body::new(http_body_util::BodyExt::map_err(body, move |error| {
                     let _held = &busy;

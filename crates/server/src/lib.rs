@@ -15,12 +15,13 @@ pub mod sigv4;
 use access::Access;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use dynalab_engine::{DynamoError, Engine, ErrorKind, Operation, Request};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
+use hyper::body::Incoming;
 use persistence::record::Entry;
 use persistence::WriteLog;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,6 +35,14 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 /// Requests larger than this are parsed and run on tokio's blocking pool rather than on the
 /// thread that serves their connection.
 const RUN_ASIDE_BYTES: usize = 256 * 1024;
+
+/// The AWS headers every request reads or every answer carries, named once: a name given as text
+/// is parsed and checked again at each use (~600 instructions a time).
+static X_AMZ_TARGET: HeaderName = HeaderName::from_static("x-amz-target");
+static X_AMZ_DATE: HeaderName = HeaderName::from_static("x-amz-date");
+static X_AMZ_CONTENT_SHA256: HeaderName = HeaderName::from_static("x-amz-content-sha256");
+static X_AMZ_CRC32: HeaderName = HeaderName::from_static("x-amz-crc32");
+static X_AMZN_REQUESTID: HeaderName = HeaderName::from_static("x-amzn-requestid");
 
 /// What every request shares: the engine (one lock makes every operation atomic and every
 /// transaction isolated), the server's own address and access rules, and a request counter.
@@ -89,6 +98,29 @@ impl AppState {
 /// The endpoint: DynamoDB's protocol on `POST /`, a health answer on `GET /`, CORS preflights.
 pub fn app(state: AppState) -> Router {
     Router::new().route("/", post(dynamodb).get(health).options(preflight)).with_state(state)
+}
+
+/// What `serve` answers each request with: [`app`]'s answer. DynamoDB's calls (`POST /`, nearly
+/// every request) go straight to their handler; routing them through the `Router` cost more
+/// instructions than a GetItem's lookup (its service layers, a boxed future, extensions).
+fn answerer(
+    state: AppState,
+) -> impl Fn(axum::http::Request<Incoming>) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>> + Clone
+{
+    let shared = Arc::new((state.clone(), app(state)));
+    move |request: axum::http::Request<Incoming>| {
+        let shared = Arc::clone(&shared);
+        Box::pin(async move {
+            let (state, router) = &*shared;
+            if request.method() == Method::POST && request.uri().path() == "/" {
+                return dynamodb(State(state.clone()), request.map(Body::new)).await;
+            }
+            match tower::ServiceExt::oneshot(router.clone(), request).await {
+                Ok(response) => response,
+                Err(never) => match never {},
+            }
+        })
+    }
 }
 
 /// A CORS preflight from an allowed page, shaped as DynamoDB answers one: the requested method
@@ -161,22 +193,23 @@ async fn dynamodb(State(state): State<AppState>, request: axum::extract::Request
     response
 }
 
-fn request_id(state: &AppState) -> String {
+fn request_id(state: &AppState) -> HeaderValue {
     let id = state.requests.fetch_add(1, Ordering::Relaxed);
     // Written digit by digit: `format!` with hex widths cost more than a GetItem's lookup.
-    let mut text = String::with_capacity(35);
+    let mut text = Vec::with_capacity(64);
     push_hex(&mut text, u128::from(id), 8);
-    text.push_str("DYNALAB");
+    text.extend_from_slice(b"DYNALAB");
     push_hex(&mut text, u128::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15), 20);
-    text
+    // Hexadecimal digits and letters only: always a valid header value.
+    HeaderValue::from_maybe_shared(Bytes::from(text)).unwrap_or(HeaderValue::from_static("DYNALAB"))
 }
 
 /// `value` in upper-case hexadecimal, zero-padded to at least `width` digits (`{value:0width$X}`).
-fn push_hex(text: &mut String, value: u128, width: u32) {
+fn push_hex(text: &mut Vec<u8>, value: u128, width: u32) {
     let significant = (u128::BITS - value.leading_zeros()).div_ceil(4);
     for place in (0..significant.max(width).max(1)).rev() {
         let digit = ((value >> (place * 4)) & 0xF) as u8;
-        text.push(char::from(if digit < 10 { b'0' + digit } else { b'A' + digit - 10 }));
+        text.push(if digit < 10 { b'0' + digit } else { b'A' + digit - 10 });
     }
 }
 
@@ -218,7 +251,7 @@ fn answer(
     }
     let content_encoding = headers.get(header::CONTENT_ENCODING).map(|v| v.to_str().unwrap_or("unreadable"));
     let body = encoding::decode(content_encoding, body, MAX_BODY_BYTES)?;
-    let target = headers.get("x-amz-target").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let target = headers.get(&X_AMZ_TARGET).and_then(|v| v.to_str().ok()).unwrap_or("");
     let operation = Operation::for_target(target)?;
     if operation == Operation::DescribeEndpoints {
         // Endpoint discovery must lead back here, to the address this server listens on.
@@ -301,7 +334,7 @@ fn check_authorization(headers: &HeaderMap) -> Result<(), DynamoError> {
             .filter(|(_, marker)| !auth.contains(marker))
             .map(|(part, _)| format!("Authorization header requires '{part}' parameter."))
             .collect();
-    if !headers.contains_key("x-amz-date") && !headers.contains_key(header::DATE) {
+    if !headers.contains_key(&X_AMZ_DATE) && !headers.contains_key(header::DATE) {
         missing.push("Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.".into());
     }
     if missing.is_empty() {
@@ -332,7 +365,7 @@ fn check_signature(
                 .collect()
         })
         .unwrap_or_default();
-    let payload_hash = match headers.get("x-amz-content-sha256").and_then(|v| v.to_str().ok()) {
+    let payload_hash = match headers.get(&X_AMZ_CONTENT_SHA256).and_then(|v| v.to_str().ok()) {
         Some(hash) => hash.to_string(),
         None => sigv4::payload_hash(body),
     };
@@ -349,7 +382,11 @@ fn check_signature(
 }
 
 /// A response as DynamoDB sends it: JSON 1.0 body, its CRC32, the request id.
-fn respond(request_id: &str, outcome: Result<String, DynamoError>, coding: Option<encoding::Coding>) -> Response {
+fn respond(
+    request_id: &HeaderValue,
+    outcome: Result<String, DynamoError>,
+    coding: Option<encoding::Coding>,
+) -> Response {
     let (status, body) = match outcome {
         Ok(body) => (StatusCode::OK, body),
         Err(error) => (
@@ -363,17 +400,21 @@ fn respond(request_id: &str, outcome: Result<String, DynamoError>, coding: Optio
     };
     // Over the bytes sent: compressed when compressed, as the SDKs check it.
     let crc = crc32fast::hash(&body);
-    let mut response = (status, body).into_response();
+    // Built directly, its header map sized once: `into_response` would set a content type to be
+    // replaced and grow the map insert by insert.
+    let length = body.len();
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
     let headers = response.headers_mut();
+    headers.reserve(8);
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-amz-json-1.0"));
-    headers.insert("x-amz-crc32", HeaderValue::from(crc));
+    headers.insert(&X_AMZ_CRC32, HeaderValue::from(crc));
     if let Some(coding) = coding {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding.name()));
     }
-    if let Ok(value) = HeaderValue::from_str(request_id) {
-        headers.insert("x-amzn-requestid", value);
-    }
+    headers.insert(&X_AMZN_REQUESTID, request_id.clone());
     headers.insert(header::SERVER, HeaderValue::from_static("Server"));
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     response
 }
 
@@ -442,7 +483,7 @@ pub async fn serve(
         })
     });
     let limits = state.settings.limits.clone();
-    let served = connections::serve(listener, app(state), limits, admission, stop).await;
+    let served = connections::serve(listener, answerer(state), limits, admission, stop).await;
     if let Some(sweeping) = sweeping {
         sweeping.abort();
     }
@@ -465,9 +506,12 @@ mod tests {
     fn hex_digits_are_written_as_format_writes_them() {
         for value in [0u128, 9, 10, 0xABC, u128::from(u32::MAX), u128::from(u32::MAX) + 1, u128::MAX] {
             for width in [0, 8, 20] {
-                let mut text = String::new();
+                let mut text = Vec::new();
                 push_hex(&mut text, value, width);
-                assert_eq!(text, format!("{value:0width$X}", width = width as usize));
+                assert_eq!(
+                    String::from_utf8(text).expect("ascii"),
+                    format!("{value:0width$X}", width = width as usize)
+                );
             }
         }
     }
