@@ -179,10 +179,33 @@ requests! {
 /// them in step).
 const OWN_TABLE_ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
 
+/// The table `sent` names: the name itself, or the name in an ARN of this account's tables
+/// (another account's or region's ARN stays as sent, and fails as a name does).
+pub(crate) fn table_named_by(sent: &str) -> &str {
+    sent.strip_prefix(OWN_TABLE_ARN_PREFIX).filter(|n| !n.contains('/')).unwrap_or(sent)
+}
+
+/// A batch's `RequestItems` keyed by table names: a key that is one of this account's tables' ARNs
+/// becomes the table's name, as DynamoDB Local answers (its `Responses` are keyed by the name).
+/// `Err` names a table given twice, by its name and by its ARN.
+pub(crate) fn keyed_by_table_name<V>(
+    request_items: std::collections::BTreeMap<String, V>,
+) -> std::result::Result<std::collections::BTreeMap<String, V>, String> {
+    let mut named = std::collections::BTreeMap::new();
+    for (sent, value) in request_items {
+        let name = table_named_by(&sent).to_string();
+        if named.insert(name.clone(), value).is_some() {
+            return Err(name);
+        }
+    }
+    Ok(named)
+}
+
 /// DynamoDB takes a table's ARN wherever its API model types `TableName` as a `TableArn`: the
 /// single-table operations and each action of a transaction. Such a body is read with the ARNs of
 /// this account's tables replaced by the tables' names (other ARNs stay, and fail as names do).
-/// Batch operations, whose answers are keyed by what was sent, and CreateTable take names only.
+/// Batch operations take ARNs as their `RequestItems` keys too, and answer keyed by the tables'
+/// names (`keyed_by_table_name`); CreateTable takes names only.
 fn table_arns_as_names(operation: Operation, body: &str) -> Option<String> {
     use serde_json::Value;
     // Every request passes here: one prebuilt SIMD search, not a substring search set up anew.
@@ -200,7 +223,8 @@ fn table_arns_as_names(operation: Operation, body: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(body).ok()?;
     let rename = |holder: &mut Value| {
         if let Some(Value::String(name)) = holder.get_mut("TableName") {
-            if let Some(bare) = name.strip_prefix(prefix).filter(|n| !n.contains('/')) {
+            let bare = table_named_by(name);
+            if bare.len() != name.len() {
                 *name = bare.to_string();
             }
         }

@@ -6,6 +6,7 @@ use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
 use crate::expression::legacy::{self, Rewritten};
 use crate::expression::projection_only;
+use crate::request::keyed_by_table_name;
 use crate::table::{ItemJson, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY};
 use crate::value::Item;
@@ -50,7 +51,10 @@ const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutput<'_>> {
     let mut v = Violations::new();
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
-    let request_items = input.request_items.unwrap_or_default();
+    // A table may be named by its ARN: read as its name (docs/fidelity.md).
+    let request_items = keyed_by_table_name(input.request_items.unwrap_or_default()).map_err(|table| {
+        DynamoError::validation(format!("RequestItems names the table {table} twice: by its name and by its ARN"))
+    })?;
     v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || {
         crate::validate::java_map_echo(
             request_items

@@ -5,6 +5,7 @@ use super::MAX_ITEM_BYTES;
 use crate::capacity::{ConsumedCapacity, Consumption, Report};
 use crate::engine::Engine;
 use crate::error::{DynamoError, Result};
+use crate::request::keyed_by_table_name;
 use crate::table::{ItemCollectionMetrics, PrimaryKey};
 use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS};
 use crate::value::{check_item_values, item_size, Item, KeyValue};
@@ -76,7 +77,10 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
         input.return_item_collection_metrics.as_ref(),
         &RETURN_ITEM_COLLECTION_METRICS,
     );
-    let request_items = input.request_items.unwrap_or_default();
+    // A table may be named by its ARN: read as its name (docs/fidelity.md).
+    let request_items = keyed_by_table_name(input.request_items.unwrap_or_default()).map_err(|table| {
+        DynamoError::validation(format!("RequestItems names the table {table} twice: by its name and by its ARN"))
+    })?;
     v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || java_echo(&request_items));
     v.finish()?;
     // The texts dynoxide captured from the real service (2026); Local words the first two
