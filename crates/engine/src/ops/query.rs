@@ -287,8 +287,13 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     }
     // DynamoDB's order (dynalite's suite): the filter's conditions, AttributesToGet, the start
     // key's values, then the key conditions.
-    let mut legacy =
-        Rewritten::reserving(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
+    // The request's own placeholders are set aside only when a legacy parameter is rewritten.
+    let rewrites = input.query_filter.is_some() || input.attributes_to_get.is_some() || input.key_conditions.is_some();
+    let mut legacy = if rewrites {
+        Rewritten::reserving(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref())
+    } else {
+        Rewritten::default()
+    };
     if let Some(filter) = input.query_filter.take().filter(|_| !own_maps) {
         input.filter_expression =
             legacy::conditions(&filter, input.conditional_operator.as_deref(), Kind::Filter, &mut legacy)?;
