@@ -73,12 +73,12 @@ impl<'t> Target<'t> {
     }
 
     /// The attributes of LastEvaluatedKey: the table key, then the index key.
-    pub fn last_key_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.table.key_names().into_iter().map(String::from).collect();
+    pub fn last_key_names(&self) -> Vec<&'t str> {
+        let mut names = self.table.key_names();
         if let Some(index) = self.index {
             for attribute in index.definition.key_attributes() {
-                if !names.contains(&attribute.name) {
-                    names.push(attribute.name.clone());
+                if !names.contains(&attribute.name.as_str()) {
+                    names.push(&attribute.name);
                 }
             }
         }

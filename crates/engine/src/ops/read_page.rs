@@ -26,7 +26,7 @@ pub struct PageSpec<'a> {
     pub count_only: bool,
     pub consistent: bool,
     /// The attributes LastEvaluatedKey carries: the table key, plus the index key on an index.
-    pub last_key_names: Vec<String>,
+    pub last_key_names: Vec<&'a str>,
 }
 
 /// What a page returned.
@@ -84,8 +84,7 @@ pub fn read_page<'s>(candidates: impl Iterator<Item = Candidate<'s>>, spec: &Pag
         }
         let limit_hit = spec.limit.is_some_and(|l| page.scanned_count >= l);
         if limit_hit || bytes >= PAGE_BYTES {
-            let names: Vec<&str> = spec.last_key_names.iter().map(String::as_str).collect();
-            page.last_evaluated_key = Some(candidate.entry.only(&names));
+            page.last_evaluated_key = Some(candidate.entry.only(&spec.last_key_names));
             break;
         }
     }
