@@ -2,7 +2,7 @@
 //! collection ordered by sort key.
 //! Scan walks this order, so `ExclusiveStartKey` resumes exactly and insertion order never shows.
 
-use super::item_text::{self, KeyText};
+use super::item_text;
 use super::schema::{KeySchema, PrimaryKey};
 use crate::value::{item_size, AttributeValue, Item, KeyValue};
 use serde::Serialize;
@@ -197,23 +197,37 @@ impl Entry {
     }
 }
 
-/// A place in a table's order: by partition hash, then by the sort key's leading bytes, then by
-/// partition key and sort key. Within a partition that is sort-key order; partitions of different
-/// hashes never mix; the items of partitions whose keys share a hash interleave (see
-/// `Storage::shared_hashes`). Stored items are places (their keys read from their forms); so are
-/// the probes a lookup or a range is made of, which is how one ordered set serves both
-/// (`Borrow<dyn Place>`).
-trait Place {
-    fn hash(&self) -> u64;
-    fn sort_leading(&self) -> u128;
-    /// The hash and the sort key's leading bytes, in one call: nearly every comparison in a
-    /// lookup ends on them, and each call through `dyn Place` costs an indirect jump.
-    fn prefix(&self) -> (u64, u128) {
-        (self.hash(), self.sort_leading())
+/// A table's order: by partition hash, then by the sort key's leading bytes, then by partition key
+/// and sort key. Within a partition that is sort-key order; partitions of different hashes never
+/// mix; the items of partitions whose keys share a hash interleave (see `Storage::shared_hashes`).
+/// Items and the probes a lookup or a range is made of are both entries (a probe's form holds only
+/// its keys, `probe`), so one ordered set serves both and nearly every comparison is of numbers
+/// held in the entries, with no call through a trait object.
+impl Entry {
+    /// Whether this entry is a probe: its form starts with a marker no item's form starts with
+    /// (an item's starts with an ASCII digit of its size).
+    fn is_probe(&self) -> bool {
+        self.item.form.as_bytes().first().is_some_and(|b| !b.is_ascii())
     }
+
     /// The partition key; `None` before every partition of this hash.
-    fn partition(&self) -> Option<item_text::Stored<'_>>;
-    fn sort(&self) -> SortPlace<'_>;
+    fn partition(&self) -> Option<item_text::Stored<'_>> {
+        if self.is_probe() {
+            return probe_keys(&self.item.form).0;
+        }
+        item_text::key_value(&self.item.form, 0)
+    }
+
+    fn sort(&self) -> SortPlace<'_> {
+        if !self.is_probe() {
+            return SortPlace::At(item_text::key_value(&self.item.form, 1));
+        }
+        match self.item.form.chars().next() {
+            Some(PROBE_FIRST) => SortPlace::First,
+            Some(PROBE_LAST) => SortPlace::Last,
+            _ => SortPlace::At(probe_keys(&self.item.form).1),
+        }
+    }
 }
 
 /// A place among a partition's sort keys.
@@ -237,112 +251,123 @@ fn compare_sort(a: SortPlace<'_>, b: SortPlace<'_>) -> Ordering {
     }
 }
 
-fn same_partition(a: &(dyn Place + '_), b: &(dyn Place + '_)) -> bool {
-    a.hash() == b.hash() && item_text::Stored::compare_options(a.partition(), b.partition()) == Ordering::Equal
+fn same_partition(a: &Entry, b: &Entry) -> bool {
+    a.hash == b.hash && item_text::Stored::compare_options(a.partition(), b.partition()) == Ordering::Equal
 }
 
-fn compare_places(a: &(dyn Place + '_), b: &(dyn Place + '_)) -> Ordering {
-    let (a_prefix, b_prefix) = (a.prefix(), b.prefix());
-    // Nearly every comparison of a lookup ends here, on two numbers.
-    if a_prefix != b_prefix {
-        return a_prefix.cmp(&b_prefix);
+fn compare_entries(a: &Entry, b: &Entry) -> Ordering {
+    // Nearly every comparison of a lookup ends here, on numbers.
+    let prefix = (a.hash, a.sort_first, a.sort_next).cmp(&(b.hash, b.sort_first, b.sort_next));
+    if prefix != Ordering::Equal {
+        return prefix;
     }
     item_text::Stored::compare_options(a.partition(), b.partition()).then_with(|| compare_sort(a.sort(), b.sort()))
 }
 
-impl Place for Entry {
-    fn hash(&self) -> u64 {
-        Entry::hash(self)
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        compare_entries(self, other) == Ordering::Equal
     }
-    fn sort_leading(&self) -> u128 {
-        u128::from(self.sort_first) << 64 | u128::from(self.sort_next) << 32
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
-    fn partition(&self) -> Option<item_text::Stored<'_>> {
-        item_text::key_value(&self.item.form, 0)
-    }
-    fn sort(&self) -> SortPlace<'_> {
-        SortPlace::At(item_text::key_value(&self.item.form, 1))
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        compare_entries(self, other)
     }
 }
 
-super::places::ordered_by_place!(Entry, Place, compare_places);
+/// The first character of a probe's form: where it is among its partition's sort keys.
+const PROBE_FIRST: char = '\u{C0}';
+const PROBE_AT: char = '\u{C1}';
+const PROBE_LAST: char = '\u{C2}';
 
-/// A place made from key values (a request's key, a condition's bound, a start key).
-struct Probe<'k> {
-    hash: u64,
-    sort_leading: u128,
-    partition: Option<KeyText<'k>>,
-    sort: ProbeSort<'k>,
-}
-
-enum ProbeSort<'k> {
-    First,
-    At(Option<KeyText<'k>>),
-    Last,
-}
-
-impl<'k> Probe<'k> {
-    /// At a sort key of a partition whose hash is `hash` (`None`: a table without a sort key).
-    fn at_sort(hash: u64, partition: &'k KeyValue, sort: Option<&'k KeyValue>) -> Self {
-        Self {
-            hash,
-            sort_leading: sort_leading(sort),
-            partition: Some(item_text::Stored::text_of(partition)),
-            sort: ProbeSort::At(sort.map(item_text::Stored::text_of)),
+/// A probe: an entry made from key values (a request's key, a condition's bound, a start key), its
+/// form the marker (`PROBE_*`) then the partition key and the sort key, each `-` when absent or
+/// its kind, its length, `:` and its stored text.
+fn probe(hash: u64, sort_leading: u128, marker: char, partition: Option<&KeyValue>, sort: Option<&KeyValue>) -> Entry {
+    let mut form = String::with_capacity(32);
+    form.push(marker);
+    for key in [partition, sort] {
+        match key.map(item_text::Stored::text_of) {
+            None => form.push('-'),
+            Some((kind, text)) => {
+                form.push(char::from(kind));
+                push_decimal(&mut form, text.len());
+                form.push(':');
+                form.push_str(&text);
+            }
         }
     }
+    Entry::new(hash, sort_leading, StoredItem { form: arcstr::ArcStr::from(form) })
+}
 
-    /// Before (`First`) or after (`Last`) every item of a partition whose hash is `hash`.
-    fn edge(hash: u64, partition: &'k KeyValue, sort: ProbeSort<'k>) -> Self {
-        let sort_leading = if matches!(sort, ProbeSort::Last) { u128::MAX } else { 0 };
-        Self { hash, sort_leading, partition: Some(item_text::Stored::text_of(partition)), sort }
+/// `n` in decimal (no formatting machinery: a probe is made for every lookup).
+fn push_decimal(form: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
+    form.push_str(std::str::from_utf8(&digits[at..]).unwrap_or("0"));
+}
 
-    /// The same place, owning its texts.
-    fn into_owned(self) -> Probe<'static> {
-        let owned = item_text::owned_text;
-        let sort = match self.sort {
-            ProbeSort::First => ProbeSort::First,
-            ProbeSort::At(key) => ProbeSort::At(key.map(owned)),
-            ProbeSort::Last => ProbeSort::Last,
-        };
-        Probe { hash: self.hash, sort_leading: self.sort_leading, partition: self.partition.map(owned), sort }
-    }
+/// A probe's partition key and sort key, read back from its form.
+fn probe_keys(form: &str) -> (Option<item_text::Stored<'_>>, Option<item_text::Stored<'_>>) {
+    let mut rest = form.get(PROBE_AT.len_utf8()..).unwrap_or("");
+    let partition = take_key(&mut rest);
+    let sort = take_key(&mut rest);
+    (partition, sort)
+}
 
-    /// Before every item whose partition hashes to `hash` or more.
-    fn from_hash(hash: u64) -> Self {
-        Self { hash, sort_leading: 0, partition: None, sort: ProbeSort::First }
+fn take_key<'f>(rest: &mut &'f str) -> Option<item_text::Stored<'f>> {
+    let text: &'f str = rest;
+    let kind = *text.as_bytes().first()?;
+    if kind == b'-' {
+        *rest = text.get(1..).unwrap_or("");
+        return None;
     }
+    let colon = text.find(':')?;
+    let length: usize = text.get(1..colon)?.parse().ok()?;
+    let payload = text.get(colon + 1..colon + 1 + length)?;
+    *rest = text.get(colon + 1 + length..).unwrap_or("");
+    Some(item_text::Stored { kind, payload })
+}
+
+/// At a sort key of a partition whose hash is `hash` (`None`: a table without a sort key).
+fn probe_at(hash: u64, partition: &KeyValue, sort: Option<&KeyValue>) -> Entry {
+    probe(hash, sort.map_or(0, super::key_bytes::leading), PROBE_AT, Some(partition), sort)
+}
+
+/// Before every item of a partition whose hash is `hash`.
+fn probe_first(hash: u64, partition: &KeyValue) -> Entry {
+    probe(hash, 0, PROBE_FIRST, Some(partition), None)
+}
+
+/// After every item of a partition whose hash is `hash`.
+fn probe_last(hash: u64, partition: &KeyValue) -> Entry {
+    probe(hash, u128::MAX, PROBE_LAST, Some(partition), None)
+}
+
+/// Before every item whose partition hashes to `hash` or more.
+fn probe_from_hash(hash: u64) -> Entry {
+    probe(hash, 0, PROBE_FIRST, None, None)
 }
 
 fn sort_leading(sort: Option<&KeyValue>) -> u128 {
     sort.map_or(0, super::key_bytes::leading)
 }
 
-impl Place for Probe<'_> {
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-    fn sort_leading(&self) -> u128 {
-        self.sort_leading
-    }
-    fn partition(&self) -> Option<item_text::Stored<'_>> {
-        self.partition.as_ref().map(item_text::Stored::of_text)
-    }
-    fn sort(&self) -> SortPlace<'_> {
-        match &self.sort {
-            ProbeSort::First => SortPlace::First,
-            ProbeSort::At(key) => SortPlace::At(key.as_ref().map(item_text::Stored::of_text)),
-            ProbeSort::Last => SortPlace::Last,
-        }
-    }
-}
-
-fn as_place<'p>(probe: &'p Probe<'_>) -> &'p (dyn Place + 'p) {
-    probe
-}
-
-fn bound<'p>((probe, included): &'p (Probe<'_>, bool)) -> Bound<&'p (dyn Place + 'p)> {
+fn bound((probe, included): &(Entry, bool)) -> Bound<&Entry> {
     if *included {
         Bound::Included(probe)
     } else {
@@ -389,8 +414,8 @@ impl Storage {
         (self.hash_of)(partition) & KEPT_HASH_BITS
     }
 
-    fn probe<'k>(&self, key: &'k PrimaryKey) -> Probe<'k> {
-        Probe::at_sort(self.hash(&key.0), &key.0, key.1.as_ref())
+    fn probe(&self, key: &PrimaryKey) -> Entry {
+        probe_at(self.hash(&key.0), &key.0, key.1.as_ref())
     }
 
     /// The item form of `item` for this table.
@@ -407,7 +432,7 @@ impl Storage {
     }
 
     pub fn get(&self, key: &PrimaryKey) -> Option<&StoredItem> {
-        self.entries.get(as_place(&self.probe(key))).map(|e| &e.item)
+        self.entries.get(&self.probe(key)).map(|e| &e.item)
     }
 
     /// Stores an item already encoded (by [`Storage::encode`]) under `key`, its key.
@@ -435,10 +460,10 @@ impl Storage {
             return;
         }
         // The next hash a table can keep bounds the run.
-        let (first, next) = (Probe::from_hash(hash), hash.checked_add(!KEPT_HASH_BITS + 1).map(Probe::from_hash));
-        let upper = next.as_ref().map_or(Bound::Unbounded, |next| Bound::Excluded(as_place(next)));
-        let mut run = range_of(&self.entries, Bound::Included(as_place(&first)), upper);
-        let own = Probe::edge(hash, partition, ProbeSort::First);
+        let (first, next) = (probe_from_hash(hash), hash.checked_add(!KEPT_HASH_BITS + 1).map(probe_from_hash));
+        let upper = next.as_ref().map_or(Bound::Unbounded, Bound::Excluded);
+        let mut run = self.entries.range((Bound::Included(&first), upper));
+        let own = probe_first(hash, partition);
         let other = |e: Option<&Entry>| e.is_some_and(|e| !same_partition(e, &own));
         if other(run.next()) || other(run.next_back()) {
             self.shared_hashes.insert(hash);
@@ -446,7 +471,7 @@ impl Storage {
     }
 
     pub fn delete(&mut self, key: &PrimaryKey) -> Option<StoredItem> {
-        let old = self.entries.take(as_place(&self.probe(key)))?.item;
+        let old = self.entries.take(&self.probe(key))?.item;
         self.item_count -= 1;
         self.total_bytes -= old.size();
         Some(old)
@@ -482,13 +507,13 @@ impl Storage {
     ) -> impl Iterator<Item = (u64, &StoredItem)> {
         let probe = match (after, first_hash) {
             (Some(key), _) => Some((self.probe(key), true)),
-            (None, Some(hash)) => Some((Probe::from_hash(hash), false)),
+            (None, Some(hash)) => Some((probe_from_hash(hash), false)),
             (None, None) => None,
         };
         let entries = match &probe {
-            Some((probe, true)) => range_of(&self.entries, Bound::Excluded(as_place(probe)), Bound::Unbounded),
-            Some((probe, false)) => range_of(&self.entries, Bound::Included(as_place(probe)), Bound::Unbounded),
-            None => range_of(&self.entries, Bound::Unbounded, Bound::Unbounded),
+            Some((probe, true)) => self.entries.range((Bound::Excluded(probe), Bound::Unbounded)),
+            Some((probe, false)) => self.entries.range((Bound::Included(probe), Bound::Unbounded)),
+            None => self.entries.range::<Entry, _>(..),
         };
         entries.map(|e| (e.hash(), &e.item))
     }
@@ -502,25 +527,25 @@ impl Storage {
         upper: Bound<&KeyValue>,
     ) -> impl DoubleEndedIterator<Item = &StoredItem> {
         let hash = self.hash(partition);
-        let at = |v| Probe::at_sort(hash, partition, Some(v));
+        let at = |v| probe_at(hash, partition, Some(v));
         let low = match lower {
             Bound::Included(v) => (at(v), true),
             Bound::Excluded(v) => (at(v), false),
-            Bound::Unbounded => (Probe::edge(hash, partition, ProbeSort::First), true),
+            Bound::Unbounded => (probe_first(hash, partition), true),
         };
         let high = match upper {
             Bound::Included(v) => (at(v), true),
             Bound::Excluded(v) => (at(v), false),
-            Bound::Unbounded => (Probe::edge(hash, partition, ProbeSort::Last), true),
+            Bound::Unbounded => (probe_last(hash, partition), true),
         };
-        let order = compare_places(&low.0, &high.0);
+        let order = compare_entries(&low.0, &high.0);
         // BTreeSet::range panics on an inverted range, or an empty one with both ends excluded.
         let empty = order == Ordering::Greater || (order == Ordering::Equal && !(low.1 && high.1));
-        let range = if empty { None } else { Some(range_of(&self.entries, bound(&low), bound(&high))) };
+        let range = if empty { None } else { Some(self.entries.range((bound(&low), bound(&high)))) };
         // Another partition's items lie between the two ends only if it has the hash too: when
         // the hash is not shared, they are all another's (the first says) or none is; when it
         // is, each is looked at.
-        let own = Probe::edge(hash, partition, ProbeSort::First).into_owned();
+        let own = probe_first(hash, partition);
         let shared = self.shared_hashes.contains(&hash);
         let range = range.filter(|r| shared || r.clone().next().is_none_or(|e| same_partition(e, &own)));
         range.into_iter().flatten().filter(move |e| !shared || same_partition(*e, &own)).map(|e| &e.item)
