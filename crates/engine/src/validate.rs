@@ -47,7 +47,7 @@ impl Violations {
         // Every request names a table: the quoted name is made only for a name that breaks a rule.
         let shown = || format!("'{name}'");
         // The pattern is `[a-zA-Z0-9_.-]+`: an empty name breaks it too, beside the length rule.
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
+        if !matches_name_pattern(name) {
             self.add(&shown(), field, &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"));
         }
         let length = name.chars().count();
@@ -68,11 +68,7 @@ impl Violations {
         names: impl IntoIterator<Item = &'n str>,
         echo: impl FnOnce() -> String,
     ) {
-        let breaks = |name: &str| {
-            let length = name.chars().count();
-            !(3..=255).contains(&length)
-                || !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-        };
+        let breaks = |name: &str| !(3..=255).contains(&name.chars().count()) || !matches_name_pattern(name);
         if names.into_iter().any(breaks) {
             self.add(
                 &format!("'{}'", echo()),
@@ -160,6 +156,11 @@ pub const RETURN_VALUES_ON_FAILURE: [&str; 2] = ["ALL_OLD", "NONE"];
 pub const RETURN_ITEM_COLLECTION_METRICS: [&str; 2] = ["SIZE", "NONE"];
 /// `Select`'s values, in the order DynamoDB lists them in its enum message (2026 suites).
 pub const SELECT: [&str; 4] = ["SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"];
+
+/// Whether `name` matches `NAME_PATTERN`, `[a-zA-Z0-9_.-]+` (an empty name does not).
+fn matches_name_pattern(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
 
 /// A map as Java's `Map.toString` prints it in Coral's messages: `{key=value, …}`.
 pub fn java_map_echo<'k>(entries: impl Iterator<Item = (&'k str, String)>) -> String {

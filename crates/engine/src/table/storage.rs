@@ -323,7 +323,8 @@ fn push_decimal(form: &mut String, mut n: usize) {
 
 /// A probe's partition key and sort key, read back from its form.
 fn probe_keys(form: &str) -> (Option<item_text::Stored<'_>>, Option<item_text::Stored<'_>>) {
-    let mut rest = form.get(PROBE_AT.len_utf8()..).unwrap_or("");
+    let marker = form.chars().next().map_or(0, char::len_utf8);
+    let mut rest = form.get(marker..).unwrap_or("");
     let partition = take_key(&mut rest);
     let sort = take_key(&mut rest);
     (partition, sort)
@@ -345,7 +346,7 @@ fn take_key<'f>(rest: &mut &'f str) -> Option<item_text::Stored<'f>> {
 
 /// At a sort key of a partition whose hash is `hash` (`None`: a table without a sort key).
 fn probe_at(hash: u64, partition: &KeyValue, sort: Option<&KeyValue>) -> Entry {
-    probe(hash, sort.map_or(0, super::key_bytes::leading), PROBE_AT, Some(partition), sort)
+    probe(hash, sort_leading(sort), PROBE_AT, Some(partition), sort)
 }
 
 /// Before every item of a partition whose hash is `hash`.
@@ -548,7 +549,7 @@ impl Storage {
         let own = probe_first(hash, partition);
         let shared = self.shared_hashes.contains(&hash);
         let range = range.filter(|r| shared || r.clone().next().is_none_or(|e| same_partition(e, &own)));
-        range.into_iter().flatten().filter(move |e| !shared || same_partition(*e, &own)).map(|e| &e.item)
+        range.into_iter().flatten().filter(move |e| !shared || same_partition(e, &own)).map(|e| &e.item)
     }
 
     /// The items of one partition, in sort-key order.
@@ -576,7 +577,7 @@ impl Storage {
             }
             // In partition-key order; each partition's items keep their (sort-key) order.
             run.sort_by(|a, b| item_text::Stored::compare_options(a.partition(), b.partition()));
-            for group in run.chunk_by(|a, b| same_partition(*a, *b)) {
+            for group in run.chunk_by(|a, b| same_partition(a, b)) {
                 if let Some(head) = group.first() {
                     parted.push_back((slot(head), group.iter().map(|e| &e.item).collect()));
                 }
