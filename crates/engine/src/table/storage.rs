@@ -290,20 +290,34 @@ const PROBE_LAST: char = '\u{C2}';
 /// form the marker (`PROBE_*`) then the partition key and the sort key, each `-` when absent or
 /// its kind, its length, `:` and its stored text.
 fn probe(hash: u64, sort_leading: u128, marker: char, partition: Option<&KeyValue>, sort: Option<&KeyValue>) -> Entry {
-    let mut form = String::with_capacity(32);
-    form.push(marker);
-    for key in [partition, sort] {
-        match key.map(item_text::Stored::text_of) {
-            None => form.push('-'),
-            Some((kind, text)) => {
-                form.push(char::from(kind));
-                push_decimal(&mut form, text.len());
-                form.push(':');
-                form.push_str(&text);
+    let write = |form: &mut String| {
+        form.push(marker);
+        for key in [partition, sort] {
+            match key.map(item_text::Stored::text_of) {
+                None => form.push('-'),
+                Some((kind, text)) => {
+                    form.push(char::from(kind));
+                    push_decimal(form, text.len());
+                    form.push(':');
+                    form.push_str(&text);
+                }
             }
         }
-    }
-    Entry::new(hash, sort_leading, StoredItem { form: arcstr::ArcStr::from(form) })
+        arcstr::ArcStr::from(form.as_str())
+    };
+    // Written into a buffer kept per thread, so that a probe costs the one allocation its form is.
+    let form = PROBE_TEXT.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut buffer) => {
+            buffer.clear();
+            write(&mut buffer)
+        }
+        Err(_) => write(&mut String::new()),
+    });
+    Entry::new(hash, sort_leading, StoredItem { form })
+}
+
+thread_local! {
+    static PROBE_TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 /// `n` in decimal (no formatting machinery: a probe is made for every lookup).
@@ -545,8 +559,8 @@ impl Storage {
         let range = if empty { None } else { Some(self.entries.range((bound(&low), bound(&high)))) };
         // Another partition's items lie between the two ends only if it has the hash too: when
         // the hash is not shared, they are all another's (the first says) or none is; when it
-        // is, each is looked at.
-        let own = probe_first(hash, partition);
+        // is, each is looked at. The lower end names the partition, as every probe here does.
+        let own = low.0;
         let shared = self.shared_hashes.contains(&hash);
         let range = range.filter(|r| shared || r.clone().next().is_none_or(|e| same_partition(e, &own)));
         range.into_iter().flatten().filter(move |e| !shared || same_partition(e, &own)).map(|e| &e.item)
