@@ -8,6 +8,7 @@ pub mod legacy;
 mod lexer;
 mod parser;
 pub mod projection;
+mod recent;
 pub mod reserved;
 pub mod resolve;
 pub mod update;

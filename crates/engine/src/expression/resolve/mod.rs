@@ -2,16 +2,25 @@
 //! and checks it, reporting the first problem in DynamoDB's order for that expression kind.
 
 use super::ast::{path_display, Action, Condition, DocPath, RawStep, Section, Step};
-use super::parser::{parse_condition, parse_projection, parse_update};
+use super::ast::{RawCondition, RawUpdate};
+use super::parser::{parse_condition, parse_projection, parse_update, Redundant};
+use super::recent::{parsed, Recent};
 use super::reserved::is_reserved;
 use crate::error::{DynamoError, Result};
 use crate::value::AttributeValue;
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 mod condition;
 mod update;
 
 use condition::largest_in;
+
+thread_local! {
+    static CONDITIONS: RefCell<Recent<(RawCondition, Redundant, usize)>> = const { RefCell::new(Recent::new()) };
+    static PROJECTIONS: RefCell<Recent<Vec<Vec<RawStep>>>> = const { RefCell::new(Recent::new()) };
+    static UPDATES: RefCell<Recent<RawUpdate>> = const { RefCell::new(Recent::new()) };
+}
 
 /// The five expression kinds; their names start every message about them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,9 +127,10 @@ impl<'r> Placeholders<'r> {
     /// A condition, filter or key-condition expression.
     pub fn condition(&mut self, kind: ExprKind, text: &str) -> Result<Condition> {
         self.precheck(kind, text)?;
-        let (raw, redundant, operators) = parse_condition(text).map_err(|e| kind.error(&e.0))?;
-        check_operators(kind, operators)?;
-        if let Some(count) = largest_in(&raw).filter(|n| *n > MAX_IN_OPERANDS) {
+        let parse = parsed(&CONDITIONS, text, parse_condition).map_err(|e| kind.error(&e.0))?;
+        let (raw, redundant, operators) = &*parse;
+        check_operators(kind, *operators)?;
+        if let Some(count) = largest_in(raw).filter(|n| *n > MAX_IN_OPERANDS) {
             return Err(
                 kind.error(&format!("The IN operator is provided with too many operands; number of operands: {count}"))
             );
@@ -129,7 +139,7 @@ impl<'r> Placeholders<'r> {
         if redundant.0 {
             problems.parens = Some("The expression has redundant parentheses;".into());
         }
-        let condition = self.condition_tree(&raw, &mut problems);
+        let condition = self.condition_tree(raw, &mut problems);
         let order = [
             &problems.parens,
             &problems.unknown_function,
@@ -145,10 +155,10 @@ impl<'r> Placeholders<'r> {
     pub fn projection(&mut self, text: &str) -> Result<Vec<DocPath>> {
         let kind = ExprKind::Projection;
         self.precheck(kind, text)?;
-        let raw = parse_projection(text).map_err(|e| kind.error(&e.0))?;
+        let raw = parsed(&PROJECTIONS, text, parse_projection).map_err(|e| kind.error(&e.0))?;
         let mut problems = Problems::default();
         let mut paths: Vec<DocPath> = Vec::new();
-        for raw_path in &raw {
+        for raw_path in raw.iter() {
             let path = self.path(raw_path, &mut problems);
             check_overlap(&paths, &path, &mut problems);
             paths.push(path);
@@ -162,7 +172,7 @@ impl<'r> Placeholders<'r> {
     pub fn update(&mut self, text: &str) -> Result<Vec<Action>> {
         let kind = ExprKind::Update;
         self.precheck(kind, text)?;
-        let raw = parse_update(text).map_err(|e| kind.error(&e.0))?;
+        let raw = parsed(&UPDATES, text, parse_update).map_err(|e| kind.error(&e.0))?;
         check_operators(kind, raw.operators)?;
         let mut problems = Problems::default();
         let mut seen_sections: Vec<Section> = Vec::new();
