@@ -9,7 +9,7 @@ use std::rc::Rc;
 use std::thread::LocalKey;
 
 /// Texts kept per expression grammar: more than a service's distinct expressions of one kind
-/// usually are, few enough that a miss (every text compared by length first) stays cheap.
+/// usually are, few enough that a miss (every text compared, by length first) stays cheap.
 const KEPT: usize = 16;
 
 /// Longer texts are parsed every time (DynamoDB allows 4 KB; a cache of those would hold 64 KB).
@@ -26,7 +26,7 @@ impl<T> Recent<T> {
     }
 
     fn find(&mut self, text: &str) -> Option<Rc<T>> {
-        let at = self.entries.iter().position(|(kept, _)| kept.len() == text.len() && **kept == *text)?;
+        let at = self.entries.iter().position(|(kept, _)| **kept == *text)?;
         self.entries.get_mut(..=at)?.rotate_right(1);
         self.entries.first().map(|(_, parsed)| Rc::clone(parsed))
     }

@@ -131,23 +131,27 @@ impl ItemJson<'_> {
 }
 
 thread_local! {
-    /// Where a stored item's JSON is written before it is copied into the response (one buffer,
-    /// reused: it stays in cache).
-    static WRITTEN: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    /// Text written on the way to somewhere else (an item's JSON into a response, a probe's form
+    /// into its allocation): one buffer, reused, so it stays in cache and costs no allocation.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// `use_text` given the thread's scratch buffer, cleared (or a new one if it is in use, which
+/// only a call nested in another's would find).
+fn with_scratch<R>(use_text: impl FnOnce(&mut String) -> R) -> R {
+    SCRATCH.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut buffer) => {
+            buffer.clear();
+            use_text(&mut buffer)
+        }
+        Err(_) => use_text(&mut String::new()),
+    })
 }
 
 fn written<S: serde::Serializer>(serializer: S, stored: &StoredItem) -> Result<S::Ok, S::Error> {
-    WRITTEN.with(|buffer| {
-        if let Ok(mut buffer) = buffer.try_borrow_mut() {
-            buffer.clear();
-            stored.write_json(&mut buffer);
-            raw(serializer, &buffer)
-        } else {
-            // Only if a serializer called back into this one while it writes (none does).
-            let mut own = String::new();
-            stored.write_json(&mut own);
-            raw(serializer, &own)
-        }
+    with_scratch(|buffer| {
+        stored.write_json(buffer);
+        raw(serializer, buffer)
     })
 }
 
@@ -305,19 +309,8 @@ fn probe(hash: u64, sort_leading: u128, marker: char, partition: Option<&KeyValu
         }
         arcstr::ArcStr::from(form.as_str())
     };
-    // Written into a buffer kept per thread, so that a probe costs the one allocation its form is.
-    let form = PROBE_TEXT.with(|buffer| match buffer.try_borrow_mut() {
-        Ok(mut buffer) => {
-            buffer.clear();
-            write(&mut buffer)
-        }
-        Err(_) => write(&mut String::new()),
-    });
-    Entry::new(hash, sort_leading, StoredItem { form })
-}
-
-thread_local! {
-    static PROBE_TEXT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    // Written into the scratch buffer, so that a probe costs the one allocation its form is.
+    Entry::new(hash, sort_leading, StoredItem { form: with_scratch(write) })
 }
 
 /// `n` in decimal (no formatting machinery: a probe is made for every lookup).
