@@ -8,6 +8,7 @@
 
 use super::expression::{translate, Placeholders};
 use super::fixture::Layout;
+use super::note_words::normalize;
 use super::template::{Bindings, Template};
 use super::{CallRow, TableDesign};
 use serde_json::{json, Map, Value};
@@ -82,14 +83,16 @@ pub fn parse(operation: &str, text: &str) -> Result<Vec<Action>, String> {
     if text.len() > MAX_SHORTHAND {
         return Err(format!("a key condition of {} characters: at most {MAX_SHORTHAND}", text.len()));
     }
+    let text = &elisions_named(text);
     let several = matches!(operation, "TransactWriteItems" | "TransactGetItems" | "BatchGetItem");
     if !several {
-        return Ok(vec![action(text)?]);
+        return Ok(vec![action(&normalize(text))?]);
     }
     let mut actions = Vec::new();
     for part in split_top(text, ';').into_iter().filter(|p| !p.trim().is_empty()) {
-        let part = part.trim();
+        let part = part.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ')').trim();
         let (word, rest) = part.split_once(char::is_whitespace).unwrap_or((part, ""));
+        let rest = &normalize(rest);
         let kind = match word.to_ascii_lowercase().as_str() {
             "put" => "Put",
             "update" => "Update",
@@ -97,7 +100,7 @@ pub fn parse(operation: &str, text: &str) -> Result<Vec<Action>, String> {
             "conditioncheck" | "check" => "ConditionCheck",
             "get" => "Get",
             _ if operation != "TransactWriteItems" => {
-                actions.push(action(part)?);
+                actions.push(action(&normalize(part))?);
                 continue;
             }
             other => {
@@ -114,6 +117,55 @@ pub fn parse(operation: &str, text: &str) -> Result<Vec<Action>, String> {
         return Err(format!("{operation} needs its actions, separated by `;`"));
     }
     Ok(actions)
+}
+
+/// An elided key part (`LOAN#…`, `LOAN#...`) is a placeholder of its own (`LOAN#<etc0>`): any
+/// item's value of that shape, each elision a different one.
+fn elisions_named(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    let mut n = 0;
+    while let Some(at) = rest.find(['…', '.']) {
+        let ellipsis = if rest[at..].starts_with('…') {
+            '…'.len_utf8()
+        } else if rest[at..].starts_with("...") {
+            3
+        } else {
+            out.push_str(&rest[..=at]);
+            rest = &rest[at + 1..];
+            continue;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("<etc{n}>"));
+        n += 1;
+        rest = &rest[at + ellipsis..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `word` stands alone in `text` (any case), outside quotes and parentheses.
+pub fn has_word(text: &str, word: &str) -> bool {
+    find_word(text, word).is_some()
+}
+
+/// Whether byte `at` of `text` is outside quotes and parentheses.
+pub fn outside_quotes(text: &str, at: usize) -> bool {
+    let (mut depth, mut quote) = (0i32, None::<char>);
+    for (i, c) in text.char_indices() {
+        if i >= at {
+            break;
+        }
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => depth -= 1,
+            _ => {}
+        }
+    }
+    quote.is_none() && depth == 0
 }
 
 /// Parses without building, so a note is refused when it is read.
@@ -440,11 +492,58 @@ fn read_request(
             }
         }
     }
+    let (items, _, _) = target_items(fixture, index)?;
     for (option, value) in options {
-        apply_option(&mut request, option, value, bound, &mut placeholders)?;
+        let value = if option.starts_with("Filter") { bind_references(value, &items, bound) } else { value.clone() };
+        apply_option(&mut request, option, &value, bound, &mut placeholders)?;
     }
     placeholders.add_to(&mut request);
     Ok(request)
+}
+
+/// A filter or condition written with DynamoDB's `:name` values (`email = :email`): each gets the
+/// value the first item holding the attribute it is compared with has (or an attribute of its
+/// own name), and is written `<name>` for the translator. One left without a value stays as it
+/// was, and the translator says so.
+fn bind_references(text: &str, items: &[&Map<String, Value>], bound: &mut Bindings) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(':') {
+        let name_len = rest[at + 1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len() - at - 1);
+        let name = &rest[at + 1..at + 1 + name_len];
+        let before = &rest[..at];
+        if name.is_empty() || !outside_quotes(&format!("{out}{before}"), out.len() + before.len()) {
+            out.push_str(&rest[..=at]);
+            rest = &rest[at + 1..];
+            continue;
+        }
+        let compared = before
+            .trim_end()
+            .trim_end_matches(['=', '<', '>', ' '])
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        if !bound.contains_key(name) {
+            let value = [compared.as_str(), name]
+                .iter()
+                .filter(|a| !a.is_empty())
+                .find_map(|attribute| items.iter().find_map(|item| item.get(*attribute).and_then(text_of)));
+            if let Some(value) = value {
+                bound.insert(name.to_string(), value);
+            }
+        }
+        out.push_str(before);
+        if bound.contains_key(name) {
+            out.push_str(&format!("<{name}>"));
+        } else {
+            out.push(':');
+            out.push_str(name);
+        }
+        rest = &rest[at + 1 + name_len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn apply_option(
@@ -684,19 +783,25 @@ fn write_request(
     let mut request = Map::new();
     request.insert("TableName".into(), json!(table.name));
     let mut placeholders = Placeholders::default();
+    let mut known: Vec<Map<String, Value>> = Vec::new();
     if kind == "Put" {
-        request.insert("Item".into(), Value::Object(new_item(fixture, action, bound, position)?));
+        let item = new_item(fixture, action, bound, position)?;
+        known.push(item.clone());
+        request.insert("Item".into(), Value::Object(item));
         if action.update.is_some() {
             return Err("a Put writes a whole item: its attributes come from the layout, not SET".into());
         }
     } else {
-        let (key, _) = existing_key(fixture, action, bound)?;
+        let (key, item) = existing_key(fixture, action, bound)?;
+        known.push(item);
         request.insert("Key".into(), key);
         if let Some(update) = &action.update {
             if kind != "Update" {
                 return Err(format!("{kind} takes no update expression"));
             }
-            request.insert("UpdateExpression".into(), json!(translate(update, bound, &mut placeholders)?));
+            let known: Vec<&Map<String, Value>> = known.iter().collect();
+            let update = bind_references(update, &known, bound);
+            request.insert("UpdateExpression".into(), json!(translate(&update, bound, &mut placeholders)?));
         } else if kind == "Update" {
             return Err(
                 "an Update needs what it changes: `SET attribute = value`, `ADD counter 1`, `REMOVE attribute`".into(),
@@ -705,7 +810,9 @@ fn write_request(
     }
     match &action.condition {
         Some(condition) => {
-            request.insert("ConditionExpression".into(), json!(translate(condition, bound, &mut placeholders)?));
+            let known: Vec<&Map<String, Value>> = known.iter().collect();
+            let condition = bind_references(condition, &known, bound);
+            request.insert("ConditionExpression".into(), json!(translate(&condition, bound, &mut placeholders)?));
         }
         None if kind == "ConditionCheck" => return Err("a ConditionCheck needs `if condition`".into()),
         None => {}

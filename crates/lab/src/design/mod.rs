@@ -11,6 +11,7 @@ pub mod calls;
 pub mod expression;
 pub mod fixture;
 pub mod markdown;
+mod note_words;
 pub mod solution;
 pub mod template;
 mod to_workbook;
@@ -29,6 +30,32 @@ pub struct Design {
     pub tables: Vec<TableDesign>,
     /// Lines such as `**Write invariants:** …`, kept as written: (label, text).
     pub remarks: Vec<(String, String)>,
+    /// What the document held that could not be read: each cell named, what was assumed or left
+    /// out, and the patterns it leaves unproven.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<Unread>,
+}
+
+/// A cell (or line) of a document that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unread {
+    /// Where: `line 12: inventory row "2 List orders", column "Rate (peak/s)"`.
+    pub at: String,
+    /// What was wrong, and what was assumed or left out instead.
+    pub problem: String,
+    /// The patterns it touches (their ids): they are reported not proven.
+    #[serde(default)]
+    pub patterns: Vec<String>,
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.at, self.problem)?;
+        if !self.patterns.is_empty() {
+            write!(f, " (pattern {} not proven)", self.patterns.join(", "))?;
+        }
+        Ok(())
+    }
 }
 
 /// One row of the access-pattern inventory. What the document left blank stays `None`; the

@@ -103,7 +103,8 @@ impl Design {
             if let Err(why) = &made {
                 notes.push(format!("pattern {} ({}): {why}; it fails", row.id, row.pattern));
             }
-            patterns.push(pattern(row, made));
+            let shown = call.map(|(_, c)| format!("{} {}", c.operation, c.key_condition));
+            patterns.push(self.unproven(pattern(row, made), shown));
         }
         for (t, table) in designs.iter().enumerate() {
             for call in table.calls.iter().filter(|c| !self.inventory.iter().any(|r| r.id == c.id)) {
@@ -133,7 +134,8 @@ impl Design {
                 if let Err(why) = &made {
                     notes.push(format!("pattern {}: {why}; it fails", row.id));
                 }
-                patterns.push(pattern(&row, made));
+                let shown = Some(format!("{} {}", call.operation, call.key_condition));
+                patterns.push(self.unproven(pattern(&row, made), shown));
             }
         }
         if !missing_rates.is_empty() {
@@ -160,6 +162,26 @@ impl Design {
             capacity: Default::default(),
         };
         Converted { workbook, notes }
+    }
+
+    /// `pattern`, not proven when a cell it depends on could not be read: the call made anyway (the
+    /// one proposed instead) runs and is reported, and the pattern fails saying why.
+    fn unproven(&self, mut pattern: Pattern, shown: Option<String>) -> Pattern {
+        let why: Vec<String> =
+            self.unread.iter().filter(|u| u.patterns.contains(&pattern.id)).map(|u| format!("{}: {}", u.at, u.problem)).collect();
+        if why.is_empty() {
+            return pattern;
+        }
+        let why = format!("not proven: {}", why.join("; "));
+        match (&pattern.no_call, pattern.requests.is_empty()) {
+            (Some(no_call), _) => pattern.no_call = Some(format!("{why}; no call could be proposed instead ({no_call})")),
+            (None, true) => pattern.no_call = Some(format!("{why}; no call was proposed instead")),
+            (None, false) => {
+                let call = shown.filter(|c| !c.trim().is_empty()).unwrap_or_else(|| "the call made".into());
+                pattern.unproven = Some(format!("{why}; the call proposed instead, run and reported: {}", call.trim()));
+            }
+        }
+        pattern
     }
 
     fn request(
@@ -262,6 +284,7 @@ fn pattern(row: &InventoryRow, call: Result<Call, String>) -> Pattern {
         expect: Expect::default(),
         proposed: false,
         no_call,
+        unproven: None,
     }
 }
 

@@ -182,6 +182,7 @@ fn compile(challenge: &Challenge, solution: &Solution) -> Result<(Workbook, Vec<
                 expect: Expect { error: test.error.clone(), ..Expect::default() },
                 proposed: false,
                 no_call: None,
+                unproven: None,
             });
         }
     }

@@ -121,6 +121,11 @@ pub struct Pattern {
     /// could not be made): reported as its failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_call: Option<String>,
+    /// Why the pattern cannot be proven although a call was made for it (a cell of its design
+    /// document could not be read, and the call is the one proposed instead): it runs and is
+    /// reported, and it fails with this reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unproven: Option<String>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature

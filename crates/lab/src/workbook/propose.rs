@@ -124,6 +124,7 @@ pub fn propose(
             expect: Expect::default(),
             proposed: true,
             no_call: None,
+            unproven: None,
         })
         .collect()
 }

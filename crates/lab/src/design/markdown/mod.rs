@@ -1,31 +1,42 @@
-//! The modelling method's own Markdown, read and written (dialect: docs/design-markdown.md).
-//! What [`write`] makes, [`read`] reads back as the same design.
+//! The modelling method's own Markdown, read and written (dialect: docs/design-markdown.md), and
+//! the design notes people and agents write in its tables. What [`write`] makes, [`read`] reads
+//! back as the same design.
 
+mod cells;
+mod grids;
 mod read;
+mod samples;
 mod scan;
 
-pub use read::{
-    attributes_text, bytes, paste_inventory, percentage, rate, read_attributes, template_cell, template_cell_text,
-};
+pub use cells::{attributes_text, bytes, percentage, rate, read_attributes, template_cell, template_cell_text};
+pub use read::{paste_inventory, NO_DESIGN};
 
 use super::{Design, Entity, TableDesign};
 use crate::workbook::{Consistency, PatternKind};
 
-/// Reads a design document; also returns what it left out.
+/// Reads a design document; also returns what it noted. Cells it could not read are in the
+/// design's `unread`; the one refusal is a text with no design in it.
 pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
     read::read(text)
 }
 
-/// Whether `text` is more likely a design document than YAML: a pipe table, a `## Table:`
-/// heading, or a tab-separated inventory.
+/// Whether `text` is more likely a design document than YAML or HCL: a pipe table, a Markdown
+/// heading, a `**Label:**` line, or a tab-separated inventory — and no top-level YAML keys.
 pub fn looks_like_markdown(text: &str) -> bool {
-    let mut lines = text.lines().map(str::trim);
-    lines.any(|line| {
+    let yaml_keys = text.lines().any(|line| {
+        let line = line.trim_end();
+        ["Resources:", "AWSTemplateFormatVersion", "resources:", "service:", "provider:", "Transform:", "Parameters:"]
+            .iter()
+            .any(|key| line.starts_with(key))
+    });
+    let markdown = text.lines().map(str::trim).any(|line| {
         line.starts_with('|')
-            || line.starts_with("## Table")
-            || (line.contains('\t') && line.contains("Pattern"))
-            || line.starts_with("**Keys:**")
-    }) && !text.lines().any(|line| line.starts_with("Resources:") || line.starts_with("AWSTemplateFormatVersion"))
+            || (line.starts_with('#') && line.trim_start_matches('#').starts_with(' ') && !yaml_keys)
+            || (line.contains('\t') && line.to_ascii_lowercase().contains("pattern"))
+            || line.starts_with("**")
+            || line.starts_with("- **")
+    });
+    markdown && !yaml_keys
 }
 
 /// The design as the method writes it.

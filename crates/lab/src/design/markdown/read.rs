@@ -1,54 +1,95 @@
-//! Reading the method's Markdown into a [`Design`]. Which table is which is told by its columns
-//! (docs/design-markdown.md): the inventory has Pattern and Type, a design note Operation and Key
-//! condition, an entity layout starts with Entity, an index table with Index. A value that cannot
-//! be read is refused naming its line, table, row and column; a blank one is left for the workbook
-//! to default (and say so).
+//! Reading a design document into a [`Design`]: the method's own Markdown, a designer's note in
+//! its tables, or the AWS DynamoDB MCP server's `dynamodb_data_model.md` (`### NAME Table`
+//! sections with sample items and `**Partition Key**:` bullets, `### NAME GSI` sections, an
+//! access-pattern table naming each pattern's table or index and operation). Which table is which
+//! is told by its columns; headings and prose around them are free text.
+//!
+//! Nothing is refused for one cell: every cell is read or named in [`Design::unread`] with its
+//! line, what was assumed or left out, and the patterns it touches. The one refusal is a text that
+//! holds no design at all, and it says what a design document holds.
 
+use super::cells::{blank, key_attribute, read_keys, read_projection};
+use super::grids::{self, index_of, is_inventory, operation_of, CallHint, Sink, LAYOUT_COLUMNS};
+use super::samples::{entities_from_samples, shows_items_of};
 use super::scan::{scan, squash, Block, Grid};
-use crate::design::fixture::MAX_PRODUCTION_ITEMS;
-use crate::design::template::Template;
-use crate::design::{
-    Attribute, CallRow, Design, Entity, IndexDesign, InventoryRow, KeyAttribute, Projection, TableDesign,
-};
-use crate::numbers::thousands;
-use crate::workbook::{Consistency, PatternKind};
+use crate::design::{CallRow, Design, IndexDesign, KeyAttribute, Projection, TableDesign};
 
-/// A `## Table:` section before its tables are read.
+/// A table's section before its tables are read.
 #[derive(Default)]
 struct Section {
     name: String,
     settings: String,
+    line: usize,
     keys: Option<(KeyAttribute, Option<KeyAttribute>)>,
+    /// `**Partition Key**:` / `**Sort Key**:` bullets.
+    bullet_partition: Option<KeyAttribute>,
+    bullet_sort: Option<KeyAttribute>,
     layouts: Vec<Grid>,
     indexes: Vec<Grid>,
     calls: Vec<Grid>,
+    samples: Vec<Grid>,
+    /// `### NAME GSI` sections: their bullets.
+    index_sections: Vec<IndexSection>,
 }
 
-/// Columns of an entity layout that are not attributes.
-const LAYOUT_COLUMNS: [&str; 8] =
-    ["entity", "notes", "items", "count", "percollection", "size", "itemsize", "attributes"];
+#[derive(Default, Clone)]
+struct IndexSection {
+    name: String,
+    line: usize,
+    local: bool,
+    partition: Option<KeyAttribute>,
+    sort: Option<KeyAttribute>,
+    projection: Option<Projection>,
+}
 
-/// Reads `text`; also returns what it left out (tables it does not know).
+/// Words a `## Table …` heading may hold that are not a table's name (`## Table Designs`).
+const NOT_NAMES: [&str; 14] = [
+    "designs", "design", "of", "summary", "structure", "structures", "definitions", "definition", "overview",
+    "schema", "schemas", "layout", "layouts", "and",
+];
+
+/// Reads `text`; also returns what it noted (defaults, tables left out). Unread cells are in
+/// [`Design::unread`].
 pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
     let mut design = Design::default();
-    let mut notes = Vec::new();
+    let mut sink = Sink::default();
     let mut sections: Vec<Section> = Vec::new();
-    // Layouts, index tables and notes before any `## Table:` heading: the only table's.
+    // Layouts, index tables and notes before any table heading: the only table's.
     let mut loose = Section::default();
     let mut in_section: Option<usize> = None;
+    let mut in_index: bool = false;
     let mut section_level = 0;
+    let mut cost_heading: Option<usize> = None;
     let mut inventory: Vec<Grid> = Vec::new();
+    let mut prose: Vec<(usize, String)> = Vec::new();
     for block in scan(text) {
         match block {
-            Block::Heading { level, text, .. } => {
-                if let Some(rest) = text.strip_prefix("Table:").or_else(|| text.strip_prefix("Table ")) {
-                    let (name, settings) = split_settings(rest.trim());
-                    sections.push(Section { name, settings, ..Section::default() });
+            Block::Heading { level, text, line } => {
+                if cost_heading.is_some_and(|l| level <= l) {
+                    cost_heading = None;
+                }
+                if let Some((name, settings)) = table_heading(&text) {
+                    sections.push(Section { name, settings, line, ..Section::default() });
                     in_section = Some(sections.len() - 1);
+                    in_index = false;
                     section_level = level;
+                } else if let Some((name, local)) = index_heading(&text) {
+                    // A GSI section belongs to the table before it (the MCP server's layout).
+                    let target = in_section.or(sections.len().checked_sub(1));
+                    let section = section(&mut sections, &mut loose, target);
+                    section.index_sections.push(IndexSection { name, line, local, ..IndexSection::default() });
+                    in_section = target;
+                    in_index = true;
+                    section_level = section_level.max(level);
                 } else {
                     if level <= section_level {
                         in_section = None;
+                        in_index = false;
+                        section_level = 0;
+                    }
+                    let lower = text.to_ascii_lowercase();
+                    if ["cost", "pricing", "price", "estimate", "billing summary"].iter().any(|w| lower.contains(w)) {
+                        cost_heading = Some(level);
                     }
                     if level == 1 && design.name.is_empty() {
                         design.name = text;
@@ -56,73 +97,141 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                 }
             }
             Block::Remark { line, label, text } => {
-                if squash(&label) == "keys" {
-                    let keys = read_keys(&text).map_err(|e| format!("line {line}: Keys: {e}"))?;
-                    section(&mut sections, &mut loose, in_section).keys = Some(keys);
-                } else {
-                    design.remarks.push((label, text));
+                let label_key = squash(&label);
+                let current = section(&mut sections, &mut loose, in_section);
+                let index_section = if in_index { current.index_sections.last_mut() } else { None };
+                match (label_key.as_str(), index_section) {
+                    ("keys", _) => match read_keys(&text) {
+                        Ok(keys) => current.keys = Some(keys),
+                        Err(why) => sink.unread(format!("line {line}: **Keys:**"), format!("{why}: the keys are taken from the tables instead"), Vec::new()),
+                    },
+                    ("partitionkey" | "pk" | "hashkey", Some(index)) => index.partition = bullet_key(&text, line, &mut sink),
+                    ("sortkey" | "sk" | "rangekey", Some(index)) => index.sort = bullet_key(&text, line, &mut sink),
+                    ("projection" | "projectiontype", Some(index)) => {
+                        index.projection = read_projection(&text).unwrap_or_else(|why| {
+                            sink.unread(format!("line {line}: **Projection**"), format!("{why}: ALL assumed"), Vec::new());
+                            None
+                        });
+                    }
+                    ("partitionkey" | "pk" | "hashkey", None) if in_section.is_some() => {
+                        current.bullet_partition = bullet_key(&text, line, &mut sink);
+                    }
+                    ("sortkey" | "sk" | "rangekey", None) if in_section.is_some() => {
+                        current.bullet_sort = bullet_key(&text, line, &mut sink);
+                    }
+                    (_, _) if in_section.is_some() => {
+                        let lower = label.to_ascii_lowercase();
+                        if lower.contains("ttl") || lower.contains("time to live") || lower.contains("billing") || lower.contains("capacity mode") {
+                            let current = section(&mut sections, &mut loose, in_section);
+                            if !current.settings.is_empty() {
+                                current.settings.push_str(", ");
+                            }
+                            current.settings.push_str(&format!("{label}: {text}"));
+                        }
+                        // Purpose, justification and the like: prose about the table.
+                    }
+                    _ => design.remarks.push((label, text)),
                 }
             }
-            Block::Text { text, .. } => {
+            Block::Text { text, line } => {
                 if design.description.is_empty() && !design.name.is_empty() && sections.is_empty() && inventory.is_empty() {
-                    design.description = text;
+                    design.description = text.clone();
+                }
+                prose.push((line, text));
+            }
+            Block::Table(grid) => {
+                let kind = kind_of(&grid, cost_heading.is_some());
+                match kind {
+                    GridKind::Inventory => inventory.push(grid),
+                    GridKind::Calls => section(&mut sections, &mut loose, in_section).calls.push(grid),
+                    GridKind::Layout => section(&mut sections, &mut loose, in_section).layouts.push(grid),
+                    GridKind::Indexes => section(&mut sections, &mut loose, in_section).indexes.push(grid),
+                    GridKind::Cost => sink.notes.push(format!(
+                        "line {}: a cost table ({}): left out — Dynalab prices the design from its own run",
+                        grid.line,
+                        grid.header.join(", ")
+                    )),
+                    GridKind::Other if in_section.is_some() => section(&mut sections, &mut loose, in_section).samples.push(grid),
+                    GridKind::Other => sink.notes.push(format!(
+                        "line {}: a table with columns {} is not one Dynalab reads (inventory, entity layout, index table, design note or a table's sample items); left out",
+                        grid.line,
+                        grid.header.join(", ")
+                    )),
                 }
             }
-            Block::Table(grid) => match kind_of(&grid) {
-                GridKind::Inventory => inventory.push(grid),
-                GridKind::Calls => section(&mut sections, &mut loose, in_section).calls.push(grid),
-                GridKind::Layout => section(&mut sections, &mut loose, in_section).layouts.push(grid),
-                GridKind::Indexes => section(&mut sections, &mut loose, in_section).indexes.push(grid),
-                GridKind::Unknown => notes.push(format!(
-                    "line {}: a table with columns {} is not one Dynalab reads (inventory, entity layout, index table or design note); left out",
-                    grid.line,
-                    grid.header.join(", ")
-                )),
-            },
         }
     }
-    let has_loose = !(loose.layouts.is_empty() && loose.indexes.is_empty() && loose.calls.is_empty());
-    if has_loose {
+    let has_loose = !(loose.layouts.is_empty() && loose.indexes.is_empty() && loose.calls.is_empty() && loose.samples.is_empty() && loose.index_sections.is_empty());
+    if has_loose || (sections.is_empty() && loose.keys.is_some()) {
         match sections.len() {
             0 => {
                 loose.name = table_name_from(&design.name);
-                notes.push(format!(
-                    "no `## Table: NAME` heading: the table is named `{}` after the document",
-                    loose.name
-                ));
+                sink.notes.push(format!("no `## Table: NAME` heading: the table is named `{}` after the document", loose.name));
                 sections.push(loose);
             }
-            1 => {
-                let only = &mut sections[0];
-                only.layouts.splice(0..0, loose.layouts);
-                only.indexes.splice(0..0, loose.indexes);
-                only.calls.splice(0..0, loose.calls);
-                if only.keys.is_none() {
-                    only.keys = loose.keys;
-                }
-            }
             _ => {
-                return Err(
-                    "tables before the first `## Table:` heading, and several tables: put each layout, index table and design note under its table's heading"
-                        .into(),
-                )
+                // Before the first table heading: the first table's (said, when there are several).
+                if sections.len() > 1 {
+                    sink.notes.push(format!(
+                        "tables before the first table heading are read as `{}`'s (put each under its table's heading to say otherwise)",
+                        sections[0].name
+                    ));
+                }
+                let first = &mut sections[0];
+                first.layouts.splice(0..0, loose.layouts);
+                first.indexes.splice(0..0, loose.indexes);
+                first.calls.splice(0..0, loose.calls);
+                first.samples.splice(0..0, loose.samples);
+                first.index_sections.splice(0..0, loose.index_sections);
+                if first.keys.is_none() {
+                    first.keys = loose.keys;
+                }
             }
         }
     }
+    let mut hints: Vec<CallHint> = Vec::new();
     for grid in &inventory {
-        read_inventory(grid, &mut design.inventory)?;
+        grids::read_inventory(grid, &mut sink, &mut design.inventory, &mut hints);
+    }
+    if sections.is_empty() {
+        if let Some(section) = section_from_prose(&prose, &design.name) {
+            sink.notes.push(format!(
+                "line {}: the table `{}` and its keys are read from the text ({}{})",
+                section.line,
+                section.name,
+                section.keys.as_ref().map_or(String::new(), |(p, _)| format!("partition key {}", p.name)),
+                section.keys.as_ref().and_then(|(_, s)| s.as_ref()).map_or(String::new(), |s| format!(", sort key {}", s.name))
+            ));
+            sections.push(section);
+        }
     }
     for section in sections {
-        design.tables.push(build_table(section, &mut notes)?);
+        if let Some(table) = build_table(section, &mut sink) {
+            design.tables.push(table);
+        }
     }
+    attach_hints(&mut design, hints, &mut sink);
     if design.name.is_empty() {
         design.name = design.tables.first().map_or_else(|| "design".into(), |t| t.name.clone());
     }
     if design.tables.is_empty() {
-        return Err("no table: a design needs a `## Table: NAME` section with an entity layout (Entity | PK | SK) or a design note (# | Pattern | Operation | Key condition | Index)".into());
+        let inventory_line = inventory.first().map(|g| g.line);
+        return Err(match inventory_line {
+            Some(line) => format!(
+                "line {line}: an access-pattern inventory of {} pattern{}, but no table to run them on: add a `## Table: NAME` section with `**Keys:** PK (S), SK (S)`, an entity layout (| Entity | PK | SK |) or a design note (| # | Pattern | Operation | Key condition | Index |) — docs/design-markdown.md",
+                design.inventory.len(),
+                if design.inventory.len() == 1 { "" } else { "s" }
+            ),
+            None => NO_DESIGN.into(),
+        });
     }
-    Ok((design, notes))
+    mark_touched(&mut design, &mut sink);
+    design.unread = sink.unread;
+    Ok((design, sink.notes))
 }
+
+/// What a text needs to be read as a design: said when it holds none of it.
+pub const NO_DESIGN: &str = "no design in this text: Dynalab reads a design document (the modelling method's Markdown: an access-pattern inventory and `## Table: NAME` sections with an entity layout, index table or design note; or the AWS DynamoDB MCP server's dynamodb_data_model.md), a workbook, a dynamodb_data_model.json, a NoSQL Workbench model, a CloudFormation, SAM or Serverless template, a Terraform file with aws_dynamodb_table resources, or a OneTable schema";
 
 fn section<'a>(sections: &'a mut [Section], loose: &'a mut Section, at: Option<usize>) -> &'a mut Section {
     match at {
@@ -131,19 +240,72 @@ fn section<'a>(sections: &'a mut [Section], loose: &'a mut Section, at: Option<u
     }
 }
 
-/// `orders-service (on-demand, PITR on)` → name and the parenthesis.
-fn split_settings(text: &str) -> (String, String) {
-    match text.find('(') {
-        Some(open) if text.ends_with(')') => {
-            (text[..open].trim().trim_matches('`').to_string(), text[open + 1..text.len() - 1].trim().to_string())
+fn bullet_key(text: &str, line: usize, sink: &mut Sink) -> Option<KeyAttribute> {
+    if blank(text) || text.to_ascii_lowercase().starts_with("none") {
+        return None;
+    }
+    key_attribute(text)
+        .map_err(|why| sink.unread(format!("line {line}: key bullet"), format!("{why}: left out"), Vec::new()))
+        .ok()
+}
+
+/// `Table: orders (on-demand)`, `Table orders`, ``Table `orders` ``, `Orders Table`,
+/// `` `orders` table ``: the name and the parenthesis.
+fn table_heading(text: &str) -> Option<(String, String)> {
+    let text = text.trim();
+    let (body, settings) = split_settings(text);
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let is_name = |word: &str| {
+        let bare = word.trim_matches('`');
+        !bare.is_empty()
+            && !NOT_NAMES.contains(&bare.to_ascii_lowercase().as_str())
+            && bare.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    let name = if let Some(rest) = body.strip_prefix("Table:").or_else(|| body.strip_prefix("table:")) {
+        Some(rest.trim().trim_matches('`').to_string()).filter(|n| !n.is_empty())
+    } else {
+        match words.as_slice() {
+            [first, name] if first.eq_ignore_ascii_case("table") && is_name(name) => Some(name.trim_matches('`').to_string()),
+            [name, last] if last.eq_ignore_ascii_case("table") && is_name(name) => Some(name.trim_matches('`').to_string()),
+            [name, main, last] if last.eq_ignore_ascii_case("table") && main.eq_ignore_ascii_case("main") && is_name(name) => {
+                Some(name.trim_matches('`').to_string())
+            }
+            _ => None,
         }
-        _ => (text.trim().trim_matches('`').to_string(), String::new()),
+    }?;
+    Some((name, settings))
+}
+
+/// `UserEmailIndex GSI`, `GSI: GSI1`, `GSI1 (GSI)`, `ByStatus LSI`: the index's name and whether
+/// it is local.
+fn index_heading(text: &str) -> Option<(String, bool)> {
+    let (body, settings) = split_settings(text.trim());
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let kind = |word: &str| match word.to_ascii_uppercase().trim_end_matches(':') {
+        "GSI" | "GLOBAL" => Some(false),
+        "LSI" | "LOCAL" => Some(true),
+        _ => None,
+    };
+    let settings_kind = kind(settings.trim());
+    let clean = |w: &str| w.trim_matches(['`', ':']).to_string();
+    match words.as_slice() {
+        [name, last] => kind(last).map(|local| (clean(name), local)).or_else(|| kind(name).map(|local| (clean(last), local))),
+        [name, global, index] if index.eq_ignore_ascii_case("index") => kind(global).map(|local| (clean(name), local)),
+        [name] => settings_kind.map(|local| (clean(name), local)),
+        _ => None,
+    }
+}
+
+/// `orders-service (on-demand, PITR on)` → name and the parenthesis.
+fn split_settings(text: &str) -> (&str, String) {
+    match text.find('(') {
+        Some(open) if text.ends_with(')') => (text[..open].trim(), text[open + 1..text.len() - 1].trim().to_string()),
+        _ => (text.trim(), String::new()),
     }
 }
 
 fn table_name_from(title: &str) -> String {
-    let slug: String =
-        title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let slug: String = title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     let slug = slug.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
     if slug.len() >= 3 {
         slug.chars().take(255).collect()
@@ -157,199 +319,64 @@ enum GridKind {
     Calls,
     Layout,
     Indexes,
-    Unknown,
+    Cost,
+    Other,
 }
 
-fn kind_of(grid: &Grid) -> GridKind {
+fn kind_of(grid: &Grid, under_cost_heading: bool) -> GridKind {
     let has = |name: &str| grid.column(&[name]).is_some();
-    if has("operation") && grid.column_containing(&["key condition", "keycondition"]).is_some() {
+    let first = grid.header.first().map(|h| squash(h)).unwrap_or_default();
+    let costly = grid.header.iter().any(|h| {
+        let s = squash(h);
+        h.contains('$') || s.contains("cost") || s.contains("monthly") || s.contains("price") || s.contains("rcus") || s.contains("wcus") || s == "rcu" || s == "wcu" || s.contains("storagegb")
+    });
+    if costly || (under_cost_heading && !grid.header.iter().any(|h| squash(h).contains("keycondition"))) {
+        GridKind::Cost
+    } else if (has("operation") || has("operations")) && grid.column_containing(&["key condition", "keycondition", "key expression"]).is_some() {
         GridKind::Calls
-    } else if has("pattern") && (has("type") || grid.column_containing(&["rate", "peak"]).is_some()) {
+    } else if is_inventory(grid) {
         GridKind::Inventory
-    } else if grid.header.first().is_some_and(|h| squash(h) == "entity") {
+    } else if first == "entity" || (first == "entitytype" && grid.header.len() > 2 && !has("description")) {
         GridKind::Layout
-    } else if grid.header.first().is_some_and(|h| squash(h) == "index") {
+    } else if matches!(first.as_str(), "index" | "indexname" | "gsi" | "name") && grid.column_containing(&["partition", "pk", "hash"]).is_some() {
         GridKind::Indexes
     } else {
-        GridKind::Unknown
+        GridKind::Other
     }
 }
 
-/// Where a refused value is: `line 9: inventory row 3 (Get order), column "Rate (peak/s)"`.
-fn at(what: &str, grid: &Grid, line: usize, row: &[String], column: usize) -> String {
-    let label = row.iter().take(2).filter(|c| !c.is_empty()).cloned().collect::<Vec<_>>().join(" ");
-    let column = grid.header.get(column).map_or("?", String::as_str);
-    format!("line {line}: {what} row \"{label}\", column \"{column}\"")
-}
-
-fn cell(row: &[String], column: Option<usize>) -> &str {
-    column.and_then(|c| row.get(c)).map_or("", |c| c.trim())
-}
-
-fn blank(text: &str) -> bool {
-    matches!(text.trim(), "" | "-" | "—" | "–" | "n/a")
-}
-
-fn read_inventory(grid: &Grid, rows: &mut Vec<InventoryRow>) -> Result<(), String> {
-    let id = grid.column(&["#", "id", "no"]);
-    let pattern = grid.column(&["pattern", "access pattern"]);
-    let kind = grid.column(&["type"]);
-    let inputs = grid.column_containing(&["key input", "inputs"]);
-    let sort = grid.column_containing(&["sort", "filter"]);
-    let avg = grid.column_containing(&["avg", "average"]);
-    let peak = grid
-        .header
-        .iter()
-        .enumerate()
-        .position(|(i, h)| Some(i) != avg && (squash(h).contains("rate") || squash(h).contains("peak")));
-    let consistency = grid.column(&["consistency"]);
-    for (line, row) in &grid.rows {
-        let (line, row) = (*line, row.as_slice());
-        let name = cell(row, pattern);
-        let number = cell(row, id);
-        if blank(name) && blank(number) {
-            continue;
-        }
-        let refuse = |column: Option<usize>, message: String| {
-            format!("{}: {message}", at("inventory", grid, line, row, column.unwrap_or(0)))
-        };
-        let kind_text = cell(row, kind).to_ascii_lowercase();
-        let kind_value = match kind_text.as_str() {
-            "read" | "r" | "query" | "get" => PatternKind::Read,
-            "write" | "w" | "transaction" | "update" | "put" | "delete" => PatternKind::Write,
-            "" | "-" => PatternKind::Read,
-            other => return Err(refuse(kind, format!("`{other}` is not read or write"))),
-        };
-        let rate = |column: Option<usize>| -> Result<Option<f64>, String> {
-            let text = cell(row, column);
-            if blank(text) {
-                return Ok(None);
-            }
-            rate(text)
-                .map(Some)
-                .ok_or_else(|| refuse(column, format!("`{text}` is not a number of requests per second")))
-        };
-        let consistency_text = cell(row, consistency).to_ascii_lowercase();
-        let consistency_value = match consistency_text.as_str() {
-            "eventual" | "eventually consistent" | "ec" => Some(Consistency::Eventual),
-            "strong" | "strongly consistent" | "sc" => Some(Consistency::Strong),
-            "atomic" | "transactional" | "transaction" | "acid" => Some(Consistency::Transactional),
-            text if blank(text) => None,
-            other => {
-                return Err(refuse(
-                    consistency,
-                    format!("`{other}` is not a consistency: eventual, strong or atomic (transactional)"),
-                ))
-            }
-        };
-        let row_id = if blank(number) { format!("{}", rows.len() + 1) } else { number.to_string() };
-        if rows.iter().any(|r| r.id == row_id) {
-            return Err(refuse(id, format!("pattern `{row_id}` is listed twice")));
-        }
-        rows.push(InventoryRow {
-            id: row_id,
-            pattern: name.to_string(),
-            kind: kind_value,
-            key_inputs: if blank(cell(row, inputs)) { String::new() } else { cell(row, inputs).to_string() },
-            sort_filter: if blank(cell(row, sort)) { String::new() } else { cell(row, sort).to_string() },
-            peak_rps: rate(peak)?,
-            avg_rps: rate(avg)?,
-            consistency: consistency_value,
-        });
-    }
-    Ok(())
-}
-
-/// Inventory rows pasted from a Markdown table, a spreadsheet (tab-separated) or the method's
-/// text. Rows without a header row take the method's columns: #, Pattern, Type, Key inputs,
-/// Sort/filter, Rate (peak/s), Consistency.
-pub fn paste_inventory(text: &str) -> Result<Vec<InventoryRow>, String> {
-    let find = |text: &str| {
-        scan(text).into_iter().find_map(|block| match block {
-            Block::Table(grid) if matches!(kind_of(&grid), GridKind::Inventory) => Some(grid),
-            _ => None,
-        })
-    };
-    let grid = match find(text) {
-        Some(grid) => grid,
-        None => {
-            let pipes = text.trim_start().starts_with('|');
-            let header = if pipes {
-                "| # | Pattern | Type | Key inputs | Sort/filter | Rate (peak/s) | Consistency |\n|---|---|---|---|---|---|---|\n"
-            } else {
-                "#\tPattern\tType\tKey inputs\tSort/filter\tRate (peak/s)\tConsistency\n"
-            };
-            find(&format!("{header}{}", text.trim_start()))
-                .ok_or("no rows: paste a Markdown table or rows copied from a spreadsheet (cells separated by tabs)")?
-        }
-    };
-    let mut rows = Vec::new();
-    read_inventory(&grid, &mut rows)?;
-    Ok(rows)
-}
-
-/// `300`, `1,200`, `~50`, `2k`, `0.5`.
-pub fn rate(text: &str) -> Option<f64> {
-    let text = text.trim().trim_start_matches(['~', '≈']).replace([',', '_', ' '], "");
-    let text = text.trim_end_matches("/s");
-    let (digits, factor) = match text.strip_suffix(['k', 'K']) {
-        Some(digits) => (digits, 1000.0),
-        None => (text, 1.0),
-    };
-    let value: f64 = digits.parse().ok()?;
-    (value.is_finite() && value >= 0.0).then_some(value * factor)
-}
-
-/// `PK (S), SK (N)` or `PK, SK`.
-fn read_keys(text: &str) -> Result<(KeyAttribute, Option<KeyAttribute>), String> {
-    let mut keys = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        keys.push(key_attribute(part)?);
-    }
-    match keys.len() {
-        1 | 2 => {
-            let mut keys = keys.into_iter();
-            let partition = keys.next().ok_or("a partition key")?;
-            Ok((partition, keys.next()))
-        }
-        _ => Err(format!("`{text}`: a partition key and at most a sort key, such as `PK (S), SK (S)`")),
-    }
-}
-
-/// `GSI1PK`, `GSI1PK (S)`, `createdAt (N)`.
-fn key_attribute(text: &str) -> Result<KeyAttribute, String> {
-    let text = text.trim().trim_matches('`');
-    let (name, kind) = match text.find('(') {
-        Some(open) if text.ends_with(')') => (text[..open].trim(), text[open + 1..text.len() - 1].trim()),
-        _ => (text, "S"),
-    };
-    let name = name.trim_matches('`');
-    let kind = match kind.to_ascii_uppercase().as_str() {
-        "S" | "STRING" => "S",
-        "N" | "NUMBER" => "N",
-        "B" | "BINARY" => "B",
-        other => return Err(format!("`{other}` is not a key type: S, N or B")),
-    };
-    if name.is_empty() || name.contains(char::is_whitespace) {
-        return Err(format!("`{text}` is not an attribute name"));
-    }
-    Ok(KeyAttribute { name: name.to_string(), kind: kind.into() })
-}
-
-fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign, String> {
+fn build_table(section: Section, sink: &mut Sink) -> Option<TableDesign> {
     let mut calls = Vec::new();
     for grid in &section.calls {
-        read_calls(grid, &mut calls)?;
+        grids::read_calls(grid, sink, &mut calls);
     }
     let mut indexes = Vec::new();
     for grid in &section.indexes {
-        read_indexes(grid, &mut indexes)?;
+        grids::read_indexes(grid, sink, &mut indexes);
+    }
+    for index in &section.index_sections {
+        let Some(partition) = index.partition.clone() else {
+            sink.unread(
+                format!("line {}: index `{}`", index.line, index.name),
+                "no **Partition Key** bullet: the index is left out".to_string(),
+                Vec::new(),
+            );
+            continue;
+        };
+        if indexes.iter().any(|i: &IndexDesign| i.name == index.name) {
+            continue;
+        }
+        indexes.push(IndexDesign {
+            name: index.name.clone(),
+            local: index.local,
+            partition_key: partition,
+            sort_key: index.sort.clone(),
+            projection: index.projection.clone().unwrap_or(Projection::All),
+        });
     }
     let index_attributes: Vec<String> = indexes
         .iter()
-        .flat_map(|i: &IndexDesign| {
-            std::iter::once(i.partition_key.name.clone()).chain(i.sort_key.iter().map(|k| k.name.clone()))
-        })
+        .flat_map(|i| std::iter::once(i.partition_key.name.clone()).chain(i.sort_key.iter().map(|k| k.name.clone())))
         .chain(calls.iter().filter(|c| c.index.is_some()).flat_map(|c| condition_attributes(&c.key_condition)))
         .collect();
     let columns: Vec<String> = section
@@ -357,15 +384,14 @@ fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign,
         .iter()
         .flat_map(|g| g.header.iter().skip(1).filter(|h| !LAYOUT_COLUMNS.contains(&squash(h).as_str())).cloned())
         .collect();
-    let (partition_key, sort_key) = match section.keys.clone() {
+    let bullets = section.bullet_partition.clone().map(|p| (p, section.bullet_sort.clone()));
+    let (partition_key, sort_key) = match section.keys.clone().or(bullets) {
         Some(keys) => keys,
         None => {
             let mut table_columns = columns.iter().filter(|c| !index_attributes.contains(c));
-            let base_attributes: Vec<String> = calls
-                .iter()
-                .filter(|c| c.index.is_none())
-                .flat_map(|c| condition_attributes(&c.key_condition))
-                .collect();
+            let base_attributes: Vec<String> =
+                calls.iter().filter(|c| c.index.is_none()).flat_map(|c| condition_attributes(&c.key_condition)).collect();
+            let sample_columns: Vec<String> = section.samples.first().map(|g| g.header.clone()).unwrap_or_default();
             match table_columns.next() {
                 Some(first) => {
                     let second = table_columns.next().filter(|s| {
@@ -379,11 +405,25 @@ fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign,
                     let second = names.find(|n| *n != first);
                     (KeyAttribute::text(&first), second.as_deref().map(KeyAttribute::text))
                 }
+                None if !sample_columns.is_empty() => {
+                    // Sample items with no key bullet: the first column is the partition key, a
+                    // second one named as a sort key is the sort key.
+                    let first = sample_columns[0].trim_matches('`').to_string();
+                    let second = sample_columns.get(1).filter(|s| squash(s).ends_with("sk") || squash(s).contains("sort"));
+                    sink.notes.push(format!(
+                        "table `{}`: no key given: `{first}`{} taken from its sample items' columns",
+                        section.name,
+                        second.map_or(String::new(), |s| format!(" and `{s}`"))
+                    ));
+                    (KeyAttribute::text(&first), second.map(|s| KeyAttribute::text(s.trim_matches('`'))))
+                }
                 None => {
-                    return Err(format!(
-                        "table `{}`: its keys are unknown: give an entity layout (Entity | PK | SK), a `**Keys:** PK (S), SK (S)` line, or a design note on the base table",
-                        section.name
-                    ))
+                    sink.unread(
+                        format!("line {}: table `{}`", section.line, section.name),
+                        "its keys are unknown (no entity layout, `**Keys:**` line, `**Partition Key**:` bullet, sample items or design note on the base table): the table is left out",
+                        calls.iter().map(|c| c.id.clone()).collect(),
+                    );
+                    return None;
                 }
             }
         }
@@ -399,11 +439,35 @@ fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign,
     };
     let inferred = infer_indexes(&mut table, &section.calls);
     for grid in &section.layouts {
-        read_layout(grid, &mut table)?;
+        grids::read_layout(grid, sink, &mut table);
+    }
+    let (item_samples, others): (Vec<Grid>, Vec<Grid>) =
+        section.samples.into_iter().partition(|g| shows_items_of(g, &table.partition_key.name));
+    for grid in others {
+        let index = table.indexes.iter().find(|i| shows_items_of(&grid, &i.partition_key.name)).map(|i| i.name.clone());
+        sink.notes.push(match index {
+            Some(index) => format!("line {}: sample items of index `{index}`: left out (the table's items make the index)", grid.line),
+            None => format!(
+                "line {}: a table with columns {} under `{}` is neither its sample items (no `{}` column) nor a table Dynalab reads; left out",
+                grid.line,
+                grid.header.join(", "),
+                table.name,
+                table.partition_key.name
+            ),
+        });
+    }
+    if table.entities.is_empty() && !item_samples.is_empty() {
+        table.entities = entities_from_samples(&item_samples, &table, sink);
+    } else if !item_samples.is_empty() {
+        sink.notes.push(format!(
+            "table `{}`: sample items at line {} left out: the entity layout makes the fixture",
+            table.name,
+            item_samples.iter().map(|g| g.line.to_string()).collect::<Vec<_>>().join(", ")
+        ));
     }
     for (name, pattern) in inferred {
         let Some(index) = table.index(&name) else { continue };
-        notes.push(format!(
+        sink.notes.push(format!(
             "index `{name}` of `{}` has no index table: partition key {}{} from pattern {pattern}'s key condition and the layout, projection {}",
             table.name,
             index.partition_key.name,
@@ -411,115 +475,12 @@ fn build_table(section: Section, notes: &mut Vec<String>) -> Result<TableDesign,
             index.projection
         ));
     }
-    Ok(table)
+    Some(table)
 }
 
 /// Attribute names a key condition compares (`PK=…`, `begins_with(SK, …)`).
 fn condition_attributes(condition: &str) -> Vec<String> {
     crate::design::calls::condition_attribute_names(condition)
-}
-
-fn read_calls(grid: &Grid, rows: &mut Vec<CallRow>) -> Result<(), String> {
-    let id = grid.column(&["#", "id", "no"]);
-    let pattern = grid.column(&["pattern", "access pattern"]);
-    let operation = grid.column(&["operation"]);
-    let condition = grid.column_containing(&["key condition", "keycondition"]);
-    let index = grid.column(&["index", "table/index", "target"]);
-    for (line, row) in &grid.rows {
-        let (line, row) = (*line, row.as_slice());
-        let op_text = cell(row, operation);
-        if blank(op_text) && blank(cell(row, id)) {
-            continue;
-        }
-        let refuse = |column: Option<usize>, message: String| {
-            format!("{}: {message}", at("design note", grid, line, row, column.unwrap_or(0)))
-        };
-        let op = crate::design::calls::operation_name(op_text).ok_or_else(|| {
-            refuse(operation, format!("`{op_text}` is not an operation: GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem, TransactWriteItems, TransactGetItems or BatchGetItem"))
-        })?;
-        let key_condition = cell(row, condition).to_string();
-        crate::design::calls::check_shorthand(op, &key_condition).map_err(|e| refuse(condition, e))?;
-        let index_text = cell(row, index);
-        let index_name = index_text.split(['(', ' ']).next().unwrap_or("").trim().trim_matches('`');
-        let index_name = match squash(index_name).as_str() {
-            "" | "base" | "table" | "basetable" | "primary" | "primarykey" => None,
-            _ => Some(index_name.to_string()),
-        };
-        let number = cell(row, id);
-        rows.push(CallRow {
-            id: if blank(number) { format!("{}", rows.len() + 1) } else { number.to_string() },
-            pattern: cell(row, pattern).to_string(),
-            operation: op.to_string(),
-            key_condition,
-            index: index_name,
-        });
-    }
-    Ok(())
-}
-
-fn read_indexes(grid: &Grid, indexes: &mut Vec<IndexDesign>) -> Result<(), String> {
-    let partition = grid.column_containing(&["partition"]);
-    let sort = grid.column_containing(&["sort"]);
-    let projection = grid.column_containing(&["projection", "projected"]);
-    let kind = grid.column(&["type", "kind"]);
-    for (line, row) in &grid.rows {
-        let (line, row) = (*line, row.as_slice());
-        let name = cell(row, Some(0)).trim_matches('`');
-        if blank(name) {
-            continue;
-        }
-        let refuse = |column: Option<usize>, message: String| {
-            format!("{}: {message}", at("index table", grid, line, row, column.unwrap_or(0)))
-        };
-        let partition_text = cell(row, partition);
-        if blank(partition_text) {
-            return Err(refuse(partition, "an index needs a partition key".into()));
-        }
-        let partition_key = key_attribute(partition_text).map_err(|e| refuse(partition, e))?;
-        let sort_text = cell(row, sort);
-        let sort_key =
-            if blank(sort_text) { None } else { Some(key_attribute(sort_text).map_err(|e| refuse(sort, e))?) };
-        let projection_text = cell(row, projection);
-        let projection_value = read_projection(projection_text).map_err(|e| refuse(projection, e))?;
-        let local = squash(cell(row, kind)).contains("lsi")
-            || squash(cell(row, kind)).contains("local")
-            || name.to_ascii_uppercase().starts_with("LSI");
-        indexes.push(IndexDesign {
-            name: name.to_string(),
-            local,
-            partition_key,
-            sort_key,
-            projection: projection_value.unwrap_or(Projection::All),
-        });
-    }
-    Ok(())
-}
-
-/// `ALL`, `KEYS_ONLY`, `INCLUDE total, status` (also inside other words: `sparse, INCLUDE a,b`).
-fn read_projection(text: &str) -> Result<Option<Projection>, String> {
-    let upper = text.to_ascii_uppercase();
-    if blank(text) {
-        return Ok(None);
-    }
-    if let Some(at) = upper.find("INCLUDE") {
-        let names: Vec<String> = text[at + "INCLUDE".len()..]
-            .split([',', ' ', '(', ')'])
-            .map(|n| n.trim().trim_matches('`'))
-            .filter(|n| !n.is_empty())
-            .map(String::from)
-            .collect();
-        if names.is_empty() {
-            return Err("INCLUDE names the attributes it projects: `INCLUDE total, status`".into());
-        }
-        return Ok(Some(Projection::Include(names)));
-    }
-    if upper.contains("KEYS_ONLY") || upper.contains("KEYS ONLY") {
-        return Ok(Some(Projection::KeysOnly));
-    }
-    if upper.split(|c: char| !c.is_ascii_alphabetic()).any(|w| w == "ALL") {
-        return Ok(Some(Projection::All));
-    }
-    Err(format!("`{text}` is not a projection: ALL, KEYS_ONLY or INCLUDE a, b"))
 }
 
 /// Indexes a design note uses without an index table: keys from the key conditions made on them,
@@ -531,12 +492,9 @@ fn infer_indexes(table: &mut TableDesign, grids: &[Grid]) -> Vec<(String, String
         .iter()
         .flat_map(|g| {
             let index = g.column(&["index", "table/index", "target"]);
-            g.rows.iter().map(move |(_, row)| cell(row, index).to_string())
+            g.rows.iter().map(move |(_, row)| grids::cell(row, index).to_string())
         })
-        .filter_map(|text| {
-            let name = text.split(['(', ' ']).next()?.trim().trim_matches('`').to_string();
-            (!name.is_empty()).then_some((name, text))
-        })
+        .filter_map(|text| index_of(&text).map(|name| (name, text)))
         .collect();
     for call in table.calls.clone() {
         let Some(name) = &call.index else { continue };
@@ -561,199 +519,238 @@ fn infer_indexes(table: &mut TableDesign, grids: &[Grid]) -> Vec<(String, String
     inferred
 }
 
-fn read_layout(grid: &Grid, table: &mut TableDesign) -> Result<(), String> {
-    let items = grid.column(&["items", "count"]);
-    let per_collection = grid.column(&["per collection", "percollection"]);
-    let size = grid.column(&["size", "item size"]);
-    let attributes = grid.column(&["attributes"]);
-    let skew = grid.column(&["skew"]);
-    let notes = grid.column(&["notes"]);
-    let template_columns: Vec<usize> =
-        (1..grid.header.len()).filter(|c| !LAYOUT_COLUMNS.contains(&squash(&grid.header[*c]).as_str())).collect();
-    // Index sort keys no call named: a layout column `GSI1SK` beside `GSI1PK` is the sort key.
-    for index in table.indexes.iter_mut().filter(|i| i.sort_key.is_none()) {
-        let stem = index.partition_key.name.strip_suffix("PK").or_else(|| index.partition_key.name.strip_suffix("pk"));
-        if let Some(stem) = stem {
-            let candidate = format!("{stem}SK");
-            if template_columns.iter().any(|c| grid.header[*c] == candidate) {
-                index.sort_key = Some(KeyAttribute::text(&candidate));
-            }
-        }
-    }
-    for (line, row) in &grid.rows {
-        let (line, row) = (*line, row.as_slice());
-        let name = cell(row, Some(0));
-        if blank(name) {
+/// The calls an inventory names in its own columns (table or index used, operation), for the
+/// patterns no design note row gives: on the table or index named, with the key condition
+/// written beside it or, where none is, the one the operation implies on that key.
+fn attach_hints(design: &mut Design, hints: Vec<CallHint>, sink: &mut Sink) {
+    for hint in hints {
+        if design.tables.iter().any(|t| t.calls.iter().any(|c| c.id == hint.id)) {
             continue;
         }
-        let refuse = |column: Option<usize>, message: String| {
-            format!(
-                "{}: {message}",
-                at(&format!("entity layout of `{}`", table.name), grid, line, row, column.unwrap_or(0))
-            )
+        let here = format!("line {}: inventory row \"{}\"", hint.line, hint.id);
+        let Some(operation) = operation_of(&hint.operation) else {
+            sink.unread(here, format!("`{}` is not an operation Dynalab can run: the pattern has no call", hint.operation), vec![hint.id]);
+            continue;
         };
-        let mut keys = Vec::new();
-        for &column in &template_columns {
-            let text = cell(row, Some(column)).trim_matches('`');
-            if blank(text) {
-                continue;
-            }
-            let (template_text, share) = presence(text).map_err(|e| refuse(Some(column), e))?;
-            let template = Template::parse(template_text).map_err(|e| refuse(Some(column), e))?;
-            keys.push((grid.header[column].clone(), template, share));
-        }
-        if !keys.iter().any(|(name, _, _)| *name == table.partition_key.name) {
-            return Err(refuse(
-                template_columns.first().copied(),
-                format!("an entity needs its partition key `{}`", table.partition_key.name),
-            ));
-        }
-        let count = |column: Option<usize>, what: &str| -> Result<Option<u64>, String> {
-            let text = cell(row, column);
-            if blank(text) {
-                return Ok(None);
-            }
-            match text.replace([',', '_'], "").parse::<u64>() {
-                Ok(n) if n >= 1 && n <= MAX_PRODUCTION_ITEMS => Ok(Some(n)),
-                _ => Err(refuse(
-                    column,
-                    format!("`{text}` is not {what} (a whole number from 1 to {})", thousands(MAX_PRODUCTION_ITEMS)),
-                )),
-            }
+        let Some((t, index)) = resolve_target(design, &hint.target) else {
+            sink.unread(
+                here,
+                format!("`{}` names no table or index of the design ({}): the pattern has no call", hint.target, design.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")),
+                vec![hint.id],
+            );
+            continue;
         };
-        let size_text = cell(row, size);
-        let size_value = if blank(size_text) {
-            None
-        } else {
-            Some(bytes(size_text).ok_or_else(|| {
-                refuse(size, format!("`{size_text}` is not a size such as 350 B or 2 KB (at most 400 KB)"))
-            })?)
+        let table = &design.tables[t];
+        let pattern = design.inventory.iter().find(|r| r.id == hint.id).map(|r| r.pattern.clone()).unwrap_or_default();
+        let written = [hint.key_condition.as_str(), inside_parentheses(&hint.operation)]
+            .into_iter()
+            .find(|text| !blank(text) && crate::design::calls::check_shorthand(operation, text).is_ok())
+            .map(String::from);
+        let key_condition = match written {
+            Some(text) => text,
+            None => match implied_call(table, index.as_deref(), operation, &pattern) {
+                Ok(text) => {
+                    sink.notes.push(format!(
+                        "pattern {}: its call is the {operation} the inventory names on `{}`{}: {text}",
+                        hint.id,
+                        table.name,
+                        index.as_ref().map_or(String::new(), |i| format!(" index `{i}`"))
+                    ));
+                    text
+                }
+                Err(why) => {
+                    sink.unread(here, format!("{operation} on `{}`: {why}", table.name), vec![hint.id]);
+                    continue;
+                }
+            },
         };
-        let attributes_value = read_attributes(cell(row, attributes)).map_err(|e| refuse(attributes, e))?;
-        let skew_text = cell(row, skew);
-        let skew_value = if blank(skew_text) {
-            None
-        } else {
-            Some(
-                percentage(skew_text)
-                    .ok_or_else(|| refuse(skew, format!("`{skew_text}` is not a share of the items, such as 40%")))?,
-            )
-        };
-        table.entities.push(Entity {
-            name: name.to_string(),
-            keys,
-            attributes: attributes_value,
-            items: count(items, "a number of items")?,
-            per_collection: count(per_collection, "a number of items per collection")?,
-            size: size_value,
-            skew: skew_value,
-            notes: cell(row, notes).to_string(),
-        });
-    }
-    Ok(())
-}
-
-/// A layout cell: `WAREHOUSE#<warehouseId>#OPEN (30%)` → the template and the share of items
-/// that have the attribute.
-pub fn template_cell(text: &str) -> Result<(Template, f64), String> {
-    let (template, share) = presence(text.trim())?;
-    Ok((Template::parse(template)?, share))
-}
-
-/// A layout cell's text, as [`template_cell`] reads it.
-pub fn template_cell_text(template: &Template, share: f64) -> String {
-    if share < 1.0 {
-        format!("{template} ({}%)", (share * 100.0 * 1e6).round() / 1e6)
-    } else {
-        template.to_string()
+        design.tables[t].calls.push(CallRow { id: hint.id, pattern, operation: operation.to_string(), key_condition, index });
     }
 }
 
-/// `WAREHOUSE#<warehouseId>#OPEN (30%)` → the template and the share of items that have it.
-fn presence(text: &str) -> Result<(&str, f64), String> {
-    let Some(open) = text.rfind('(') else { return Ok((text, 1.0)) };
-    let inside = text[open + 1..].trim_end_matches(')').trim();
-    let Some(percent) = inside.strip_suffix('%') else { return Ok((text, 1.0)) };
-    match percent.trim().parse::<f64>() {
-        Ok(p) if p > 0.0 && p <= 100.0 => Ok((text[..open].trim(), p / 100.0)),
-        _ => {
-            Err(format!("`({inside})`: the share of items with this attribute is a percentage above 0 and at most 100"))
-        }
+fn inside_parentheses(text: &str) -> &str {
+    match (text.find('('), text.rfind(')')) {
+        (Some(open), Some(close)) if close > open => &text[open + 1..close],
+        _ => "",
     }
 }
 
-/// `40%` or `0.4` → 0.4 (above 0, at most 1).
-pub fn percentage(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let value: f64 = match text.strip_suffix('%') {
-        Some(number) => number.trim().parse::<f64>().ok()? / 100.0,
-        None => text.parse().ok()?,
-    };
-    (value > 0.0 && value <= 1.0).then_some(value)
+/// `Users`, `Users table`, `GSI1`, `Orders / GSI1`, `UserEmailIndex (GSI)`, `Main table`.
+fn resolve_target(design: &Design, target: &str) -> Option<(usize, Option<String>)> {
+    let words: Vec<String> = target
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let named_table = design.tables.iter().position(|t| words.contains(&t.name.to_ascii_lowercase()));
+    let named_index = design.tables.iter().enumerate().find_map(|(t, table)| {
+        table
+            .indexes
+            .iter()
+            .find(|i| words.contains(&i.name.to_ascii_lowercase()) && named_table.is_none_or(|n| n == t))
+            .map(|i| (t, i.name.clone()))
+    });
+    if let Some((t, index)) = named_index {
+        return Some((t, Some(index)));
+    }
+    if let Some(t) = named_table {
+        return Some((t, None));
+    }
+    if design.tables.len() == 1 {
+        let table = &design.tables[0];
+        let mentions_index = words.iter().any(|w| w == "gsi" || w == "lsi" || w == "index");
+        return match (mentions_index, table.indexes.as_slice()) {
+            (true, [only]) => Some((0, Some(only.name.clone()))),
+            (true, _) => None,
+            (false, _) => Some((0, None)),
+        };
+    }
+    None
 }
 
-/// `350 B`, `2 KB`, `1.5KB`, `400 KB` (as DynamoDB counts: 1 KB = 1,024 bytes).
-pub fn bytes(text: &str) -> Option<u64> {
-    let text = text.trim().to_ascii_uppercase().replace(' ', "");
-    let (digits, factor) = if let Some(d) = text.strip_suffix("KB") {
-        (d, 1024.0)
-    } else if let Some(d) = text.strip_suffix('B') {
-        (d, 1.0)
-    } else {
-        (text.as_str(), 1.0)
-    };
-    let value: f64 = digits.parse().ok()?;
-    let size = (value * factor).round();
-    (size >= 1.0 && size <= 400.0 * 1024.0).then_some(size as u64)
-}
-
-/// An Attributes cell's text, as [`read_attributes`] reads it.
-pub fn attributes_text(attributes: &[Attribute]) -> String {
-    attributes
+/// The call an operation implies on a table or index's key, when the document names only the
+/// operation: a GetItem, Put or Delete of every key attribute, a Query of one partition, a Scan.
+/// Templates come from the entity the pattern's name mentions, else any item of the key's shape.
+fn implied_call(table: &TableDesign, index: Option<&str>, operation: &str, pattern: &str) -> Result<String, String> {
+    let (partition, sort) = table.keys_of(index).ok_or_else(|| format!("no index `{}`", index.unwrap_or_default()))?;
+    let lower = pattern.to_ascii_lowercase();
+    let entity = table
+        .entities
         .iter()
-        .map(|a| match (&a.example, a.size) {
-            (_, Some(size)) => format!("{} ({size} B)", a.name),
-            (Some(example), None) => format!("{}={example}", a.name),
-            (None, None) => a.name.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .filter(|e| e.template(&partition.name).is_some())
+        .find(|e| e.name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| w.len() > 2).any(|w| lower.contains(&w.to_ascii_lowercase())))
+        .or_else(|| table.entities.iter().find(|e| e.template(&partition.name).is_some()));
+    let value = |attribute: &str| -> String {
+        entity
+            .and_then(|e| e.template(attribute))
+            .map_or_else(|| format!("<{}>", safe_placeholder(attribute)), crate::design::calls::shorthand_value)
+    };
+    let key = |with_sort: bool| {
+        let mut text = format!("{}={}", partition.name, value(&partition.name));
+        if let Some(sort) = sort.filter(|_| with_sort) {
+            text.push_str(&format!(", {}={}", sort.name, value(&sort.name)));
+        }
+        text
+    };
+    match operation {
+        "GetItem" | "PutItem" | "DeleteItem" if index.is_none() => Ok(key(true)),
+        "GetItem" => Err("a GetItem reads the table, not an index".into()),
+        "Query" => Ok(key(false)),
+        "Scan" => Ok(String::new()),
+        "UpdateItem" => Err("the document names UpdateItem but not what it changes: write the call in a design note (`PK=…, SK=… SET attribute = value`)".into()),
+        other => Err(format!("the document names {other} but not its actions: write them in a design note (`Put PK=…, SK=…; Update PK=…, SK=… SET …`)")),
+    }
 }
 
-/// `email=<userId>@example.com, total=42.5, payload (2 KB), note`.
-pub fn read_attributes(text: &str) -> Result<Vec<Attribute>, String> {
-    let mut attributes: Vec<Attribute> = Vec::new();
-    if blank(text) {
-        return Ok(attributes);
+fn safe_placeholder(attribute: &str) -> String {
+    let name: String = attribute.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name
+    } else {
+        format!("k{name}")
     }
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (name, example) = match part.split_once('=') {
-            Some((name, example)) => (name.trim(), Some(example.trim().trim_matches('`').to_string())),
-            None => (part, None),
+}
+
+/// A table described in prose — ``the table `loans` has partition key `PK` and sort key `SK` `` —
+/// when the document has no table section.
+fn section_from_prose(prose: &[(usize, String)], title: &str) -> Option<Section> {
+    let mut partition = None;
+    let mut sort = None;
+    let mut name = None;
+    let mut line = 0;
+    for (at, text) in prose {
+        let lower = text.to_ascii_lowercase();
+        let after = |phrase: &str| -> Option<String> {
+            let at = lower.find(phrase)?;
+            let rest = &text[at + phrase.len()..];
+            let word = rest
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '`')))
+                .find(|w| !w.is_empty() && !matches!(w.to_ascii_lowercase().as_str(), "is" | "of" | "named" | "called" | "the" | "a" | "an" | "attribute" | "=" | "("))?;
+            let word = word.trim_matches('`');
+            (!word.is_empty()).then(|| word.to_string())
         };
-        let (name, size) = match name.find('(') {
-            Some(open) if name.ends_with(')') => {
-                let inside = &name[open + 1..name.len() - 1];
-                let size = bytes(inside).ok_or_else(|| format!("`{inside}` is not a size such as 2 KB"))?;
-                (name[..open].trim(), Some(size))
+        if partition.is_none() {
+            if let Some(key) = after("partition key").or_else(|| after("hash key")) {
+                partition = Some(key);
+                line = *at;
             }
-            _ => (name, None),
-        };
-        let name = name.trim_matches('`');
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(format!("`{part}` is not an attribute: `name`, `name=example` or `name (2 KB)`"));
         }
-        if let Some(example) = &example {
-            Template::parse(example).map_err(|e| format!("attribute `{name}`: {e}"))?;
+        if sort.is_none() {
+            sort = after("sort key").or_else(|| after("range key"));
         }
-        attributes.push(Attribute { name: name.to_string(), example, size });
+        if name.is_none() {
+            name = after("table named").or_else(|| after("table called")).or_else(|| after("the table"));
+        }
     }
-    Ok(attributes)
+    let partition = partition?;
+    let name = name.filter(|n| n.len() >= 3 && !NOT_NAMES.contains(&n.to_ascii_lowercase().as_str())).unwrap_or_else(|| table_name_from(title));
+    Some(Section {
+        name,
+        line,
+        keys: Some((KeyAttribute::text(&partition), sort.as_deref().map(KeyAttribute::text))),
+        ..Section::default()
+    })
+}
+
+/// Each unread cell's patterns, and the patterns a table left out or an unknown index would have
+/// run: every one is reported not proven.
+fn mark_touched(design: &mut Design, sink: &mut Sink) {
+    for table in &design.tables {
+        for call in &table.calls {
+            if let Some(index) = &call.index {
+                if table.index(index).is_none() {
+                    sink.unread(
+                        format!("pattern {}", call.id),
+                        format!("its call uses index `{index}`, which `{}` does not have", table.name),
+                        vec![call.id.clone()],
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Inventory rows pasted from a Markdown table, a spreadsheet (tab-separated) or the method's
+/// text. Rows without a header row take the method's columns: #, Pattern, Type, Key inputs,
+/// Sort/filter, Rate (peak/s), Consistency. Cells that cannot be read are said; the rows are kept.
+pub fn paste_inventory(text: &str) -> Result<Vec<crate::design::InventoryRow>, String> {
+    let find = |text: &str| {
+        scan(text).into_iter().find_map(|block| match block {
+            Block::Table(grid) if is_inventory(&grid) => Some(grid),
+            _ => None,
+        })
+    };
+    let grid = match find(text) {
+        Some(grid) => grid,
+        None => {
+            let pipes = text.trim_start().starts_with('|');
+            let header = if pipes {
+                "| # | Pattern | Type | Key inputs | Sort/filter | Rate (peak/s) | Consistency |\n|---|---|---|---|---|---|---|\n"
+            } else {
+                "#\tPattern\tType\tKey inputs\tSort/filter\tRate (peak/s)\tConsistency\n"
+            };
+            find(&format!("{header}{}", text.trim_start()))
+                .filter(|g| !g.rows.is_empty() && g.rows.iter().any(|(_, r)| r.len() > 1))
+                .ok_or("no rows: paste a Markdown table or rows copied from a spreadsheet (cells separated by tabs)")?
+        }
+    };
+    let mut rows = Vec::new();
+    let mut sink = Sink::default();
+    grids::read_inventory(&grid, &mut sink, &mut rows, &mut Vec::new());
+    if rows.is_empty() {
+        return Err("no rows: paste a Markdown table or rows copied from a spreadsheet (cells separated by tabs)".into());
+    }
+    if !sink.unread.is_empty() {
+        return Err(sink.unread.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workbook::Consistency;
 
     #[test]
     fn inventory_rows_paste_with_or_without_a_header() {
@@ -765,20 +762,11 @@ mod tests {
         assert_eq!(rows[1].peak_rps, Some(300.0));
         let one = paste_inventory("| 3 | Place order | write | - | - | 50 | atomic |").expect("a pipe row");
         assert_eq!(one[0].consistency, Some(Consistency::Transactional));
-        let with_header =
-            paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
+        let with_header = paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
         assert_eq!(with_header[0].id, "9");
         assert!(paste_inventory("hello").is_err());
-    }
-
-    #[test]
-    fn rates_and_sizes_read_as_people_write_them() {
-        assert_eq!(rate("1,200"), Some(1200.0));
-        assert_eq!(rate("~2k"), Some(2000.0));
-        assert_eq!(rate("fast"), None);
-        assert_eq!(bytes("2 KB"), Some(2048));
-        assert_eq!(bytes("350 B"), Some(350));
-        assert_eq!(bytes("401 KB"), None);
+        let error = paste_inventory("| 3 | Place order | write | - | - | lots | atomic |").expect_err("a bad rate is said");
+        assert!(error.contains("`lots` is not a number of requests per second"), "{error}");
     }
 
     #[test]
@@ -796,5 +784,16 @@ mod tests {
         assert_eq!(index.projection, Projection::KeysOnly);
         assert!(notes[0].contains("index `GSI1` of `shop` has no index table"), "{notes:?}");
         assert_eq!(table.entities[0].keys[2].2, 0.3);
+    }
+
+    #[test]
+    fn headings_name_tables_and_indexes_as_people_write_them() {
+        assert_eq!(table_heading("Table: orders (on-demand)"), Some(("orders".into(), "on-demand".into())));
+        assert_eq!(table_heading("Users Table"), Some(("Users".into(), String::new())));
+        assert_eq!(table_heading("Table Designs"), None);
+        assert_eq!(table_heading("Table `loans`"), Some(("loans".into(), String::new())));
+        assert_eq!(index_heading("UserEmailIndex GSI"), Some(("UserEmailIndex".into(), false)));
+        assert_eq!(index_heading("GSI: ByStatus"), Some(("ByStatus".into(), false)));
+        assert_eq!(index_heading("Access Pattern Mapping"), None);
     }
 }

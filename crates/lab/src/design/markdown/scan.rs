@@ -85,8 +85,9 @@ fn heading(line: &str) -> Option<(usize, &str)> {
     (level > 0 && level <= 6 && rest.starts_with(' ')).then(|| (level, rest.trim()))
 }
 
-/// `**Write invariants:** text` (or `**Write invariants**: text`).
+/// `**Write invariants:** text` (or `**Write invariants**: text`, or as a bullet: `- **Sort Key**: SK`).
 fn remark(line: &str) -> Option<(String, String)> {
+    let line = line.strip_prefix("- ").or_else(|| line.strip_prefix("* ")).unwrap_or(line).trim_start();
     let rest = line.strip_prefix("**")?;
     let end = rest.find("**")?;
     let label = rest[..end].trim().trim_end_matches(':').trim();

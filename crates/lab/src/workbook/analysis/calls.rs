@@ -125,6 +125,9 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32, production: 
     if let Some(problem) = &run.problem {
         fail(format!("could not run: {problem}"));
     }
+    if let Some(why) = &pattern.unproven {
+        fail(why.clone());
+    }
     if calls.is_empty() && run.problem.is_none() {
         fail(if let Some(why) = &pattern.no_call {
             format!("no call: {why}")

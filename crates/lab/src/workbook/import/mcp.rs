@@ -90,6 +90,7 @@ pub(super) fn mcp(model: &Map<String, Value>, json: &Json) -> Result<Imported, S
             expect: Expect::default(),
             proposed: false,
             no_call: None,
+            unproven: None,
         });
     }
     if !errors.is_empty() {

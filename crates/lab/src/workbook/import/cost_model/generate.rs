@@ -269,6 +269,7 @@ pub(super) fn to_pattern(declared: &Declared, tables: &[Table], entities: &[Enti
         expect,
         proposed: false,
         no_call: None,
+        unproven: None,
     })
 }
 
