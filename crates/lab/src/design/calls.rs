@@ -529,9 +529,9 @@ fn bind_references(text: &str, items: &[&Map<String, Value>], bound: &mut Bindin
                 .iter()
                 .filter(|a| !a.is_empty())
                 .find_map(|attribute| items.iter().find_map(|item| item.get(*attribute).and_then(text_of)));
-            if let Some(value) = value {
-                bound.insert(name.to_string(), value);
-            }
+            // No item holds it: a value none has, so the call still runs (and reads what it reads).
+            let value = value.unwrap_or_else(|| super::fixture::slot_value(name, 0));
+            bound.insert(name.to_string(), value);
         }
         out.push_str(before);
         if bound.contains_key(name) {

@@ -59,12 +59,30 @@ impl Template {
             return Self::parse(text);
         }
         let mut parts = Vec::new();
-        for (i, segment) in text.split('#').enumerate() {
+        let segments: Vec<&str> = text.split('#').collect();
+        for (i, segment) in segments.iter().enumerate() {
             if i > 0 {
                 push_text(&mut parts, "#");
             }
             if is_name(segment) && segment.starts_with(|c: char| c.is_ascii_lowercase()) {
-                parts.push(Part::Placeholder(segment.to_string()));
+                // `MEMBER#id` and `BOOK#id` in one transaction are two ids: `memberId`, `bookId`.
+                let name = match (*segment, i.checked_sub(1).map(|p| segments[p])) {
+                    ("id", Some(word)) if !word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase() || c == '_') => {
+                        let lower = word.to_ascii_lowercase();
+                        let mut camel = String::new();
+                        for (n, piece) in lower.split('_').filter(|p| !p.is_empty()).enumerate() {
+                            if n == 0 {
+                                camel.push_str(piece);
+                            } else {
+                                camel.push_str(&piece[..1].to_ascii_uppercase());
+                                camel.push_str(&piece[1..]);
+                            }
+                        }
+                        format!("{camel}Id")
+                    }
+                    _ => (*segment).to_string(),
+                };
+                parts.push(Part::Placeholder(name));
             } else {
                 push_text(&mut parts, segment);
             }
@@ -260,7 +278,8 @@ mod tests {
     #[test]
     fn shorthand_reads_lower_case_names_as_placeholders() {
         let template = Template::parse_shorthand("WAREHOUSE#id#OPEN").expect("parses");
-        assert_eq!(template.to_string(), "WAREHOUSE#<id>#OPEN");
+        assert_eq!(template.to_string(), "WAREHOUSE#<warehouseId>#OPEN", "`id` after a word is that word's id");
+        assert_eq!(Template::parse_shorthand("ORDER_LINE#id").expect("parses").to_string(), "ORDER_LINE#<orderLineId>");
         assert!(template.same_shape(&Template::parse("WAREHOUSE#<warehouseId>#OPEN").expect("layout")));
         assert_eq!(Template::parse_shorthand("'ORDER#'").expect("quoted").to_string(), "ORDER#");
         assert_eq!(Template::parse_shorthand("META").expect("text").to_string(), "META");

@@ -46,7 +46,9 @@ impl Design {
                     layout.defaults.join("; ")
                 ));
             }
-            creates.push(create_table(table, &mut notes));
+            let create = create_table(table, &mut notes);
+            let items = admitted(&create, table, items, &mut notes);
+            creates.push(create);
             bound.push(Bound { design: table.clone(), layout, items });
         }
         let mut converted = self.prove_with(creates, &bound);
@@ -198,6 +200,42 @@ impl Design {
         let built = build(&fixture, &call.operation, &call.key_condition, call.index.as_deref(), strong, &defaults)?;
         Ok(Call { operation: Some(built.operation), request: Some(built.request), cli: None })
     }
+}
+
+/// The generated items DynamoDB would take: each is put into a scratch table made as the design
+/// makes it, and an entity whose items it refuses (a key the layout leaves out, a number key of
+/// text) is left out of the fixture, said with DynamoDB's reason. A document that generates
+/// items its own table refuses is still read; the patterns on them then fail, saying why.
+fn admitted(
+    create: &Value,
+    table: &TableDesign,
+    items: Vec<(usize, Map<String, Value>)>,
+    notes: &mut Vec<String>,
+) -> Vec<(usize, Map<String, Value>)> {
+    let mut engine = dynalab_engine::Engine::new(std::sync::Arc::new(dynalab_engine::FixedClock::at(0)));
+    if engine.execute_value("CreateTable", create).is_err() {
+        // The plan refuses the table itself, naming why.
+        return items;
+    }
+    let name = &table.name;
+    let mut refused: Vec<(usize, usize, String)> = Vec::new();
+    let mut kept = Vec::with_capacity(items.len());
+    for (entity, item) in items {
+        if refused.iter().any(|(e, _, _)| *e == entity) {
+            refused.iter_mut().filter(|(e, _, _)| *e == entity).for_each(|r| r.1 += 1);
+            continue;
+        }
+        match engine.execute_value("PutItem", &json!({"TableName": name, "Item": item})) {
+            Ok(_) => kept.push((entity, item)),
+            Err(error) => refused.push((entity, 1, format!("{}: {}", error.kind.name(), error.message))),
+        }
+    }
+    kept.retain(|(entity, _)| !refused.iter().any(|(e, _, _)| e == entity));
+    for (entity, _, why) in refused {
+        let entity_name = table.entities.get(entity).map_or("?", |e| e.name.as_str());
+        notes.push(format!("table `{name}`: the items of entity `{entity_name}` are left out of the fixture: DynamoDB refuses them ({why})"));
+    }
+    kept
 }
 
 /// A call an entity's Notes name (`pattern 1 via GetItem`, `pattern 2 via Query, begins_with

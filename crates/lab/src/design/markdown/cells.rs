@@ -6,6 +6,11 @@ use crate::design::template::Template;
 use crate::design::{Attribute, KeyAttribute, Projection};
 use crate::workbook::{Consistency, PatternKind};
 
+/// A table or index name DynamoDB takes: 3 to 255 of `a-z A-Z 0-9 _ . -`.
+pub fn valid_name(name: &str) -> bool {
+    (3..=255).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
 pub fn blank(text: &str) -> bool {
     matches!(text.trim(), "" | "-" | "—" | "–" | "n/a" | "N/A" | "none" | "None" | "—-")
 }

@@ -172,14 +172,25 @@ pub fn read_inventory(grid: &Grid, sink: &mut Sink, rows: &mut Vec<InventoryRow>
         let (peak, avg_in_peak) = rate_cell(c.peak, sink);
         let (avg, _) = rate_cell(c.avg, sink);
         let consistency_text = cell(row, c.consistency);
-        let consistency = consistency_word(consistency_text).unwrap_or_else(|()| {
-            sink.unread(
-                here(c.consistency),
-                format!("`{consistency_text}` is not a consistency (eventual, strong or atomic): eventual assumed"),
-                vec![row_id.clone()],
-            );
-            None
-        });
+        let said_in_row = || {
+            row.iter().any(|text| {
+                let lower = text.to_ascii_lowercase();
+                lower.contains("strongly consistent") || lower.contains("strong consistency") || lower.contains("consistentread=true")
+            })
+        };
+        // No Consistency column, but the row says it (a Notes cell): as good as the column.
+        let consistency = if c.consistency.is_none() && said_in_row() {
+            Some(crate::workbook::Consistency::Strong)
+        } else {
+            consistency_word(consistency_text).unwrap_or_else(|()| {
+                sink.unread(
+                    here(c.consistency),
+                    format!("`{consistency_text}` is not a consistency (eventual, strong or atomic): eventual assumed"),
+                    vec![row_id.clone()],
+                );
+                None
+            })
+        };
         if c.operations.is_some() || c.target.is_some() || c.key_condition.is_some() {
             let operation = if blank(operation_text) { kind_text } else { operation_text };
             if !blank(operation) || !blank(cell(row, c.key_condition)) {
@@ -281,6 +292,10 @@ pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>
             continue;
         }
         let here = |column: Option<usize>| at("index table", grid, line, row, column);
+        if !super::cells::valid_name(name) {
+            sink.unread(here(Some(0)), format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out"), Vec::new());
+            continue;
+        }
         let partition_text = cell(row, partition);
         let partition_key = if blank(partition_text) {
             sink.unread(here(partition), "an index needs a partition key: the index is left out", Vec::new());

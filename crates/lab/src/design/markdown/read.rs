@@ -345,7 +345,23 @@ fn kind_of(grid: &Grid, under_cost_heading: bool) -> GridKind {
     }
 }
 
-fn build_table(section: Section, sink: &mut Sink) -> Option<TableDesign> {
+fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
+    if !super::cells::valid_name(&section.name) {
+        let renamed = table_name_from(&section.name);
+        sink.unread(
+            format!("line {}: table `{}`", section.line, section.name),
+            format!("not a table name DynamoDB takes (3 to 255 of a-z, A-Z, 0-9, _ . -): named `{renamed}` instead"),
+            Vec::new(),
+        );
+        section.name = renamed;
+    }
+    section.index_sections.retain(|index| {
+        let valid = super::cells::valid_name(&index.name);
+        if !valid {
+            sink.unread(format!("line {}: index `{}`", index.line, index.name), "not an index name DynamoDB takes: the index is left out", Vec::new());
+        }
+        valid
+    });
     let mut calls = Vec::new();
     for grid in &section.calls {
         grids::read_calls(grid, sink, &mut calls);
@@ -441,10 +457,12 @@ fn build_table(section: Section, sink: &mut Sink) -> Option<TableDesign> {
     for grid in &section.layouts {
         grids::read_layout(grid, sink, &mut table);
     }
+    let index_keys: Vec<String> = table.indexes.iter().map(|i| i.partition_key.name.clone()).collect();
+    let index_keys: Vec<&str> = index_keys.iter().map(String::as_str).collect();
     let (item_samples, others): (Vec<Grid>, Vec<Grid>) =
-        section.samples.into_iter().partition(|g| shows_items_of(g, &table.partition_key.name));
+        section.samples.into_iter().partition(|g| shows_items_of(g, &table.partition_key.name, &index_keys));
     for grid in others {
-        let index = table.indexes.iter().find(|i| shows_items_of(&grid, &i.partition_key.name)).map(|i| i.name.clone());
+        let index = table.indexes.iter().find(|i| shows_items_of(&grid, &i.partition_key.name, &[])).map(|i| i.name.clone());
         sink.notes.push(match index {
             Some(index) => format!("line {}: sample items of index `{index}`: left out (the table's items make the index)", grid.line),
             None => format!(
@@ -498,7 +516,7 @@ fn infer_indexes(table: &mut TableDesign, grids: &[Grid]) -> Vec<(String, String
         .collect();
     for call in table.calls.clone() {
         let Some(name) = &call.index else { continue };
-        if table.index(name).is_some() {
+        if table.index(name).is_some() || !super::cells::valid_name(name) {
             continue;
         }
         let attributes = condition_attributes(&call.key_condition);

@@ -112,7 +112,10 @@ impl Group {
             let values: Vec<&str> =
                 self.rows.iter().filter_map(|r| r.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())).collect();
             let shared = values.len() == total && values.windows(2).all(|w| w[0] == w[1]);
-            let example = values.first().filter(|v| shared && !v.contains(['<', '>', ','])).map(|v| (*v).to_string());
+            // Numbers stay numbers (a counter is ADDed to); a value every item shares is kept.
+            let numeric = !values.is_empty() && values.iter().all(|v| v.parse::<f64>().is_ok_and(f64::is_finite));
+            let example =
+                values.first().filter(|v| (shared || numeric) && !v.contains(['<', '>', ','])).map(|v| (*v).to_string());
             attributes.push(Attribute { name, example, size: None });
         }
         let per_collection = (total as f64 / self.partitions.len().max(1) as f64).round().max(1.0) as u64;
@@ -248,20 +251,31 @@ fn entity_name(templates: &[(String, Template)], table: &TableDesign) -> String 
             })
         })
     };
-    let word = table
+    // `USER#<userId>` / `PROFILE` is a user; `USER#<userId>` / `ORDER#<orderId>` an order.
+    let sort_is_constant = table
         .sort_key
         .as_ref()
-        .and_then(|s| prefix_word(&s.name))
-        .or_else(|| prefix_word(&table.partition_key.name))
-        .unwrap_or_else(|| table.name.clone());
+        .and_then(|s| templates.iter().find(|(k, _)| *k == s.name))
+        .is_none_or(|(_, t)| t.is_constant());
+    let word = if sort_is_constant {
+        prefix_word(&table.partition_key.name)
+    } else {
+        table.sort_key.as_ref().and_then(|s| prefix_word(&s.name)).or_else(|| prefix_word(&table.partition_key.name))
+    }
+    .unwrap_or_else(|| table.name.clone());
     let camel = camel(&word);
     let mut chars = camel.chars();
     chars.next().map_or_else(|| "Item".into(), |first| first.to_ascii_uppercase().to_string() + chars.as_str())
 }
 
-/// Whether `grid` shows items of a table whose partition key is `partition` (it has the column).
-pub fn shows_items_of(grid: &Grid, partition: &str) -> bool {
-    grid.header.iter().any(|h| squash(&clean_name(h)) == squash(partition))
+/// Whether `grid` shows items of a table whose partition key is `partition`: it has the column,
+/// and does not lead with another key (an index's view of the items leads with the index's key).
+pub fn shows_items_of(grid: &Grid, partition: &str, index_keys: &[&str]) -> bool {
+    let leads_with_index = grid.header.first().is_some_and(|h| {
+        let first = squash(&clean_name(h));
+        first != squash(partition) && index_keys.iter().any(|k| squash(k) == first)
+    });
+    !leads_with_index && grid.header.iter().any(|h| squash(&clean_name(h)) == squash(partition))
 }
 
 #[cfg(test)]
