@@ -65,9 +65,13 @@ pub fn convert(file: &Path, run: &Run<'_>) -> ExitCode {
 
 /// The design `file` holds, planned: every problem listed, exit 2.
 fn plan(file: &Path, run: &Run<'_>) -> Result<Plan, ExitCode> {
-    let mut notes = Vec::new();
-    let imported = read(file, run, &mut notes)?.checkable().map_err(|e| invalid(file, &[e], &notes, run))?;
-    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| invalid(file, &problems.0, &notes, run))
+    plan_noted(file, run, &mut Vec::new())
+}
+
+/// [`plan`], keeping what reading the file noted (the JSON report carries it).
+fn plan_noted(file: &Path, run: &Run<'_>, notes: &mut Vec<String>) -> Result<Plan, ExitCode> {
+    let imported = read(file, run, notes)?.checkable().map_err(|e| invalid(file, &[e], notes, run))?;
+    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| invalid(file, &problems.0, notes, run))
 }
 
 fn run_plan(plan: &Plan, endpoint: Option<&str>) -> Result<Vec<PatternRun>, ExitCode> {
@@ -91,7 +95,8 @@ fn run_plan(plan: &Plan, endpoint: Option<&str>) -> Result<Vec<PatternRun>, Exit
 
 pub fn run(file: &Path, run: &Run<'_>, endpoint: Option<&str>) -> ExitCode {
     let (output, out) = (run.output, run.out);
-    let plan = match plan(file, run) {
+    let mut notes = Vec::new();
+    let plan = match plan_noted(file, run, &mut notes) {
         Ok(plan) => plan,
         Err(code) => return code,
     };
@@ -99,7 +104,8 @@ pub fn run(file: &Path, run: &Run<'_>, endpoint: Option<&str>) -> ExitCode {
         Ok(runs) => runs,
         Err(code) => return code,
     };
-    let result = analyse(&plan, &runs);
+    let mut result = analyse(&plan, &runs);
+    result.notes = notes;
     let rendered = match output {
         Output::Markdown if out.is_some() => with_pictures(&result, out),
         Output::Markdown => report::markdown(&result),
@@ -155,7 +161,7 @@ fn write(out: Option<&Path>, text: &str) -> Result<(), ()> {
     if let Some(path) = out {
         return std::fs::write(path, text).map_err(|e| eprintln!("dynalab: cannot write {}: {e}", path.display()));
     }
-    print!("{text}");
+    crate::stdout(text);
     Ok(())
 }
 
@@ -166,7 +172,20 @@ fn invalid(file: &Path, problems: &[String], notes: &[String], run: &Run<'_>) ->
         eprintln!("dynalab: {}: {problem}", file.display());
     }
     eprintln!("dynalab: {}: invalid design, nothing was checked", file.display());
-    if run.output != Output::Markdown {
+    if run.output == Output::Markdown {
+        // The note a reader expects, saying why there is no verdict.
+        let mut note = format!("# Design check: {} — not checked\n\n**The file could not be checked:** each problem below names where it is.\n\n", file.display());
+        for problem in problems {
+            let _ = writeln!(note, "- {problem}");
+        }
+        if !notes.is_empty() {
+            note.push_str("\n## Read with\n\n");
+            for line in notes {
+                let _ = writeln!(note, "- {line}");
+            }
+        }
+        let _ = write(run.out, &note);
+    } else {
         let listed: Vec<serde_json::Value> = problems
             .iter()
             .map(|p| {

@@ -187,7 +187,7 @@ fn main() -> std::process::ExitCode {
         Command::Mcp => mcp::run(),
         Command::Repair { data_dir } => match dynalab_server::persistence::repair(&data_dir) {
             Ok(said) => {
-                println!("{said}");
+                stdout(&format!("{said}\n"));
                 std::process::ExitCode::SUCCESS
             }
             Err(e) => {
@@ -224,6 +224,18 @@ fn main() -> std::process::ExitCode {
 }
 
 /// `NAME=VALUE` (the value may itself hold `=`).
+/// Writes to standard output. A reader that closed the pipe (`dynalab check … | head`) is a
+/// normal end, not a failure: what is left is not written, and nothing panics.
+pub fn stdout(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => eprintln!("dynalab: cannot write to standard output: {e}"),
+        Ok(()) => {}
+    }
+}
+
 fn parse_parameter(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),

@@ -25,13 +25,13 @@ pub fn check(files: &[std::path::PathBuf]) -> ExitCode {
         };
         let validated = validate(&text, &(Arc::new(SystemClock) as Arc<dyn dynalab_engine::Clock>));
         for fact in &validated.facts {
-            println!("{}: {fact}", file.display());
+            crate::stdout(&format!("{}: {fact}\n", file.display()));
         }
         for problem in &validated.problems {
             eprintln!("dynalab: {}: {problem}", file.display());
         }
         if validated.problems.is_empty() {
-            println!("{}: ok", file.display());
+            crate::stdout(&format!("{}: ok\n", file.display()));
         } else {
             let unreadable = validated.facts.is_empty() && Pack::parse(&text).is_err();
             worst = worst.max(if unreadable { 2 } else { 1 });
@@ -88,7 +88,7 @@ pub fn grade_solution(
                 return ExitCode::from(2);
             }
         }
-        None => print!("{rendered}"),
+        None => crate::stdout(&rendered),
     }
     if graded.verdict == Verdict::Pass {
         ExitCode::SUCCESS

@@ -62,7 +62,7 @@ pub fn run(options: Options) -> std::io::Result<()> {
         })?;
         workers.push(worker);
     }
-    println!("dynalab serving DynamoDB on http://{address}");
+    crate::stdout(&format!("dynalab serving DynamoDB on http://{address}\n"));
     // This thread also watches for signals and runs the TTL sweep.
     let outcome = one_thread_runtime()?.block_on(async move {
         let mut signals = Signals::new()?;

@@ -177,9 +177,9 @@ pub fn compare_designs(a: &str, b: &str) -> Result<ComparisonView, Vec<String>> 
 fn comparison(a: &DesignResult, b: &DesignResult) -> ComparisonView {
     ComparisonView {
         names: (a.name.clone(), b.name.clone()),
-        rows: compare::pattern_ids(a, b)
+        rows: compare::pairs(a, b)
             .into_iter()
-            .map(|id| (id.to_string(), compare::pattern_side(a, id), compare::pattern_side(b, id)))
+            .map(|pair| (pair.label(), compare::pattern_side(a, pair.a), compare::pattern_side(b, pair.b)))
             .collect(),
         totals: compare::totals_line(a, b),
         markdown: compare::markdown(a, b),

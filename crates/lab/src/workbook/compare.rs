@@ -1,27 +1,82 @@
-//! Two designs side by side: per pattern (matched by id, in the first design's order, then the
-//! second's own), units, monthly cost and verdict; and the totals. "Here's the bill, here's the
-//! cheaper design" in one report.
+//! Two designs side by side: per pattern (paired by what it does — the same access pattern by
+//! name, else the same table or index, operation and key shape — never by id, in the first
+//! design's order, then the second's own), units, monthly cost and verdict; and the totals.
+//! "Here's the bill, here's the cheaper design" in one report. A proposed pattern (a design that
+//! carried none) is shown with what it did, never as a verdict.
 
 use super::analysis::{DesignResult, PatternResult};
 use super::report::{money, pattern_units};
 use serde_json::json;
 use std::fmt::Write as _;
 
-/// Pattern ids of both designs: the first's, then those only the second has.
-pub fn pattern_ids<'a>(a: &'a DesignResult, b: &'a DesignResult) -> Vec<&'a str> {
-    let mut ids: Vec<&str> = a.patterns.iter().map(|p| p.id.as_str()).collect();
-    ids.extend(b.patterns.iter().map(|p| p.id.as_str()).filter(|id| !a.patterns.iter().any(|p| p.id == *id)));
-    ids
+/// Two patterns, one from each design, that do the same thing (or one alone).
+#[derive(Debug, Clone, Copy)]
+pub struct Pair<'a> {
+    pub a: Option<&'a PatternResult>,
+    pub b: Option<&'a PatternResult>,
 }
 
-fn find<'a>(design: &'a DesignResult, id: &str) -> Option<&'a PatternResult> {
-    design.patterns.iter().find(|p| p.id == id)
+impl Pair<'_> {
+    /// `2`, or `2 / AP2` when the two designs number it differently.
+    pub fn label(&self) -> String {
+        match (self.a, self.b) {
+            (Some(a), Some(b)) if a.id != b.id => format!("{} / {}", a.id, b.id),
+            (Some(p), _) | (None, Some(p)) => p.id.clone(),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+/// `description` as a name to pair on: lower case, letters and digits.
+fn name_of(p: &PatternResult) -> String {
+    p.description.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
+/// The patterns of both designs paired by what they do: the same access pattern by name (and
+/// kind), then the same table or index, operation and key shape, then the same operation and key
+/// shape on another table. Ids are never compared: two designs number their patterns their own way.
+pub fn pairs<'a>(a: &'a DesignResult, b: &'a DesignResult) -> Vec<Pair<'a>> {
+    let mut taken = vec![false; b.patterns.len()];
+    let mut out = Vec::new();
+    let rules: [&dyn Fn(&PatternResult, &PatternResult) -> bool; 3] = [
+        &|x, y| x.kind == y.kind && !name_of(x).is_empty() && name_of(x) == name_of(y),
+        &|x, y| x.table == y.table && x.index == y.index && x.operation == y.operation && x.key_condition == y.key_condition,
+        &|x, y| x.kind == y.kind && x.operation == y.operation && x.key_condition == y.key_condition && !x.operation.is_empty(),
+    ];
+    let mut matched: Vec<Option<usize>> = vec![None; a.patterns.len()];
+    for rule in rules {
+        for (i, pa) in a.patterns.iter().enumerate() {
+            if matched[i].is_some() {
+                continue;
+            }
+            if let Some(j) = b.patterns.iter().enumerate().position(|(j, pb)| !taken[j] && rule(pa, pb)) {
+                taken[j] = true;
+                matched[i] = Some(j);
+            }
+        }
+    }
+    for (i, pa) in a.patterns.iter().enumerate() {
+        out.push(Pair { a: Some(pa), b: matched[i].map(|j| &b.patterns[j]) });
+    }
+    for (j, pb) in b.patterns.iter().enumerate().filter(|(j, _)| !taken[*j]) {
+        let _ = j;
+        out.push(Pair { a: None, b: Some(pb) });
+    }
+    out
+}
+
+fn verdict_of(p: &PatternResult) -> &'static str {
+    if p.proposed {
+        "proposed (not counted)"
+    } else {
+        p.verdict.label()
+    }
 }
 
 fn side(p: Option<&PatternResult>) -> String {
     p.map_or_else(
         || "— | — | — | —".into(),
-        |p| format!("{} | {} | {} | {}", p.operation, pattern_units(p).0, money(p.monthly_at_peak), p.verdict.label()),
+        |p| format!("{} | {} | {} | {}", p.operation, pattern_units(p).0, money(p.monthly_at_peak), verdict_of(p)),
     )
 }
 
@@ -66,8 +121,8 @@ pub fn pattern_billing<'a>(design: &'a DesignResult, pattern: &PatternResult) ->
 
 /// One pattern of `design` as a comparison shows it: call · units · what it costs under its
 /// table's billing mode · verdict (`—` when the design has no such pattern).
-pub fn pattern_side(design: &DesignResult, id: &str) -> String {
-    let Some(p) = find(design, id) else { return "—".into() };
+pub fn pattern_side(design: &DesignResult, pattern: Option<&PatternResult>) -> String {
+    let Some(p) = pattern else { return "—".into() };
     let cost = if pattern_billing(design, p) == "provisioned" {
         let prices = &design.cost.prices;
         let (rate, unit, hourly) = match p.kind {
@@ -82,7 +137,7 @@ pub fn pattern_side(design: &DesignResult, id: &str) -> String {
     } else {
         format!("on demand: {} a month at peak", money(p.monthly_at_peak))
     };
-    format!("{} · {} · {cost} · {}", p.operation, pattern_units(p).0, p.verdict.label())
+    format!("{} · {} · {cost} · {}", p.operation, pattern_units(p).0, verdict_of(p))
 }
 
 /// Both designs' totals, each beside its verdict and billing mode: a failing design is never
@@ -166,20 +221,21 @@ pub fn markdown(a: &DesignResult, b: &DesignResult) -> String {
         "| # | Pattern | A: operation | A: units | A: $/month | A: verdict | B: operation | B: units | B: $/month | B: verdict | B − A |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
-    for id in pattern_ids(a, b) {
-        let (pa, pb) = (find(a, id), find(b, id));
+    for pair in pairs(a, b) {
+        let (pa, pb) = (pair.a, pair.b);
         let description = pa.or(pb).map_or("", |p| p.description.as_str()).replace('|', "\\|");
         let delta = match (pa, pb) {
             (Some(pa), Some(pb)) => signed(pb.monthly_at_peak - pa.monthly_at_peak),
-            _ => "only in one".into(),
+            (Some(_), None) => "only in A".into(),
+            _ => "only in B".into(),
         };
-        let _ = writeln!(out, "| {id} | {description} | {} | {} | {delta} |", side(pa), side(pb));
+        let _ = writeln!(out, "| {} | {description} | {} | {} | {delta} |", pair.label(), side(pa), side(pb));
     }
     for (label, design) in [("A", a), ("B", b)] {
         let findings: Vec<String> = design
             .patterns
             .iter()
-            .filter(|p| p.verdict != super::analysis::Verdict::Pass)
+            .filter(|p| !p.proposed && p.verdict != super::analysis::Verdict::Pass)
             .map(|p| format!("- {} ({}): {}", p.id, p.verdict.label(), p.reasons.first().cloned().unwrap_or_default()))
             .collect();
         if !findings.is_empty() {
@@ -202,18 +258,21 @@ pub fn value(a: &DesignResult, b: &DesignResult) -> serde_json::Value {
         "monthly_at_peak_difference": b.cost.at_peak.total() - a.cost.at_peak.total()})
 }
 
-/// One row per pattern id of either design: each side's call, units, cost and verdict.
+/// One row per pair of patterns (see [`pairs`]): each side's id, call, units, cost and verdict.
 pub fn rows(a: &DesignResult, b: &DesignResult) -> Vec<serde_json::Value> {
-    pattern_ids(a, b)
+    pairs(a, b)
         .into_iter()
-        .map(|id| {
-            let (pa, pb) = (find(a, id), find(b, id));
+        .map(|pair| {
+            let (pa, pb) = (pair.a, pair.b);
+            let side = |p: &PatternResult| {
+                json!({"id": p.id, "operation": p.operation, "table": p.table, "index": p.index, "key_condition": p.key_condition,
+                    "read_units": p.read_units, "write_units": p.write_units, "monthly_at_peak": p.monthly_at_peak,
+                    "verdict": if p.proposed { json!("proposed") } else { json!(p.verdict) }})
+            };
             json!({
-                "id": id,
-                "a": pa.map(|p| json!({"operation": p.operation, "read_units": p.read_units, "write_units": p.write_units,
-                    "monthly_at_peak": p.monthly_at_peak, "verdict": p.verdict})),
-                "b": pb.map(|p| json!({"operation": p.operation, "read_units": p.read_units, "write_units": p.write_units,
-                    "monthly_at_peak": p.monthly_at_peak, "verdict": p.verdict})),
+                "id": pair.label(),
+                "a": pa.map(side),
+                "b": pb.map(side),
                 "monthly_difference": match (pa, pb) { (Some(x), Some(y)) => json!(y.monthly_at_peak - x.monthly_at_peak), _ => json!(null) },
             })
         })
@@ -256,14 +315,12 @@ mod tests {
             json!({"BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 100, "WriteCapacityUnits": 10}}),
             "GetItem",
         );
-        assert!(pattern_side(&scan, "1").starts_with("Scan · 0.5 RCU · on demand: $"), "{}", pattern_side(&scan, "1"));
-        assert!(pattern_side(&scan, "1").ends_with("a month at peak · fail"));
+        let one = |d: &DesignResult| pattern_side(d, d.patterns.first());
+        assert!(one(&scan).starts_with("Scan · 0.5 RCU · on demand: $"), "{}", one(&scan));
+        assert!(one(&scan).ends_with("a month at peak · fail"));
         // 0.5 RCU × 100/s = 50 RCU/s, at $0.00013 an RCU-hour for 730 hours.
-        assert_eq!(
-            pattern_side(&provisioned, "1"),
-            "GetItem · 0.5 RCU · provisioned: 50 RCU/s at peak, $4.75 of capacity a month · pass"
-        );
-        assert_eq!(pattern_side(&provisioned, "2"), "—");
+        assert_eq!(one(&provisioned), "GetItem · 0.5 RCU · provisioned: 50 RCU/s at peak, $4.75 of capacity a month · pass");
+        assert_eq!(pattern_side(&provisioned, None), "—");
         let totals = totals_line(&scan, &provisioned);
         assert!(totals.starts_with("A, fail — on demand: $"), "{totals}");
         assert!(totals.contains("a month at peak. B, pass — provisioned: $"), "{totals}");

@@ -88,10 +88,15 @@ pub struct KindHeld {
 }
 
 /// The kind of an item from its key value: the text up to and including the first separator
-/// (`ORDER#`), a whole value without digits (`PROFILE`), else `other`.
+/// when it is a word (`ORDER#`, `user:`), a whole value without digits (`PROFILE`), else `other`
+/// — a timestamp's (`2026-11-02T10:`) or a phone number's first characters are not a kind.
 pub fn kind_of(key: &str) -> String {
     if let Some(end) = key.find(SEPARATORS) {
-        if end > 0 {
+        let prefix = &key[..end];
+        let word = prefix.starts_with(|c: char| c.is_ascii_alphabetic())
+            && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && prefix.chars().filter(char::is_ascii_alphabetic).count() >= prefix.chars().filter(char::is_ascii_digit).count();
+        if end > 0 && word {
             return key[..=end].to_string();
         }
     }
@@ -298,6 +303,9 @@ mod tests {
         assert_eq!(kind_of("PROFILE"), "PROFILE");
         assert_eq!(kind_of("u1234"), "other");
         assert_eq!(kind_of("2026-11-02"), "other", "a date has no kind");
+        assert_eq!(kind_of("2026-11-02T10:15:00Z"), "other", "nor a timestamp");
+        assert_eq!(kind_of("+1/555/0100"), "other", "nor a phone number");
+        assert_eq!(kind_of("user:42"), "user:");
     }
 
     #[test]

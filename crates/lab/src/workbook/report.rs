@@ -163,7 +163,7 @@ pub fn markdown(result: &DesignResult) -> String {
         }
         let _ = writeln!(out, "On provisioned capacity sized for the peak: {}.", money(c.provisioned.total()));
     }
-    if d.tables.iter().any(|t| !t.targets.is_empty()) {
+    if d.tables.iter().any(|t| t.targets.iter().any(|target| target.assumed.is_none())) {
         let _ = writeln!(
             out,
             "**Declared capacity: {} a month**{}.",
@@ -171,7 +171,28 @@ pub fn markdown(result: &DesignResult) -> String {
             scaling_range(d.monthly_min, d.monthly_max)
         );
     }
+    if d.assumed_monthly > 0.0 {
+        let _ = writeln!(
+            out,
+            "Capacity the check assumed where the file declares none (each GSI given its table's units): {} a month more, not in the declared figure.",
+            money(d.assumed_monthly)
+        );
+    }
     if !out.ends_with("\n\n") {
+        out.push('\n');
+    }
+    let unread: Vec<&str> = result.notes.iter().filter_map(|n| n.strip_prefix("not read: ")).collect();
+    if !unread.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Not read from the file
+
+Each of these could not be read; what was assumed or left out is said, and the patterns each touches are not proven.
+"
+        );
+        for line in unread {
+            let _ = writeln!(out, "- {line}");
+        }
         out.push('\n');
     }
     inventory_section(&mut out, result);
@@ -181,7 +202,11 @@ pub fn markdown(result: &DesignResult) -> String {
             continue;
         }
         seen.push(table);
-        let _ = writeln!(out, "## Table `{table}`\n");
+        if table.is_empty() {
+            let _ = writeln!(out, "## Patterns without a call\n");
+        } else {
+            let _ = writeln!(out, "## Table `{table}`\n");
+        }
         if let Some(shape) = result.tables.iter().find(|t| t.name == table) {
             let indexes: Vec<String> = shape
                 .indexes
@@ -245,7 +270,17 @@ pub fn markdown(result: &DesignResult) -> String {
     declared_section(&mut out, d);
     let _ = writeln!(out, "## Write invariants\n");
     if result.write_invariants.is_empty() {
-        let _ = writeln!(out, "No write patterns.\n");
+        let writes: Vec<&str> = result
+            .patterns
+            .iter()
+            .filter(|p| p.kind == crate::workbook::PatternKind::Write && !p.proposed)
+            .map(|p| p.id.as_str())
+            .collect();
+        if writes.is_empty() {
+            let _ = writeln!(out, "No write patterns.\n");
+        } else {
+            let _ = writeln!(out, "Write pattern {}: no call ran, so no invariant is proven.\n", writes.join(", "));
+        }
     }
     for line in &result.write_invariants {
         let _ = writeln!(out, "- {line}");

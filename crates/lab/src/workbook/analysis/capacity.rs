@@ -87,6 +87,9 @@ pub struct DeclaredCapacity {
     pub monthly: f64,
     pub monthly_min: f64,
     pub monthly_max: f64,
+    /// What the targets the file declares nothing for (a GSI given its table's units) would cost
+    /// a month: said on its own line, never in the declared figures.
+    pub assumed_monthly: f64,
     /// What the figures assume, each said once.
     pub assumptions: Vec<String>,
 }
@@ -230,6 +233,10 @@ pub fn declared_capacity(
         out.tables.push(table);
     }
     for target in out.tables.iter().flat_map(|t| &t.targets) {
+        if target.assumed.is_some() {
+            out.assumed_monthly += target.monthly;
+            continue;
+        }
         out.monthly += target.monthly;
         out.monthly_min += target.monthly_min;
         out.monthly_max += target.monthly_max;

@@ -51,6 +51,10 @@ pub struct DesignResult {
     /// What the tables and indexes hold.
     pub inventory: Inventory,
     pub deviations: Vec<String>,
+    /// What reading the file said: defaults taken, what was left out, cells it could not read
+    /// (`not read: line 12: …`). Set by the front end that read the file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// How many times larger production's item collections are than the fixture's (for pictures).
     #[serde(skip)]
     pub collection_scale: f64,
@@ -170,6 +174,7 @@ pub fn analyse(plan: &Plan, runs: &[PatternRun]) -> DesignResult {
         declared,
         inventory: plan.inventory.clone(),
         deviations,
+        notes: Vec::new(),
         collection_scale,
     }
 }

@@ -5,7 +5,7 @@
 //! expanded; pseudo parameters and attributes of other resources are noted. Every resource left
 //! out is counted by type.
 
-use super::{finish, tables, Imported, Options, Source};
+use super::{cfn_conditions, finish, tables, Imported, Options, Source};
 use crate::workbook::declared::{Declared, DeclaredIndex, Range, Replica};
 use crate::workbook::FORMAT;
 use serde_json::{json, Map, Value};
@@ -23,6 +23,8 @@ struct Resolver<'a> {
     unresolved: Vec<(String, String)>,
     notes: Vec<String>,
     errors: Vec<String>,
+    /// The template's conditions, evaluated with the parameters' values.
+    conditions: BTreeMap<String, bool>,
 }
 
 impl Resolver<'_> {
@@ -43,6 +45,10 @@ impl Resolver<'_> {
                 Value::String(text) => typed(kind, text),
                 other => other.clone(),
             };
+        }
+        if name == "AWS::NoValue" {
+            // The property is left out (see cfn_conditions::without_no_values).
+            return Value::Null;
         }
         let pseudo = match name {
             "AWS::Region" => "us-east-1",
@@ -133,8 +139,15 @@ impl Resolver<'_> {
                         json!(name)
                     }
                     "Fn::If" => {
-                        self.notes.push(format!("{at}: `Fn::If` taken as its first branch"));
-                        let branch = argument.get(1).cloned().unwrap_or(Value::Null);
+                        let name = argument.get(0).and_then(Value::as_str).unwrap_or_default();
+                        let holds = match self.conditions.get(name) {
+                            Some(holds) => *holds,
+                            None => {
+                                self.errors.push(format!("{at}: `Fn::If` names no condition of the template (`{name}`)"));
+                                true
+                            }
+                        };
+                        let branch = argument.get(if holds { 1 } else { 2 }).cloned().unwrap_or(Value::Null);
                         self.resolve(&branch, at, depth + 1)
                     }
                     "Fn::Select" => {
@@ -268,13 +281,24 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
     if let Some(name) = options.parameters.keys().find(|n| !parameters.contains_key(*n)) {
         return Err(format!("--parameter {name}: the template has no parameter of that name"));
     }
+    let refused = cfn_conditions::refused_parameters(parameters, &options.parameters);
+    if !refused.is_empty() {
+        return Err(refused.join("\n"));
+    }
     let mut resolver = Resolver {
         parameters,
         overrides: &options.parameters,
         unresolved: Vec::new(),
         notes: Vec::new(),
         errors: Vec::new(),
+        conditions: BTreeMap::new(),
     };
+    if let Some(conditions) = template.get("Conditions").and_then(Value::as_object) {
+        let (known, errors) =
+            cfn_conditions::evaluate(conditions, &mut |value: &Value, at: &str| resolver.resolve(value, at, 0));
+        resolver.conditions = known;
+        resolver.errors.extend(errors);
+    }
     let resources = template.get("Resources").and_then(Value::as_object).cloned().unwrap_or_default();
     let resources = expand_loops(&resources, &mut resolver, 0);
     let mut tables = Vec::new();
@@ -288,6 +312,18 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
         let kind = resource.get("Type").and_then(Value::as_str).unwrap_or("?");
         let at = format!("Resources.{logical}.Properties");
         let raw = resource.get("Properties").cloned().unwrap_or_else(|| json!({}));
+        if let Some(name) = resource.get("Condition").and_then(Value::as_str) {
+            match resolver.conditions.get(name) {
+                Some(false) => {
+                    resolver.notes.push(format!(
+                        "Resources.{logical}: its Condition `{name}` is false with these parameters: not created"
+                    ));
+                    continue;
+                }
+                Some(true) => {}
+                None => resolver.errors.push(format!("Resources.{logical}.Condition: no condition named `{name}`")),
+            }
+        }
         if kind == "AWS::ApplicationAutoScaling::ScalableTarget" {
             let target = resolver.resolve(&raw, &at, 0);
             if target.get("ServiceNamespace").and_then(Value::as_str) == Some("dynamodb") {
@@ -298,6 +334,7 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
         let properties = match kind {
             "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" | "AWS::Serverless::SimpleTable" => {
                 let mut value = resolver.resolve(&raw, &at, 0);
+                cfn_conditions::without_no_values(&mut value);
                 integers(&mut value);
                 value.as_object().cloned().unwrap_or_default()
             }
@@ -306,11 +343,6 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
                 continue;
             }
         };
-        if resource.get("Condition").is_some() {
-            resolver
-                .notes
-                .push(format!("Resources.{logical}: created only under a Condition; imported as if it holds"));
-        }
         let mut declared = Declared::default();
         let mut properties = match kind {
             "AWS::DynamoDB::GlobalTable" => {

@@ -1,12 +1,18 @@
 //! Designs people already have, turned into workbooks: the AWS DynamoDB MCP server's
 //! `dynamodb_data_model.json`, the amazon-dynamodb design skill's cost model ([`cost_model`]),
-//! NoSQL Workbench models, and CloudFormation templates (JSON, and YAML with the `yaml` feature)
-//! with `AWS::DynamoDB::Table` resources. Each import says what it could not carry over and why.
+//! NoSQL Workbench models, CloudFormation and SAM templates (JSON, and YAML with the `yaml`
+//! feature), Serverless Framework services, Terraform files (the `hcl` feature), OneTable schemas,
+//! and design documents in Markdown. Each import says what it could not carry over and why.
 
+mod cfn_conditions;
 mod cloudformation;
 mod cost_model;
 mod mcp;
+mod onetable;
+mod serverless;
 mod tables;
+#[cfg(feature = "hcl")]
+mod terraform;
 mod workbench;
 
 use super::{Workbook, FORMAT};
@@ -24,6 +30,9 @@ pub enum Source {
     DesignCostModel,
     NoSqlWorkbench,
     CloudFormation,
+    Serverless,
+    Terraform,
+    OneTable,
     DesignDocument,
 }
 
@@ -35,6 +44,9 @@ impl Source {
             Self::DesignCostModel => "a DynamoDB design skill cost model (dynamodb_data_model.json with entities)",
             Self::NoSqlWorkbench => "a NoSQL Workbench model",
             Self::CloudFormation => "a CloudFormation template",
+            Self::Serverless => "a Serverless Framework service (serverless.yml)",
+            Self::Terraform => "a Terraform configuration (aws_dynamodb_table)",
+            Self::OneTable => "a OneTable schema",
             Self::DesignDocument => "a design document (the modelling method's Markdown)",
         }
     }
@@ -64,6 +76,12 @@ pub fn import(text: &str) -> Result<Imported, String> {
 pub fn import_with(text: &str, options: &Options) -> Result<Imported, String> {
     let trimmed = text.trim_start();
     if !trimmed.starts_with('{') && !trimmed.starts_with('[') {
+        if let Some(why) = source_code(text) {
+            return Err(why);
+        }
+        if looks_like_terraform(text) {
+            return terraform_file(text, options);
+        }
         if crate::design::markdown::looks_like_markdown(text) {
             return design_document(text);
         }
@@ -87,12 +105,53 @@ pub fn import_with(text: &str, options: &Options) -> Result<Imported, String> {
     if object.get("Resources").is_some_and(Value::is_object) {
         return cloudformation(object, options);
     }
-    Err("not a format Dynalab reads: expected a workbook (\"format\": \"dynalab-workbook/1\"), a DynamoDB MCP data model (tables, items, access_patterns), a design skill cost model (tables, entities, access_patterns), a NoSQL Workbench model (ModelName, DataModel) or a CloudFormation template (Resources)".into())
+    if serverless::is_serverless(object) {
+        return serverless::serverless(object, options);
+    }
+    if onetable::is_onetable(object) {
+        return onetable::onetable(object);
+    }
+    Err(format!("not a format Dynalab reads: {}", crate::design::markdown::NO_DESIGN.trim_start_matches("no design in this text: ")))
+}
+
+/// Program source that builds tables (a CDK app, a OneTable schema in JavaScript): what to run
+/// to get a file Dynalab reads.
+fn source_code(text: &str) -> Option<String> {
+    let cdk = ["aws-cdk-lib", "@aws-cdk/", "from aws_cdk", "import aws_cdk", "new dynamodb.Table", "new dynamodb.TableV2", "dynamodb.Table(", "TableV2("];
+    if cdk.iter().any(|marker| text.contains(marker)) {
+        return Some("a CDK app's source, not a template: run `cdk synth` and check the template it writes (`dynalab check cdk.out/STACK.template.json`); a synthesized template is read like any CloudFormation template".into());
+    }
+    let javascript = text.contains("export default") || text.contains("module.exports") || text.contains("export const");
+    if javascript && text.contains("models") && text.contains("indexes") {
+        return Some("a OneTable schema in JavaScript: Dynalab reads it as JSON (`JSON.stringify(Schema)` in Node writes it)".into());
+    }
+    None
+}
+
+#[cfg(feature = "hcl")]
+fn looks_like_terraform(text: &str) -> bool {
+    terraform::looks_like_terraform(text)
+}
+
+#[cfg(not(feature = "hcl"))]
+fn looks_like_terraform(text: &str) -> bool {
+    text.lines().any(|line| line.trim_start().starts_with("resource \"aws_dynamodb_table\""))
+}
+
+#[cfg(feature = "hcl")]
+fn terraform_file(text: &str, options: &Options) -> Result<Imported, String> {
+    terraform::terraform(text, options)
+}
+
+#[cfg(not(feature = "hcl"))]
+fn terraform_file(_: &str, _: &Options) -> Result<Imported, String> {
+    Err("a Terraform file: read by `dynalab check` and the Python package, not here".into())
 }
 
 /// A design document: read, then made a workbook (what it read past and the defaults it took, noted).
 fn design_document(text: &str) -> Result<Imported, String> {
     let (design, mut notes) = crate::design::markdown::read(text)?;
+    notes.extend(design.unread.iter().map(|u| format!("not read: {u}")));
     let converted = design.to_workbook()?;
     notes.extend(converted.notes);
     Ok(Imported { source: Source::DesignDocument, workbook: converted.workbook, notes })
@@ -118,20 +177,30 @@ impl Imported {
     }
 }
 
-/// A CloudFormation template in YAML (only built with the `yaml` feature, as the command line is).
+/// A CloudFormation template or a Serverless service in YAML (only built with the `yaml` feature,
+/// as the command line is); text that is not a YAML mapping is read as a design document.
 #[cfg(feature = "yaml")]
 fn yaml_template(text: &str, options: &Options) -> Result<Imported, String> {
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| format!("neither JSON nor YAML: {e}"))?;
+    let Ok(yaml) = serde_yaml::from_str::<serde_yaml::Value>(text) else { return design_document(text) };
     let value = yaml_to_json(yaml);
     match value.as_object() {
         Some(object) if object.get("Resources").is_some_and(Value::is_object) => cloudformation(object, options),
-        _ => Err("a YAML file is read as a CloudFormation template, and this one has no Resources".into()),
+        Some(object) if serverless::is_serverless(object) => serverless::serverless(object, options),
+        Some(object) => Err(format!(
+            "a YAML file with neither `Resources` (a CloudFormation or SAM template) nor `service` and `resources` (a Serverless Framework service); its top-level keys: {}",
+            object.keys().take(12).cloned().collect::<Vec<_>>().join(", ")
+        )),
+        None => design_document(text),
     }
 }
 
 #[cfg(not(feature = "yaml"))]
-fn yaml_template(_: &str, _: &Options) -> Result<Imported, String> {
-    Err("not JSON: YAML CloudFormation templates are read by `dynalab check`, not here".into())
+fn yaml_template(text: &str, _: &Options) -> Result<Imported, String> {
+    let yaml_keys = ["Resources:", "AWSTemplateFormatVersion", "service:", "resources:"];
+    if text.lines().any(|line| yaml_keys.iter().any(|k| line.starts_with(k))) {
+        return Err("not JSON: YAML templates and Serverless services are read by `dynalab check`, not here".into());
+    }
+    design_document(text)
 }
 
 /// YAML as JSON; CloudFormation's short-form tags become their long forms (`!Ref x` → `{"Ref": x}`,
