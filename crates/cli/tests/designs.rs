@@ -100,3 +100,42 @@ fn every_broken_variant_is_refused_as_it_must_be() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `dynalab check … | head`: the reader closes the pipe early; that is a normal end, not a panic.
+#[test]
+fn a_closed_pipe_is_a_normal_end() {
+    let path = designs().join("note-library-loans.designer.md");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .arg("check")
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("waits");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(1), "the verdict, as if the note were read: {stderr}");
+}
+
+#[test]
+fn the_json_report_carries_what_reading_said() {
+    let path = designs().join("note-library-loans.mcp.md");
+    let (code, json, _) = check(&[&path.to_string_lossy(), "--format", "json"]);
+    assert_eq!(code, 0);
+    let report: Value = serde_json::from_str(&json).expect("JSON");
+    let notes: Vec<&str> = strings(&report["notes"]);
+    assert!(notes.iter().any(|n| n.contains("a cost table")), "{notes:?}");
+}
+
+/// Two designs numbered their own way are paired by what each pattern does, never by id.
+#[test]
+fn a_comparison_pairs_patterns_by_what_they_do() {
+    let a = designs().join("note-library-loans.designer.md");
+    let b = designs().join("note-library-loans.mcp.md");
+    let (_, report, stderr) = check(&[&a.to_string_lossy(), "--compare", &b.to_string_lossy()]);
+    assert!(report.contains("| 2 / AP2 | A member's loans, newest first | Query |"), "{report}\n{stderr}");
+    assert!(report.contains("| 6 | Find a member by email | Scan |"), "{report}");
+    assert!(report.contains("only in A"), "{report}");
+}

@@ -220,9 +220,9 @@ fn production_counts_scale_the_fixture_and_a_scan_pays_for_all_of_production() {
     );
 }
 
-const DESIGNER: &str = include_str!("../../../../tests/designs/notes/library-loans.designer.md");
-const DIALECT: &str = include_str!("../../../../tests/designs/notes/library-loans.design.md");
-const MCP_NOTE: &str = include_str!("../../../../tests/designs/notes/library-loans.mcp.md");
+const DESIGNER: &str = include_str!("../../../../tests/designs/note-library-loans.designer.md");
+const DIALECT: &str = include_str!("../../../../tests/designs/note-library-loans.design.md");
+const MCP_NOTE: &str = include_str!("../../../../tests/designs/note-library-loans.mcp.md");
 
 /// Per pattern: operation, index, verdict, items, units — what two equivalent designs must share.
 fn outcome(text: &str) -> Vec<(String, String, Option<String>, Verdict, u64, f64, f64)> {

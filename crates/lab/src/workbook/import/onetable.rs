@@ -90,6 +90,8 @@ pub(super) fn onetable(schema: &Map<String, Value>) -> Result<Imported, String> 
     if let Some(data) = schema.get("data") {
         let items = data_items(data, &table, &type_field, &mut notes);
         workbook.fixtures.insert(name.clone(), Value::Array(items));
+        // The generated items were replaced, and with them the counts they defaulted.
+        notes.retain(|n| !n.contains("item counts not given"));
         notes.push(format!("table `{name}`: the fixture is the schema's data"));
     }
     Ok(Imported { source: Source::OneTable, workbook, notes })
