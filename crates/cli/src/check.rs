@@ -6,7 +6,7 @@
 use crate::endpoint::{Credentials, EndpointTarget};
 use dynalab_engine::SystemClock;
 use dynalab_lab::workbook::analysis::{analyse, DesignResult, Verdict};
-use dynalab_lab::workbook::import::{import_with, Imported, Options, Source};
+use dynalab_lab::workbook::import::{import_with, in_file_terms, Imported, Options, Source};
 use dynalab_lab::workbook::plan::Plan;
 use dynalab_lab::workbook::runner::{run as run_patterns, EngineTarget, PatternRun};
 use dynalab_lab::workbook::{compare as comparison, pictures, report};
@@ -71,7 +71,11 @@ fn plan(file: &Path, run: &Run<'_>) -> Result<Plan, ExitCode> {
 /// [`plan`], keeping what reading the file noted (the JSON report carries it).
 fn plan_noted(file: &Path, run: &Run<'_>, notes: &mut Vec<String>) -> Result<Plan, ExitCode> {
     let imported = read(file, run, notes)?.checkable().map_err(|e| invalid(file, &[e], notes, run))?;
-    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| invalid(file, &problems.0, notes, run))
+    let source = imported.source;
+    Plan::build(imported.workbook, Arc::new(SystemClock)).map_err(|problems| {
+        let said: Vec<String> = problems.0.iter().map(|p| in_file_terms(source, p)).collect();
+        invalid(file, &said, notes, run)
+    })
 }
 
 fn run_plan(plan: &Plan, endpoint: Option<&str>) -> Result<Vec<PatternRun>, ExitCode> {

@@ -192,12 +192,12 @@ fn Header(ctx: Ctx) -> impl IntoView {
                 <button on:click=export data-test="export-design">"Export as Markdown"</button>
                 <button on:click=export_workbook data-test="export-workbook">"Export as a workbook"</button>
                 <label class="button">"Open a design…"
-                    <input type="file" class="hidden-file" accept=".md,.markdown,.txt,.json,.yaml,.yml,text/markdown,text/plain,application/json" on:change=on_file/>
+                    <input type="file" class="hidden-file" accept=".md,.markdown,.txt,.json,.yaml,.yml,.tf,text/markdown,text/plain,application/json" on:change=on_file/>
                 </label>
                 {move || ctx.proving.get().then(|| view! { <span class="muted" role="status">"Proving…"</span> })}
             </div>
             <details>
-                <summary>"Paste a design (the modelling method's Markdown, a workbook, or any design dynalab check reads)"</summary>
+                <summary>"Paste a design (a design note in the method's tables, the AWS MCP server's dynamodb_data_model.md, a workbook, a CloudFormation, SAM or Serverless template, Terraform, a OneTable schema: any design dynalab check reads)"</summary>
                 <textarea class="code" rows="8" spellcheck="false" aria-label="Design document" data-test="design-document"
                     prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
                 <button on:click=move |_| open(pasted.get_untracked()) data-test="open-design-document">"Open it as the workspace"</button>
@@ -210,6 +210,11 @@ fn Header(ctx: Ctx) -> impl IntoView {
                     </p>
                     {(!view.notes.is_empty()).then(|| view! {
                         <ul class="muted" data-test="studio-notes">{view.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
+                    })}
+                    {ctx.read(|d| !d.unread.is_empty()).then(|| view! {
+                        <p class="muted">"The patterns these cells touch stay not proven until you say the cells are fixed in the forms below. "
+                            <button data-test="clear-unread" on:click=move |_| ctx.edit(|d| d.unread.clear())>"They are fixed: prove them"</button>
+                        </p>
                     })}
                 }.into_any(),
                 Err(problems) => view! {

@@ -132,6 +132,7 @@ pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
     for name in missing {
         converted.notes.push(format!("the design names table `{name}`, which the workspace does not hold"));
     }
+    converted.notes.extend(design.unread.iter().map(|u| format!("not read from the document: {u}")));
     Ok(converted)
 }
 

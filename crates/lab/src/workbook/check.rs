@@ -49,7 +49,11 @@ pub fn check_text(text: &str, clock: Arc<dyn Clock>) -> Result<CheckedDesign, No
     let imported = import(text).map_err(|e| NotChecked { problems: vec![e], notes: Vec::new() })?;
     let notes = imported.notes.clone();
     let imported = imported.checkable().map_err(|e| NotChecked { problems: vec![e], notes: notes.clone() })?;
-    let mut checked = check(&imported.workbook, clock).map_err(|p| NotChecked { problems: p.0, notes: notes.clone() })?;
+    let source = imported.source;
+    let mut checked = check(&imported.workbook, clock).map_err(|p| NotChecked {
+        problems: p.0.iter().map(|problem| super::import::in_file_terms(source, problem)).collect(),
+        notes: notes.clone(),
+    })?;
     checked.result.notes.clone_from(&notes);
     Ok(CheckedDesign { source: imported.source, notes, checked })
 }

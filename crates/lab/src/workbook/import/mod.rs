@@ -148,6 +148,34 @@ fn terraform_file(_: &str, _: &Options) -> Result<Imported, String> {
     Err("a Terraform file: read by `dynalab check` and the Python package, not here".into())
 }
 
+/// A plan's problem said in the terms of the file the user gave, not of the workbook it became:
+/// `tables[0] (orders): …` → ``table `orders`: …``, `patterns[2].requests[0] (AP3): …` →
+/// `pattern AP3: …`, `fixtures.orders[4]: …` → ``item 5 of table `orders`: …``. A workbook's
+/// problems are already in its own terms.
+pub fn in_file_terms(source: Source, problem: &str) -> String {
+    if source == Source::Workbook {
+        return problem.to_string();
+    }
+    let Some((path, message)) = problem.split_once(": ") else { return problem.to_string() };
+    let named = |path: &str| path.split_once(" (").map(|(_, rest)| rest.trim_end_matches(')').to_string());
+    let head = path.split(" (").next().unwrap_or(path);
+    let index = |text: &str| text.split(['[', ']']).nth(1).and_then(|n| n.parse::<usize>().ok());
+    let said = if head.starts_with("tables[") {
+        named(path).map(|name| format!("table `{name}`"))
+    } else if head.starts_with("patterns[") {
+        named(path).map(|id| {
+            let call = head.split(".requests").nth(1).and_then(index).map_or(String::new(), |n| format!(", call {}", n + 1));
+            format!("pattern {id}{call}")
+        })
+    } else if let Some(rest) = head.strip_prefix("fixtures.") {
+        let table = rest.split('[').next().unwrap_or(rest);
+        Some(index(rest).map_or_else(|| format!("the items of table `{table}`"), |n| format!("item {} of table `{table}`", n + 1)))
+    } else {
+        None
+    };
+    said.map_or_else(|| problem.to_string(), |said| format!("{said}: {message}"))
+}
+
 /// A design document: read, then made a workbook (what it read past and the defaults it took, noted).
 fn design_document(text: &str) -> Result<Imported, String> {
     let (design, mut notes) = crate::design::markdown::read(text)?;
@@ -268,6 +296,15 @@ mod tests {
     fn plan(imported: &Imported) -> crate::workbook::plan::Plan {
         let clock = std::sync::Arc::new(dynalab_engine::FixedClock::at(0));
         crate::workbook::plan::Plan::build(imported.workbook.clone(), clock).expect("plans")
+    }
+
+    #[test]
+    fn a_plans_problems_are_said_in_the_files_terms() {
+        let source = Source::DesignDocument;
+        assert_eq!(in_file_terms(source, "tables[0] (library): ValidationException: x"), "table `library`: ValidationException: x");
+        assert_eq!(in_file_terms(source, "patterns[2].requests[0] (AP3): no index"), "pattern AP3, call 1: no index");
+        assert_eq!(in_file_terms(source, "fixtures.library[4]: Missing the key SK"), "item 5 of table `library`: Missing the key SK");
+        assert_eq!(in_file_terms(Source::Workbook, "tables[0] (t): x"), "tables[0] (t): x");
     }
 
     #[test]
