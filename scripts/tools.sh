@@ -1,6 +1,6 @@
 # Sourced by scripts/test and scripts/playground: installs what they use, each step skipped when
-# the right version is already there (a warm machine pays nothing; a cold one ~15 minutes, mostly
-# compiling trunk and wasm-bindgen-cli). Versions: ../shared/reference/toolchain.md.
+# the right version is already there (a warm machine pays nothing; a cold one compiles trunk and
+# wasm-bindgen-cli, both at once). Versions: ../shared/reference/toolchain.md.
 
 TRUNK_VERSION=0.21.14
 
@@ -15,15 +15,50 @@ ensure_wasm_target() {
   rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 }
 
-ensure_trunk() {
-  trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION" || cargo install --locked trunk --version "$TRUNK_VERSION"
+# Build tools, not the product: compiled with a profile that compiles fast (no LTO, light
+# optimisation, no debug info), each in a target directory of its own so two can build at once.
+tool_install() {
+  local name=$1
+  shift
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_STRIP=true CARGO_PROFILE_RELEASE_INCREMENTAL=false \
+    CARGO_TARGET_DIR="$HOME/.cache/dynalab/tools/$name" cargo install --quiet "$@"
 }
 
-# Exactly the wasm-bindgen of Cargo.lock. Not --locked: its own lockfile pins a crate the registry lacks.
+trunk_current() { trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION"; }
+
+ensure_trunk() {
+  trunk_current || tool_install trunk --locked trunk --version "$TRUNK_VERSION"
+}
+
+# Exactly the wasm-bindgen of Cargo.lock.
+wasm_bindgen_wanted() { awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3 }' Cargo.lock; }
+wasm_bindgen_current() { wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $(wasm_bindgen_wanted)"; }
+
+# Not --locked: its own lockfile pins a crate the registry lacks.
 ensure_wasm_bindgen() {
-  local wanted
-  wanted=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3 }' Cargo.lock)
-  wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $wanted" || cargo install wasm-bindgen-cli --version "$wanted"
+  wasm_bindgen_current || tool_install wasm-bindgen wasm-bindgen-cli --version "$(wasm_bindgen_wanted)"
+}
+
+# trunk and wasm-bindgen-cli at the same time (they do not depend on each other); each one's
+# output in a log under ~/.cache/dynalab/tools, shown if it fails.
+ensure_web_tools() {
+  mkdir -p "$HOME/.cache/dynalab/tools"
+  local failed=0 pids=() names=()
+  if ! trunk_current; then
+    ensure_trunk >"$HOME/.cache/dynalab/tools/trunk.log" 2>&1 & pids+=($!); names+=(trunk)
+  fi
+  if ! wasm_bindgen_current; then
+    ensure_wasm_bindgen >"$HOME/.cache/dynalab/tools/wasm-bindgen.log" 2>&1 & pids+=($!); names+=(wasm-bindgen)
+  fi
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      echo "installing ${names[$i]} failed:" >&2
+      cat "$HOME/.cache/dynalab/tools/${names[$i]}.log" >&2
+      failed=1
+    fi
+  done
+  return $failed
 }
 
 ensure_chromium() {
@@ -79,9 +114,16 @@ build_python_package() {
 # The playground into dist/: trunk runs cargo offline, so fetch first.
 build_playground() {
   ensure_wasm_target
-  ensure_trunk
-  ensure_wasm_bindgen
   ensure_npm web
   cargo fetch --locked
+  if trunk_current && wasm_bindgen_current; then
+    trunk build --release --offline
+    return
+  fi
+  # The tools build beside the playground's own crates: trunk's cargo build then finds them built.
+  ensure_web_tools &
+  local tools=$!
+  cargo build --quiet --locked --offline --release --target wasm32-unknown-unknown -p dynalab-web
+  wait "$tools"
   trunk build --release --offline
 }

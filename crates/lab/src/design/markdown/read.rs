@@ -567,13 +567,17 @@ fn attach_hints(design: &mut Design, hints: Vec<CallHint>, sink: &mut Sink) {
         let key_condition = match written {
             Some(text) => text,
             None => match implied_call(table, index.as_deref(), operation, &pattern) {
-                Ok(text) => {
+                Ok((text, None)) => {
                     sink.notes.push(format!(
                         "pattern {}: its call is the {operation} the inventory names on `{}`{}: {text}",
                         hint.id,
                         table.name,
                         index.as_ref().map_or(String::new(), |i| format!(" index `{i}`"))
                     ));
+                    text
+                }
+                Ok((text, Some(why))) => {
+                    sink.unread(here, format!("{operation} on `{}`: {why}", table.name), vec![hint.id.clone()]);
                     text
                 }
                 Err(why) => {
@@ -627,16 +631,29 @@ fn resolve_target(design: &Design, target: &str) -> Option<(usize, Option<String
 }
 
 /// The call an operation implies on a table or index's key, when the document names only the
-/// operation: a GetItem, Put or Delete of every key attribute, a Query of one partition, a Scan.
-/// Templates come from the entity the pattern's name mentions, else any item of the key's shape.
-fn implied_call(table: &TableDesign, index: Option<&str>, operation: &str, pattern: &str) -> Result<String, String> {
+/// operation: a GetItem, Put or Delete of every key attribute, a Query of one partition, a Scan —
+/// and, not proven (the second value says why), an UpdateItem that sets the attribute the
+/// pattern's name mentions. Templates come from the entity the pattern's name mentions, else any
+/// item of the key's shape.
+fn implied_call(
+    table: &TableDesign,
+    index: Option<&str>,
+    operation: &str,
+    pattern: &str,
+) -> Result<(String, Option<String>), String> {
     let (partition, sort) = table.keys_of(index).ok_or_else(|| format!("no index `{}`", index.unwrap_or_default()))?;
     let lower = pattern.to_ascii_lowercase();
+    let mentioned = |name: &str| {
+        name.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| w.len() > 2)
+            .map(|w| w.to_ascii_lowercase())
+            .any(|w| lower.contains(&w) || lower.contains(w.trim_end_matches('s')))
+    };
     let entity = table
         .entities
         .iter()
         .filter(|e| e.template(&partition.name).is_some())
-        .find(|e| e.name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| w.len() > 2).any(|w| lower.contains(&w.to_ascii_lowercase())))
+        .find(|e| mentioned(&e.name))
         .or_else(|| table.entities.iter().find(|e| e.template(&partition.name).is_some()));
     let value = |attribute: &str| -> String {
         entity
@@ -651,12 +668,24 @@ fn implied_call(table: &TableDesign, index: Option<&str>, operation: &str, patte
         text
     };
     match operation {
-        "GetItem" | "PutItem" | "DeleteItem" if index.is_none() => Ok(key(true)),
+        "GetItem" | "PutItem" | "DeleteItem" if index.is_none() => Ok((key(true), None)),
         "GetItem" => Err("a GetItem reads the table, not an index".into()),
-        "Query" => Ok(key(false)),
-        "Scan" => Ok(String::new()),
-        "UpdateItem" => Err("the document names UpdateItem but not what it changes: write the call in a design note (`PK=…, SK=… SET attribute = value`)".into()),
-        other => Err(format!("the document names {other} but not its actions: write them in a design note (`Put PK=…, SK=…; Update PK=…, SK=… SET …`)")),
+        "Query" => Ok((key(false), None)),
+        "Scan" => Ok((String::new(), None)),
+        "UpdateItem" if index.is_none() => {
+            let keys = table.key_names();
+            let attributes: Vec<&str> = entity
+                .map(|e| e.attributes.iter().map(|a| a.name.as_str()).filter(|a| !keys.contains(a)).collect())
+                .unwrap_or_default();
+            let Some(attribute) = attributes.iter().find(|a| mentioned(a)).or(attributes.first()) else {
+                return Err("the document names UpdateItem but not what it changes: write the call in a design note (`PK=…, SK=… SET attribute = value`)".into());
+            };
+            Ok((
+                format!("{} SET {attribute} = :{attribute}", key(true)),
+                Some(format!("the document names UpdateItem but not what it changes: `SET {attribute}` (the attribute the pattern's name mentions, else the entity's first) is proposed")),
+            ))
+        }
+        other => Err(format!("the document names {other} but not its keys or actions: write them in a design note (`Put PK=…, SK=…; Update PK=…, SK=… SET …`)")),
     }
 }
 
