@@ -185,6 +185,20 @@ fn an_agent_session_over_stdio() {
         "30,000 reads a second of one user's orders: {}",
         text(&hot)
     );
+    // Documents nobody here wrote the dialect for: the AWS MCP server's own Markdown, and a
+    // Terraform file, as an agent would pass them.
+    let corpus = |name: &str| {
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/designs").join(name)).unwrap()
+    };
+    let agents = client.tool("check_design", &json!({"design": corpus("note-library-loans.mcp.md")}));
+    assert_eq!(agents["structuredContent"]["verdict"], "pass", "{}", text(&agents));
+    assert!(
+        agents["structuredContent"]["notes"].as_array().is_some_and(|n| n.iter().any(|n| n.as_str().is_some_and(|n| n.contains("a cost table")))),
+        "what reading said is carried: {agents}"
+    );
+    let terraform = client.tool("check_design", &json!({"design": corpus("terraform-sessions.tf")}));
+    assert_eq!(terraform["isError"], false, "{}", text(&terraform));
+    assert!(text(&terraform).contains("sessions-staging"), "{}", text(&terraform));
     let compared = client.tool("compare_designs", &json!({"path_a": example("hot-counter.workbook.json"), "path_b": example("hot-counter-sharded.workbook.json")}));
     assert_eq!(compared["structuredContent"]["a"]["verdict"], "fail");
     assert_eq!(compared["structuredContent"]["b"]["verdict"], "pass", "{}", text(&compared));
