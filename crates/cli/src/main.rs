@@ -260,11 +260,20 @@ fn credentials_from(
         let line = text.lines().next().unwrap_or("").trim();
         return parse_credentials(line).map(Some).map_err(|e| format!("--credentials-file {}: {e}", path.display()));
     }
-    match std::env::var("DYNALAB_CREDENTIALS") {
-        Ok(value) if !value.trim().is_empty() => {
-            parse_credentials(value.trim()).map(Some).map_err(|e| format!("DYNALAB_CREDENTIALS: {e}"))
+    // Set but blank is refused like an empty --credentials-file: someone meant to turn checking
+    // on, and silently turning it off would be the opposite.
+    match std::env::var_os("DYNALAB_CREDENTIALS") {
+        Some(value) => {
+            let value = value.to_str().ok_or("DYNALAB_CREDENTIALS: not UTF-8")?.trim().to_string();
+            parse_credentials(&value).map(Some).map_err(|e| {
+                if value.is_empty() {
+                    format!("DYNALAB_CREDENTIALS is set but blank: {e} (unset it to accept any signature)")
+                } else {
+                    format!("DYNALAB_CREDENTIALS: {e}")
+                }
+            })
         }
-        _ => Ok(None),
+        None => Ok(None),
     }
 }
 

@@ -36,3 +36,30 @@ fn explains_every_flag() {
         assert!(text.contains(flag), "{flag} missing from:\n{text}");
     }
 }
+
+/// `DYNALAB_CREDENTIALS` set but blank is refused, as an empty `--credentials-file` is: it must
+/// never quietly turn signature checking off.
+#[test]
+fn blank_credentials_are_refused_as_an_empty_file_is() {
+    let empty = std::env::temp_dir().join(format!("dynalab-empty-credentials-{}", std::process::id()));
+    std::fs::write(&empty, "\n").expect("write");
+    for (env, args) in [
+        (Some(""), vec!["serve", "--port", "0"]),
+        (Some("   "), vec!["serve", "--port", "0"]),
+        (None, vec!["serve", "--port", "0", "--credentials-file", empty.to_str().expect("path")]),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_dynalab"));
+        command.args(&args).env_remove("DYNALAB_CREDENTIALS");
+        if let Some(value) = env {
+            command.env("DYNALAB_CREDENTIALS", value);
+        }
+        let refused = command.output().expect("runs");
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success(), "{env:?} {args:?}: started");
+        assert!(stderr.contains("expected KEY:SECRET"), "{env:?}: {stderr}");
+        if env.is_some() {
+            assert!(stderr.contains("DYNALAB_CREDENTIALS is set but blank"), "{stderr}");
+        }
+    }
+    let _ = std::fs::remove_file(empty);
+}

@@ -23,9 +23,67 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
-/// Whether `bytes` are a log of an earlier format (a log of the current one, or an empty file, is not).
-pub fn is_earlier(bytes: &[u8]) -> bool {
-    !bytes.is_empty() && !bytes.starts_with(&super::record::MAGIC[..bytes.len().min(super::record::MAGIC.len())])
+/// Which format a log's first bytes say it is in. Told by its header alone: a log is never read
+/// as one format because it failed to be another, so a flipped byte in the magic, or a log from
+/// a newer version, is refused whole, never taken for a torn first-format log and cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Format {
+    /// The current format, an empty file, or a crash while its header was written.
+    Current,
+    Second,
+    /// No magic: recognised by a first record whose checksum holds.
+    First,
+    /// `dynalab-log/N` with N above this build's.
+    Newer(String),
+    Unknown,
+}
+
+/// The formats this build reads, for a refusal to name.
+pub const READABLE: &str = "dynalab-log/3 (this version's), dynalab-log/2, and the first, headerless format of before 2026-12-03";
+
+pub fn format_of(bytes: &[u8]) -> Format {
+    let magic = super::record::MAGIC;
+    if bytes.is_empty() || magic.starts_with(&bytes[..bytes.len().min(magic.len())]) {
+        return Format::Current;
+    }
+    if bytes.starts_with(SECOND_MAGIC) {
+        return Format::Second;
+    }
+    if let Some(rest) = bytes.strip_prefix(b"dynalab-log/".as_slice()) {
+        let version: String = rest.iter().take_while(|b| b.is_ascii_digit()).map(|b| char::from(*b)).collect();
+        if version.parse::<u32>().is_ok_and(|v| v > 3) {
+            return Format::Newer(format!("dynalab-log/{version}"));
+        }
+        return Format::Unknown;
+    }
+    let first_record_holds = (|| {
+        let length = u32_at(bytes.get(..8)?, 0) as usize;
+        let payload = bytes.get(8..8 + length)?;
+        (length >= 9 && crc32fast::hash(payload) == u32_at(bytes, 4)).then_some(())
+    })();
+    if first_record_holds.is_some() {
+        Format::First
+    } else {
+        Format::Unknown
+    }
+}
+
+/// Why a log whose header this build does not recognise is left as it is: the file, the bytes
+/// found, the formats read.
+pub fn refusal(path: &std::path::Path, bytes: &[u8], format: &Format) -> String {
+    let shown: String = bytes
+        .iter()
+        .take(16)
+        .map(|b| if b.is_ascii_graphic() || *b == b' ' { char::from(*b).to_string() } else { format!("\\x{b:02x}") })
+        .collect();
+    let what = match format {
+        Format::Newer(version) => format!("a log written by a newer version of dynalab ({version})"),
+        _ => "not a log header this build recognises".to_string(),
+    };
+    format!(
+        "{}: its first bytes `{shown}` are {what}; this build reads {READABLE}. Nothing was changed: start with another --data-dir, use the version that wrote it, or move the file aside",
+        path.display()
+    )
 }
 
 /// Reads a log of either earlier format.
@@ -127,7 +185,7 @@ mod tests {
         let mut bytes = (payload.len() as u32).to_le_bytes().to_vec();
         bytes.extend(crc32fast::hash(&payload).to_le_bytes());
         bytes.extend(&payload);
-        assert!(is_earlier(&bytes));
+        assert!(matches!(format_of(&bytes), Format::First | Format::Second));
         let read = read(&bytes);
         assert_eq!(read.ending, Ending::Clean);
         let entry = Entry::Request { operation: "PutItem".into(), body: "{}".into() };
@@ -143,7 +201,7 @@ mod tests {
         bytes.extend(crc32fast::hash(&length).to_le_bytes());
         bytes.extend(crc32fast::hash(&payload).to_le_bytes());
         bytes.extend(&payload);
-        assert!(is_earlier(&bytes));
+        assert!(matches!(format_of(&bytes), Format::First | Format::Second));
         let read = read(&bytes);
         assert_eq!((read.ending, read.records.len(), read.good), (Ending::Clean, 1, bytes.len()));
         bytes[20] ^= 1;

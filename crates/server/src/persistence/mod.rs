@@ -19,6 +19,7 @@ pub mod record;
 
 use dynalab_engine::value::Item;
 use dynalab_engine::{Clock, Engine};
+use earlier_formats::Format;
 use record::{Ending, Entry, Place, Record, END_MARK, LOG_HEADER};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -123,7 +124,11 @@ impl WriteLog {
             #[cfg(test)]
             fail_next_append: None,
         };
-        if earlier_formats::is_earlier(&bytes) {
+        let format = earlier_formats::format_of(&bytes);
+        if matches!(format, Format::Newer(_) | Format::Unknown) {
+            return Err(earlier_formats::refusal(&path, &bytes, &format));
+        }
+        if format != Format::Current {
             // Read under the rules it was written under, then rewritten in this format.
             let earlier = earlier_formats::read(&bytes);
             match earlier.ending {
@@ -211,6 +216,7 @@ impl WriteLog {
         if let Some(reason) = &self.broken {
             return Err(io::Error::other(reason.clone()));
         }
+        self.check_still_ours()?;
         let records: Vec<Record> = entries.into_iter().map(|entry| Record { at_millis, entry }).collect();
         let before = self.place;
         let mut bytes = Vec::new();
@@ -235,6 +241,30 @@ impl WriteLog {
         }
     }
 
+    /// Whether the log at the data directory's path is still the file this server writes: a
+    /// directory removed, or replaced (another server may have started on the path), is noticed
+    /// before a write is acknowledged, and from then on no write is.
+    fn check_still_ours(&mut self) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let path = self.dir.join(LOG);
+            let same = match (self.file.metadata(), std::fs::metadata(&path)) {
+                (Ok(open), Ok(there)) => open.dev() == there.dev() && open.ino() == there.ino(),
+                _ => false,
+            };
+            if !same {
+                let reason = format!(
+                    "{} was removed or replaced while serving: no write is acknowledged any more (restart the server, and check where its data went)",
+                    path.display()
+                );
+                self.broken = Some(reason.clone());
+                return Err(io::Error::other(reason));
+            }
+        }
+        Ok(())
+    }
+
     fn write_durably(&mut self, bytes: &[u8]) -> io::Result<()> {
         #[cfg(test)]
         if let Some(kind) = self.fail_next_append.take() {
@@ -251,6 +281,10 @@ impl WriteLog {
     /// A new engine holding exactly what the log holds: after a failed append, the state without
     /// the write that could not be made durable.
     pub fn rebuild(&mut self) -> Result<Engine, String> {
+        if let Some(reason) = &self.broken {
+            // The file at the path is not ours (or is gone): what it holds is not this state.
+            return Err(reason.clone());
+        }
         let path = self.dir.join(LOG);
         let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let end = (self.good as usize + END_MARK).min(bytes.len());
@@ -522,7 +556,12 @@ pub fn repair(dir: &Path) -> Result<String, String> {
     let _lock = lock(dir)?;
     let path = dir.join(LOG);
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let (appends, good, ending, repeats) = if earlier_formats::is_earlier(&bytes) {
+    let format = earlier_formats::format_of(&bytes);
+    if matches!(format, Format::Newer(_) | Format::Unknown) {
+        // A header it cannot read is never taken for damage: the whole log would be discarded.
+        return Err(earlier_formats::refusal(&path, &bytes, &format));
+    }
+    let (appends, good, ending, repeats) = if format != Format::Current {
         let earlier = earlier_formats::read(&bytes);
         let appends = earlier.records.into_iter().map(|record| vec![record]).collect();
         (appends, earlier.good, earlier.ending, 0)
@@ -702,6 +741,60 @@ mod tests {
         drop(log);
         let (_, mut engine) = WriteLog::open(&dir).expect("reopen");
         assert_eq!(count(&mut engine), 3);
+    }
+
+    /// The data directory removed while serving, then a second server started on the same path:
+    /// the first notices before acknowledging another write, and refuses every one after.
+    #[test]
+    fn a_data_directory_removed_while_serving_stops_every_acknowledgement() {
+        let dir = tempdir("removed");
+        let (mut log, _) = WriteLog::open(&dir).expect("open");
+        log.append(1, vec![create()]).expect("create");
+        std::fs::remove_dir_all(&dir).expect("removed");
+        let refused = log.append(1, vec![put(1)]).expect_err("not acknowledged");
+        assert!(refused.to_string().contains("was removed or replaced while serving"), "{refused}");
+        let (_, _) = WriteLog::open(&dir).expect("a second server starts on the same path");
+        assert!(log.append(1, vec![put(2)]).is_err(), "still refused with the new log at the path");
+        assert!(log.rebuild().is_err(), "the new log is not this server's state");
+    }
+
+    /// A log whose first byte is flipped, or that a newer version wrote: the start and `repair`
+    /// both refuse naming the file, the bytes and the formats read, and change nothing.
+    #[test]
+    fn a_header_this_build_does_not_recognise_is_refused_never_cut() {
+        for (name, damage) in [("flipped", None), ("newer", Some(b"dynalab-log/9\n\0\0".as_slice()))] {
+            let dir = tempdir(&format!("header-{name}"));
+            let (mut log, _) = WriteLog::open(&dir).expect("open");
+            log.append(1, vec![create()]).expect("create");
+            for n in 0..20 {
+                log.append(1, vec![put(n)]).expect("put");
+            }
+            drop(log);
+            let mut bytes = std::fs::read(dir.join(LOG)).expect("log");
+            match damage {
+                Some(magic) => bytes[..magic.len()].copy_from_slice(magic),
+                None => bytes[0] ^= 0x01,
+            }
+            std::fs::write(dir.join(LOG), &bytes).expect("damage");
+            let Err(refused) = WriteLog::open(&dir) else { panic!("{name}: an unknown header must not open") };
+            assert!(refused.contains(&dir.join(LOG).display().to_string()), "{refused}");
+            assert!(refused.contains("this build reads dynalab-log/3"), "{refused}");
+            if damage.is_some() {
+                assert!(refused.contains("a log written by a newer version of dynalab (dynalab-log/9)"), "{refused}");
+            } else {
+                assert!(refused.contains("`eynalab-log/3"), "the bytes found: {refused}");
+            }
+            let refused_repair = repair(&dir).expect_err("repair refuses too");
+            assert!(refused_repair.contains("Nothing was changed"), "{refused_repair}");
+            assert_eq!(std::fs::read(dir.join(LOG)).expect("log"), bytes, "{name}: the log is untouched");
+            let beside: Vec<String> = std::fs::read_dir(&dir)
+                .expect("dir")
+                .filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("writes.log."))
+                .collect();
+            assert!(beside.is_empty(), "{name}: nothing cut or copied aside: {beside:?}");
+        }
     }
 
     fn tempdir(name: &str) -> PathBuf {
