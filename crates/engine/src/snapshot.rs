@@ -133,6 +133,9 @@ fn create_table_request(table: &Table, with_stream: bool) -> Value {
     if let Some(class) = d.table_class {
         request["TableClass"] = json!(class.name());
     }
+    if d.deletion_protection {
+        request["DeletionProtectionEnabled"] = json!(true);
+    }
     match d.billing {
         BillingMode::PayPerRequest => request["BillingMode"] = json!("PAY_PER_REQUEST"),
         BillingMode::Provisioned { read, write } => {

@@ -43,6 +43,7 @@ pub struct CreateTableInput {
     pub tags: Option<Vec<super::tags::TagInput>>,
     pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
     pub table_class: Option<String>,
+    pub deletion_protection_enabled: Option<bool>,
 }
 
 #[derive(Debug, Serialize)]
@@ -159,6 +160,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         decreases_today: 0,
         table_class,
         table_class_changed_millis: None,
+        deletion_protection: input.deletion_protection_enabled.unwrap_or(false),
     };
     let mut table = Table::new(definition, indexes);
     super::tags::apply(&mut table, tags);

@@ -207,7 +207,7 @@ impl TableDescription {
                 .map(|s| StreamSpecificationDescription { stream_enabled: true, stream_view_type: s.view_type.name() }),
             latest_stream_label: latest.map(|s| s.label.clone()),
             latest_stream_arn: latest.map(crate::stream::Stream::arn),
-            deletion_protection_enabled: false,
+            deletion_protection_enabled: d.deletion_protection,
             table_class_summary: d.table_class.map(|class| TableClassSummary {
                 table_class: class.name(),
                 last_update_date_time: d.table_class_changed_millis.map(seconds),

@@ -21,6 +21,7 @@ pub struct UpdateTableInput {
     pub attribute_definitions: Option<Vec<AttributeDefinitionInput>>,
     pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
     pub table_class: Option<String>,
+    pub deletion_protection_enabled: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -62,6 +63,17 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
     // Counted even if refused below: a logged request that fails again on replay is harmless.
     table.changes += 1;
+    if let Some(protected) = input.deletion_protection_enabled {
+        table.definition.deletion_protection = protected;
+        let anything_else = input.billing_mode.is_some()
+            || input.provisioned_throughput.is_some()
+            || input.global_secondary_index_updates.is_some()
+            || input.stream_specification.is_some()
+            || input.table_class.is_some();
+        if !anything_else {
+            return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
+        }
+    }
     if let Some(class) = input.table_class.as_deref().map(crate::table::TableClass::parse).transpose()? {
         // A background conversion on DynamoDB (at most two a month, not enforced here: no capture
         // of the refusal); done at once here, like an index backfill.

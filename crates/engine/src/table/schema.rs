@@ -155,6 +155,8 @@ pub struct TableDefinition {
     /// `TableClassSummary` for a table that never did), with when UpdateTable last changed it.
     pub table_class: Option<TableClass>,
     pub table_class_changed_millis: Option<u64>,
+    /// `DeletionProtectionEnabled`: DeleteTable is refused while it is set.
+    pub deletion_protection: bool,
 }
 
 /// A table's storage class: the same engine either way; the price of storage and requests differs.
