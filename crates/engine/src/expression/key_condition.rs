@@ -110,6 +110,12 @@ fn flatten(condition: &Condition, clauses: &mut Vec<Clause>) -> Result<()> {
         _ => None,
     };
     let missed = || DynamoError::validation("Query condition missed key schema element");
+    // A nested path (`pk.x`, `sk[0]`) is named as such by DynamoDB, not as a missed key element.
+    let nested = |operands: &[&Operand]| {
+        operands.iter().any(|o| matches!(o, Operand::Path(path) if path.len() > 1)).then(|| {
+            DynamoError::validation("KeyConditionExpressions cannot have conditions on nested attributes")
+        })
+    };
     match condition {
         Condition::And(a, b) => {
             flatten(a, clauses)?;
@@ -128,21 +134,21 @@ fn flatten(condition: &Condition, clauses: &mut Vec<Clause>) -> Result<()> {
             let (attribute, v, op) = match (single(a), value(b), single(b), value(a)) {
                 (Some(attr), Some(v), _, _) => (attr, v, *op),
                 (_, _, Some(attr), Some(v)) => (attr, v, flip(*op)),
-                _ => return Err(missed()),
+                _ => return Err(nested(&[a, b]).unwrap_or_else(missed)),
             };
             clauses.push(Clause { attribute, op: ClauseOp::Cmp(op), values: vec![v] });
             Ok(())
         }
         Condition::Between(a, lo, hi) => {
             let (Some(attribute), Some(lo), Some(hi)) = (single(a), value(lo), value(hi)) else {
-                return Err(missed());
+                return Err(nested(&[a, lo, hi]).unwrap_or_else(missed));
             };
             clauses.push(Clause { attribute, op: ClauseOp::Between, values: vec![lo, hi] });
             Ok(())
         }
         Condition::BeginsWith(a, prefix) => {
             let (Some(attribute), Some(prefix)) = (single(a), value(prefix)) else {
-                return Err(missed());
+                return Err(nested(&[a, prefix]).unwrap_or_else(missed));
             };
             clauses.push(Clause { attribute, op: ClauseOp::BeginsWith, values: vec![prefix] });
             Ok(())
