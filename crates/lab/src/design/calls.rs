@@ -149,23 +149,9 @@ pub fn has_word(text: &str, word: &str) -> bool {
     find_word(text, word).is_some()
 }
 
-/// Whether byte `at` of `text` is outside quotes and parentheses.
+/// Whether the character at byte `at` of `text` is outside quotes and parentheses.
 pub fn outside_quotes(text: &str, at: usize) -> bool {
-    let (mut depth, mut quote) = (0i32, None::<char>);
-    for (i, c) in text.char_indices() {
-        if i >= at {
-            break;
-        }
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '(') => depth += 1,
-            (None, ')') => depth -= 1,
-            _ => {}
-        }
-    }
-    quote.is_none() && depth == 0
+    top_level_chars(text).find(|(i, _, _)| *i >= at).is_none_or(|(_, _, top)| top)
 }
 
 /// Parses without building, so a note is refused when it is read.
@@ -308,28 +294,46 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
-/// Splits at `separator` outside quotes and parentheses.
-fn split_top(text: &str, separator: char) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    for c in text.chars() {
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '(') => depth += 1,
-            (None, ')') => depth -= 1,
-            (None, _) if c == separator && depth == 0 => {
-                parts.push(std::mem::take(&mut current));
-                continue;
+/// Each character of `text` with whether it stands outside quotes and parentheses (a quote or
+/// parenthesis itself counts as inside): the one scanner the shorthand's splitting shares.
+pub(crate) fn top_level_chars(text: &str) -> impl Iterator<Item = (usize, char, bool)> + '_ {
+    let (mut depth, mut quote) = (0i32, None::<char>);
+    text.char_indices().map(move |(i, c)| {
+        let top = match (quote, c) {
+            (Some(q), _) if c == q => {
+                quote = None;
+                false
             }
-            _ => {}
+            (Some(_), _) => false,
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                false
+            }
+            (None, '(') => {
+                depth += 1;
+                false
+            }
+            (None, ')') => {
+                depth -= 1;
+                false
+            }
+            (None, _) => depth == 0,
+        };
+        (i, c, top)
+    })
+}
+
+/// Splits at `separator` outside quotes and parentheses.
+pub(crate) fn split_top(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (i, c, top) in top_level_chars(text) {
+        if top && c == separator {
+            parts.push(&text[start..i]);
+            start = i + c.len_utf8();
         }
-        current.push(c);
     }
-    parts.push(current);
+    parts.push(&text[start..]);
     parts
 }
 
@@ -512,7 +516,7 @@ fn bind_references(text: &str, items: &[&Map<String, Value>], bound: &mut Bindin
         let name_len = rest[at + 1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len() - at - 1);
         let name = &rest[at + 1..at + 1 + name_len];
         let before = &rest[..at];
-        if name.is_empty() || !outside_quotes(&format!("{out}{before}"), out.len() + before.len()) {
+        if name.is_empty() || !outside_quotes(text, text.len() - rest.len() + at) {
             out.push_str(&rest[..=at]);
             rest = &rest[at + 1..];
             continue;

@@ -16,7 +16,7 @@ pub fn normalize(text: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut conditions: Vec<String> = Vec::new();
     let mut updates: Vec<String> = Vec::new();
-    for segment in top_level(head, ',') {
+    for segment in crate::design::calls::split_top(head, ',') {
         let segment = segment.trim();
         if segment.is_empty() {
             continue;
@@ -27,7 +27,7 @@ pub fn normalize(text: &str) -> String {
             None => parts.push(inline_options(segment)),
         }
     }
-    for piece in clause.iter().flat_map(|c| top_level(c, ',')) {
+    for piece in clause.iter().flat_map(|c| crate::design::calls::split_top(c, ',')) {
         let piece = piece.trim();
         if piece.is_empty() {
             continue;
@@ -194,27 +194,6 @@ fn split_trailing_clause(text: &str) -> (&str, Option<&str>) {
     (before, Some(&trimmed[open + 1..trimmed.len() - 1]))
 }
 
-/// Splits at `separator` outside quotes and parentheses.
-fn top_level(text: &str, separator: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '(') => depth += 1,
-            (None, ')') => depth -= 1,
-            (None, _) if c == separator && depth == 0 => {
-                parts.push(&text[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
-        }
-    }
-    parts.push(&text[start..]);
-    parts
-}
 
 #[cfg(test)]
 mod tests {

@@ -227,7 +227,8 @@ impl std::fmt::Display for Template {
     }
 }
 
-fn push_text(parts: &mut Vec<Part>, text: &str) {
+/// Appends `text` to `parts`, joining it to a text part before it.
+pub(crate) fn push_text(parts: &mut Vec<Part>, text: &str) {
     if text.is_empty() {
         return;
     }

@@ -7,7 +7,7 @@
 
 use super::grids::{cell, Sink};
 use super::scan::{squash, Grid};
-use crate::design::template::{is_name, Part, Template};
+use crate::design::template::{is_name, push_text, Part, Template};
 use crate::design::{Attribute, Entity, TableDesign};
 
 /// Entities for `table` from its sample items; what could not be read is said.
@@ -182,16 +182,6 @@ fn infer(value: &str, key: &str, values: &[(String, String)], keys: &[String]) -
     Template { parts }
 }
 
-fn push_text(parts: &mut Vec<Part>, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    if let Some(Part::Text(last)) = parts.last_mut() {
-        last.push_str(text);
-    } else {
-        parts.push(Part::Text(text.to_string()));
-    }
-}
 
 /// `USER`, `ORDER`, `META`, `PROFILE`, `V0`: text a key is made of, not a value.
 fn is_constant_word(segment: &str) -> bool {
