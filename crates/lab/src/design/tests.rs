@@ -113,6 +113,8 @@ fn a_markdown_file_is_told_from_yaml_and_json() {
     assert_eq!(imported.workbook.patterns.len(), 5);
     assert!(!super::markdown::looks_like_markdown("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n"));
     assert!(super::markdown::looks_like_markdown(AS_WRITTEN));
+    assert!(!super::markdown::looks_like_markdown("# A comment\nresource \"aws_dynamodb_table\" \"t\" {\n}\n"), "Terraform");
+    assert!(!super::markdown::looks_like_markdown("# serverless\nservice: orders\nprovider:\n  name: aws\n"), "YAML");
 }
 
 #[test]

@@ -314,4 +314,19 @@ mod tests {
         }
         assert!(notes.iter().any(|n| n.starts_with("pattern AP7 expects TransactionCanceledException")), "{notes:?}");
     }
+
+    /// Every format the importers read opens as a workspace: a Terraform file, a Serverless
+    /// service, a OneTable schema (the Design tab's "Open a design").
+    #[cfg(all(feature = "yaml", feature = "hcl"))]
+    #[test]
+    fn every_format_opens_as_a_workspace() {
+        for name in ["terraform-sessions.tf", "serverless-orders.yml", "onetable-crm.json", "cfn-conditions-stages.yaml"] {
+            let text = std::fs::read_to_string(format!("{}/../../tests/designs/{name}", env!("CARGO_MANIFEST_DIR"))).expect(name);
+            let imported = crate::workbook::import::import(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let (mut engine, _, _) = from_workbook(&imported.workbook, clock()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let tables = engine.execute_value("ListTables", &serde_json::json!({})).expect("lists");
+            assert!(tables["TableNames"].as_array().is_some_and(|t| !t.is_empty()), "{name}: {tables}");
+        }
+    }
+
 }

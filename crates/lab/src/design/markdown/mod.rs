@@ -36,7 +36,12 @@ pub fn looks_like_markdown(text: &str) -> bool {
             || line.starts_with("**")
             || line.starts_with("- **")
     });
-    markdown && !yaml_keys
+    // HCL's comments start with `#` too: a Terraform block is not a Markdown heading.
+    let terraform = text.lines().map(str::trim_start).any(|line| {
+        ["resource \"", "variable \"", "provider \"", "terraform {", "locals {", "module \""].iter().any(|k| line.starts_with(k))
+            && line.trim_end().ends_with('{')
+    });
+    markdown && !yaml_keys && !terraform
 }
 
 /// The design as the method writes it.
