@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod export;
 mod endpoint;
 mod mcp;
 mod pack;
@@ -90,8 +91,10 @@ enum Command {
     /// capacity is under the demand), 2 when the design is invalid.
     Check {
         /// The workbook (format dynalab-workbook/1, see docs/workbook.md), or a design to import: a
-        /// DynamoDB MCP server dynamodb_data_model.json, a design skill cost model, a NoSQL Workbench
-        /// model, a CloudFormation template (JSON or YAML).
+        /// design note in Markdown (the modelling method's tables, the AWS DynamoDB MCP server's
+        /// dynamodb_data_model.md), a dynamodb_data_model.json, a design skill cost model, a NoSQL
+        /// Workbench model, a CloudFormation or SAM template (JSON or YAML), a Serverless service, a
+        /// Terraform file or a OneTable schema.
         file: PathBuf,
         /// What to write.
         #[arg(long, value_enum, default_value_t = Format::Md)]
@@ -105,8 +108,9 @@ enum Command {
         /// the workbook's tables must not exist there, and are deleted afterwards.
         #[arg(long, value_name = "URL")]
         endpoint: Option<String>,
-        /// Check this second design too and report the two side by side, per pattern (matched by
-        /// id) and in total: units, cost and verdicts.
+        /// Check this second design too and report the two side by side, per pattern (paired by
+        /// what each does: the same access pattern by name, else table or index, operation and key
+        /// shape; never by id) and in total: units, cost and verdicts.
         #[arg(long, value_name = "FILE")]
         compare: Option<PathBuf>,
         /// FILE is a learner's challenge solution (dynalab-solution/1): grade it against this
@@ -115,6 +119,20 @@ enum Command {
         pack: Option<PathBuf>,
         /// A value for a CloudFormation template's parameter, as `aws cloudformation deploy
         /// --parameter-overrides` takes it (repeatable). Taken before the parameter's Default.
+        #[arg(long = "parameter", value_name = "NAME=VALUE", value_parser = parse_parameter)]
+        parameters: Vec<(String, String)>,
+    },
+    /// Write a design as the files a team deploys (docs/export.md): cloudformation.yaml,
+    /// serverless.yml, main.tf (Terraform), cdk/design-stack.ts and a README. Each holds the
+    /// design's tables, keys, indexes, billing and declared capacity, time to live and streams, and
+    /// reads back with `dynalab check` as the same tables.
+    Export {
+        /// Any design `dynalab check` reads, with access patterns or not.
+        file: PathBuf,
+        /// The folder to write into (made if missing; files of these names are replaced).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// A value for a template's parameter or a Terraform variable (repeatable), as for `check`.
         #[arg(long = "parameter", value_name = "NAME=VALUE", value_parser = parse_parameter)]
         parameters: Vec<(String, String)>,
     },
@@ -196,6 +214,10 @@ fn main() -> std::process::ExitCode {
             }
         },
         Command::Pack { command: PackCommand::Check { files } } => pack::check(&files),
+        Command::Export { file, out, parameters } => {
+            let options = dynalab_lab::workbook::import::Options { parameters: parameters.into_iter().collect() };
+            export::run(&file, &out, &options)
+        }
         Command::Check { file, format, out, endpoint, compare, pack: pack_file, parameters } => {
             if let Some(text) = std::fs::read_to_string(&file).ok().filter(|t| pack::is_solution(t)) {
                 return pack::grade_solution(
@@ -223,7 +245,6 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// `NAME=VALUE` (the value may itself hold `=`).
 /// Writes to standard output. A reader that closed the pipe (`dynalab check … | head`) is a
 /// normal end, not a failure: what is left is not written, and nothing panics.
 pub fn stdout(text: &str) {
@@ -236,6 +257,7 @@ pub fn stdout(text: &str) {
     }
 }
 
+/// `NAME=VALUE` (the value may itself hold `=`).
 fn parse_parameter(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),

@@ -86,6 +86,7 @@ fn an_agent_session_over_stdio() {
         [
             "check_design",
             "compare_designs",
+            "export_design",
             "run_operation",
             "explain_capacity",
             "load_items",
@@ -199,6 +200,13 @@ fn an_agent_session_over_stdio() {
     let terraform = client.tool("check_design", &json!({"design": corpus("terraform-sessions.tf")}));
     assert_eq!(terraform["isError"], false, "{}", text(&terraform));
     assert!(text(&terraform).contains("sessions-staging"), "{}", text(&terraform));
+    let exported = client.tool("export_design", &json!({"path": example("orders-service.design.md")}));
+    assert_eq!(exported["isError"], false, "{exported}");
+    let files: Vec<&str> = exported["structuredContent"]["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(files, ["cloudformation.yaml", "serverless.yml", "main.tf", "cdk/design-stack.ts", "README.md"]);
+    let template = exported["structuredContent"]["files"][0]["contents"].as_str().unwrap();
+    let again = client.tool("check_design", &json!({"design": template}));
+    assert_eq!(again["isError"], false, "the exported template checks: {}", text(&again));
     let compared = client.tool("compare_designs", &json!({"path_a": example("hot-counter.workbook.json"), "path_b": example("hot-counter-sharded.workbook.json")}));
     assert_eq!(compared["structuredContent"]["a"]["verdict"], "fail");
     assert_eq!(compared["structuredContent"]["b"]["verdict"], "pass", "{}", text(&compared));

@@ -6,6 +6,7 @@
 pub mod aws_cli;
 pub mod design;
 pub mod examples;
+pub mod export;
 pub mod exchange;
 pub mod fixtures;
 pub mod generate;

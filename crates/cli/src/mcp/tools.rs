@@ -41,6 +41,7 @@ impl Session {
             "describe_table" => self.describe_table(arguments),
             "check_design" => check_design(arguments),
             "compare_designs" => compare_designs(arguments),
+            "export_design" => export_design(arguments),
             _ => return None,
         };
         Some(match outcome {
@@ -377,6 +378,25 @@ fn compare_designs(arguments: &Value) -> Result<Answer, Answer> {
     ))
 }
 
+/// The design's infrastructure files (`dynalab export`), each with its contents.
+fn export_design(arguments: &Value) -> Result<Answer, Answer> {
+    let text = design_text(arguments, "design", "path")?;
+    let imported = dynalab_lab::workbook::import::import(&text).map_err(|problem| Answer {
+        structured: json!({"problems": [problem]}),
+        text: format!("The design could not be read (nothing was exported): {problem}"),
+    })?;
+    let exported = dynalab_lab::export::export(&imported.workbook);
+    let mut said = format!("{} files for `{}`:\n", exported.files.len(), imported.workbook.name);
+    for (name, contents) in &exported.files {
+        let _ = write!(said, "\n## {name}\n\n```\n{contents}```\n");
+    }
+    for note in &exported.notes {
+        let _ = writeln!(said, "To finish by hand: {note}");
+    }
+    let files: Vec<Value> = exported.files.iter().map(|(name, contents)| json!({"name": name, "contents": contents})).collect();
+    Ok(Answer::new(said, json!({"files": files, "notes": exported.notes, "import_notes": imported.notes})))
+}
+
 /// The tools, as `tools/list` gives them.
 pub fn list() -> Value {
     let operation_names: Vec<&str> = Operation::ALL.iter().map(|op| op.name()).collect();
@@ -386,7 +406,7 @@ pub fn list() -> Value {
     }});
     let design_input = |text: &str, path: &str| {
         json!({
-            text: {"description": "The design: a Dynalab workbook (format dynalab-workbook/1, with tables, fixture items and access patterns), the DynamoDB MCP server's dynamodb_data_model.json, a design skill cost model, a NoSQL Workbench model or a CloudFormation template — as text or as a JSON object.", "type": ["string", "object"]},
+            text: {"description": "The design: a Dynalab workbook (format dynalab-workbook/1, with tables, fixture items and access patterns), a design note in Markdown (the modelling method's tables, or the DynamoDB MCP server's dynamodb_data_model.md), the DynamoDB MCP server's dynamodb_data_model.json, a design skill cost model, a NoSQL Workbench model, a CloudFormation, SAM or Serverless template, a Terraform file or a OneTable schema — as text or as a JSON object.", "type": ["string", "object"]},
             path: {"description": "Instead of the design itself: the path of its file on this machine.", "type": "string"}
         })
     };
@@ -401,13 +421,20 @@ pub fn list() -> Value {
         {
             "name": "compare_designs",
             "title": "Compare two DynamoDB designs",
-            "description": "Checks two designs of the same access patterns (e.g. before and after adding a GSI, sharding a hot key or denormalising) and sets them side by side per pattern (matched by id): call made, units, monthly cost and verdict, and the difference in total monthly cost. Use it to choose between alternatives with numbers.",
+            "description": "Checks two designs of the same access patterns (e.g. before and after adding a GSI, sharding a hot key or denormalising) and sets them side by side per pattern (paired by what each does: the same access pattern by name, else the same table or index, operation and key shape; never by id): call made, units, monthly cost and verdict, and the difference in total monthly cost. Use it to choose between alternatives with numbers.",
             "inputSchema": {"type": "object", "properties": {
                 "a": {"description": "The first design (text or JSON object; any format check_design takes).", "type": ["string", "object"]},
                 "path_a": {"description": "Instead of `a`: its file path.", "type": "string"},
                 "b": {"description": "The second design.", "type": ["string", "object"]},
                 "path_b": {"description": "Instead of `b`: its file path.", "type": "string"}
             }},
+            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+        },
+        {
+            "name": "export_design",
+            "title": "Export a DynamoDB design as infrastructure",
+            "description": "Writes a design (any format check_design takes) as the files a team deploys: cloudformation.yaml, serverless.yml, main.tf (Terraform) and cdk/design-stack.ts (a CDK TableV2 stack), with a README. Each holds the tables, keys, indexes and projections, billing and declared capacity with auto scaling, time to live, streams, deletion protection and tags the design holds, and reads back through check_design as the same tables. Call it once check_design passes.",
+            "inputSchema": {"type": "object", "properties": design_input("design", "path")},
             "annotations": {"readOnlyHint": true, "openWorldHint": false}
         },
         {

@@ -1,0 +1,41 @@
+//! The export's `README.md`: what each file is, how to deploy it, what the formats left out.
+
+use super::TableExport;
+use crate::workbook::Workbook;
+use std::fmt::Write as _;
+
+pub(super) fn readme(workbook: &Workbook, tables: &[TableExport<'_>], notes: &[String]) -> String {
+    let mut out = format!(
+        "# {} — infrastructure exported by dynalab\n\nThe tables of the design `{}` as the files a team deploys, written by `dynalab export` from the design it proved. Each file declares the same tables:\n\n",
+        workbook.name, workbook.name
+    );
+    for table in tables {
+        let indexes = table.indexes("GlobalSecondaryIndexes").len() + table.indexes("LocalSecondaryIndexes").len();
+        let _ = writeln!(
+            out,
+            "- `{}`: key {}{}, {}, {} secondary index{}{}",
+            table.name,
+            table.key("HASH").join(" + "),
+            table.key("RANGE").first().map_or(String::new(), |r| format!(" / {r}")),
+            if table.billing() == "PROVISIONED" { "provisioned" } else { "on demand" },
+            indexes,
+            if indexes == 1 { "" } else { "es" },
+            table.time_to_live.as_ref().map_or(String::new(), |t| format!(", time to live on `{t}`"))
+        );
+    }
+    out.push_str(
+        "\n| file | what it is | deploy |\n|---|---|---|\n\
+         | `cloudformation.yaml` | a CloudFormation template: each table, and a scalable target with a target-tracking policy (70%) per declared auto scaling range | `aws cloudformation deploy --template-file cloudformation.yaml --stack-name NAME` |\n\
+         | `serverless.yml` | the same resources as a Serverless Framework service | `serverless deploy` |\n\
+         | `main.tf` | Terraform: one `aws_dynamodb_table` per table (its name a variable), `aws_appautoscaling_target` and policy per range | `terraform init && terraform apply` |\n\
+         | `cdk/design-stack.ts` | a CDK stack in TypeScript, one `TableV2` per table | add it to a CDK app, `cdk deploy` |\n\n\
+         Before deploying, check that each file still holds the proven design: `dynalab check cloudformation.yaml`, `dynalab check main.tf`, `dynalab check serverless.yml` (and `dynalab check cdk.out/STACK.template.json` after `cdk synth`) report the same tables, keys, indexes, billing and declared capacity.\n",
+    );
+    if !notes.is_empty() {
+        out.push_str("\n## What to finish by hand\n\n");
+        for note in notes {
+            let _ = writeln!(out, "- {note}");
+        }
+    }
+    out
+}
