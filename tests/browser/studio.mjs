@@ -341,6 +341,27 @@ try {
     await t(page, 'design-document').fill(corpus('terraform-sessions.tf'));
     await t(page, 'open-design-document').click();
     await t(page, 'notice').getByText(/^The design is open.*aws_appautoscaling_policy/).waitFor({ timeout: 60000 });
+
+    // Exported as infrastructure: one zip holding the files `dynalab export` writes.
+    const [download] = await Promise.all([page.waitForEvent('download'), t(page, 'export-infrastructure').click()]);
+    assert.match(download.suggestedFilename(), /-infrastructure\.zip$/);
+    const chunks = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+    const zip = Buffer.concat(chunks);
+    // The central directory, as an unzip tool reads it.
+    const end = zip.length - 22;
+    assert.equal(zip.readUInt32LE(end), 0x06054b50);
+    let at = zip.readUInt32LE(end + 16);
+    const entries = [];
+    for (let i = 0; i < zip.readUInt16LE(end + 10); i += 1) {
+      const length = zip.readUInt16LE(at + 28);
+      entries.push([zip.subarray(at + 46, at + 46 + length).toString(), zip.readUInt32LE(at + 24)]);
+      at += 46 + length;
+    }
+    const names = entries.map(([name]) => name.split('/').slice(1).join('/'));
+    assert.deepEqual(names, ['cloudformation.yaml', 'serverless.yml', 'main.tf', 'cdk/design-stack.ts', 'README.md']);
+    for (const [name, size] of entries) assert.ok(size > 200, `${name}: ${size} bytes`);
+    console.log(`  exported: ${entries.map(([name, size]) => `${name} ${size} B`).join(', ')}`);
   });
 
   await step("the Patterns tab's design opens in the workspace, and the Design tab shows it", async () => {

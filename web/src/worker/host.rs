@@ -267,6 +267,7 @@ async fn answer(ask: Ask) -> Answer {
         Ask::CompareAlternative { index } => Answer::Comparison(super::studio::compare(index)),
         Ask::DesignDocument => Answer::Text(Ok(super::studio::document())),
         Ask::DesignWorkbook => Answer::Text(super::studio::workbook()),
+        Ask::DesignExport => Answer::Files(super::studio::export()),
         Ask::OpenDesign { text } => {
             if lab::loading() {
                 return Answer::Done(Err(lab::BUSY.into()));

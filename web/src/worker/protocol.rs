@@ -82,6 +82,8 @@ pub enum Ask {
     DesignDocument,
     /// The workspace's design as a workbook (its tables, items and calls). → Text
     DesignWorkbook,
+    /// The workspace's design as infrastructure files (`dynalab export`): name and contents. → Files
+    DesignExport,
     /// Replaces the workspace with a design: a design document's tables, generated items and
     /// design, or a workbook's (any format the importers read) tables, items and inventory; the
     /// current one kept for Restore previous. → Done
@@ -136,6 +138,8 @@ pub enum Answer {
     Design(Result<DesignView, Vec<String>>),
     Comparison(Result<ComparisonView, Vec<String>>),
     Graded(Result<GradeView, Vec<String>>),
+    /// Files by name, with their contents, or why there are none.
+    Files(Result<Vec<(String, String)>, String>),
 }
 
 /// A checked design as the Patterns view draws it, made in the worker from the lab's result.

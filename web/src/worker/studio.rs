@@ -41,6 +41,17 @@ pub fn workbook() -> Result<String, String> {
     })
 }
 
+/// The workspace's design as the files `dynalab export` writes.
+pub fn export() -> Result<Vec<(String, String)>, String> {
+    with_lab(|lab| {
+        let converted = workspace::prove_on(&lab.engine, &lab.studio.current)?;
+        if converted.workbook.tables.is_empty() {
+            return Err("The design holds no table yet: nothing to export.".into());
+        }
+        Ok(dynalab_lab::export::export(&converted.workbook).files)
+    })
+}
+
 pub fn document() -> String {
     with_lab(|lab| markdown::write(&workspace::current(&lab.engine, &lab.studio.current)))
 }

@@ -11,12 +11,14 @@ mod cloudformation;
 mod readme;
 mod terraform;
 mod yaml;
+mod zip;
 
 use crate::workbook::declared::Declared;
 use crate::workbook::Workbook;
 use serde_json::{Map, Value};
 
 pub use yaml::to_yaml;
+pub use zip::zip;
 
 /// The files of an export (name, contents), and what the formats could not carry.
 #[derive(Debug, Clone)]
