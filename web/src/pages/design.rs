@@ -434,6 +434,7 @@ fn table_entry<'a>(design: &'a mut Design, table: &str) -> &'a mut TableDesign {
         indexes: Vec::new(),
         entities: Vec::new(),
         calls: Vec::new(),
+        items: Vec::new(),
     });
     let last = design.tables.len() - 1;
     &mut design.tables[last]

@@ -82,6 +82,10 @@ pub struct TableDesign {
     pub indexes: Vec<IndexDesign>,
     pub entities: Vec<Entity>,
     pub calls: Vec<CallRow>,
+    /// Items the document showed (a sample-data table), in DynamoDB JSON: when there are any, they
+    /// are the fixture, in place of the items the layout would generate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

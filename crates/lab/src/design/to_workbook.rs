@@ -38,7 +38,12 @@ impl Design {
         notes.extend(scaled);
         for table in &self.tables {
             let layout = Layout::new(table, scale)?;
-            let items = layout.items()?;
+            let items = if table.items.is_empty() {
+                layout.items()?
+            } else {
+                // The document's own items; the layout still shapes the new items a write makes.
+                table.items.iter().map(|item| (usize::MAX, item.clone())).collect()
+            };
             if !layout.defaults.is_empty() {
                 notes.push(format!(
                     "table `{}`: item counts not given, defaults used: {}",

@@ -78,6 +78,7 @@ pub fn table_from_create(create: &Value, design: Option<&TableDesign>) -> Option
         indexes,
         entities: design.map(|d| d.entities.clone()).unwrap_or_default(),
         calls: design.map(|d| d.calls.clone()).unwrap_or_default(),
+        items: Vec::new(),
     })
 }
 

@@ -452,6 +452,7 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
         indexes,
         entities: Vec::new(),
         calls,
+        items: Vec::new(),
     };
     let inferred = infer_indexes(&mut table, &section.calls);
     for grid in &section.layouts {
@@ -475,7 +476,9 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
         });
     }
     if table.entities.is_empty() && !item_samples.is_empty() {
-        table.entities = entities_from_samples(&item_samples, &table, sink);
+        let (entities, items) = entities_from_samples(&item_samples, &table, sink);
+        table.entities = entities;
+        table.items = items;
     } else if !item_samples.is_empty() {
         sink.notes.push(format!(
             "table `{}`: sample items at line {} left out: the entity layout makes the fixture",

@@ -9,9 +9,13 @@ use super::grids::{cell, Sink};
 use super::scan::{squash, Grid};
 use crate::design::template::{is_name, push_text, Part, Template};
 use crate::design::{Attribute, Entity, TableDesign};
+use serde_json::{json, Map, Value};
 
-/// Entities for `table` from its sample items; what could not be read is said.
-pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sink) -> Vec<Entity> {
+/// Entities for `table` from its sample items, and the items themselves (DynamoDB JSON: a key
+/// typed as the table declares it, other numbers and booleans as such); what could not be read is
+/// said.
+pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sink) -> (Vec<Entity>, Vec<Map<String, Value>>) {
+    let mut items: Vec<Map<String, Value>> = Vec::new();
     let keys: Vec<String> = table.key_attributes().iter().map(|k| k.name.clone()).collect();
     let mut groups: Vec<Group> = Vec::new();
     let mut read = 0;
@@ -67,12 +71,13 @@ pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sin
             if !group.partitions.contains(&partition_value.to_string()) {
                 group.partitions.push(partition_value.to_string());
             }
+            items.push(sample_item(&values, table));
             group.rows.push(values);
         }
     }
     if read > 0 {
         sink.notes.push(format!(
-            "table `{}`: {read} sample item{} read as {} entit{} ({}); the fixture is generated in their shape",
+            "table `{}`: {read} sample item{} read as {} entit{} ({}); they are the fixture",
             table.name,
             if read == 1 { "" } else { "s" },
             groups.len(),
@@ -80,7 +85,27 @@ pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sin
             groups.iter().map(|g| format!("{} {}", g.name, g.shape.join(" "))).collect::<Vec<_>>().join("; ")
         ));
     }
-    groups.into_iter().map(|g| g.entity(&keys)).collect()
+    (groups.into_iter().map(|g| g.entity(&keys)).collect(), items)
+}
+
+/// A sample row as an item in DynamoDB JSON: a key attribute typed as the table declares it; any
+/// other cell a number, a boolean or text as it reads (a number with a leading zero stays text).
+fn sample_item(values: &[(String, String)], table: &TableDesign) -> Map<String, Value> {
+    let kinds = table.key_attributes();
+    let number = |text: &str| text.parse::<f64>().is_ok_and(f64::is_finite) && (!text.starts_with('0') || text == "0" || text.starts_with("0."));
+    values
+        .iter()
+        .map(|(name, text)| {
+            let value = match kinds.iter().find(|k| k.name == *name).map(|k| k.kind.as_str()) {
+                Some("N") if number(text) => json!({"N": text}),
+                Some(_) => json!({"S": text}),
+                None if text == "true" || text == "false" => json!({"BOOL": text == "true"}),
+                None if number(text) => json!({"N": text}),
+                None => json!({"S": text}),
+            };
+            (name.clone(), value)
+        })
+        .collect()
 }
 
 struct Group {
