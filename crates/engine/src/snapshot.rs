@@ -136,6 +136,12 @@ fn create_table_request(table: &Table, with_stream: bool) -> Value {
     if d.deletion_protection {
         request["DeletionProtectionEnabled"] = json!(true);
     }
+    if let Some(arn) = &d.kms_key_arn {
+        request["SSESpecification"] = json!({"Enabled": true, "SSEType": "KMS", "KMSMasterKeyId": arn});
+    }
+    if let Some(caps) = crate::ops::table_settings::on_demand_description(d) {
+        request["OnDemandThroughput"] = json!(caps);
+    }
     match d.billing {
         BillingMode::PayPerRequest => request["BillingMode"] = json!("PAY_PER_REQUEST"),
         BillingMode::Provisioned { read, write } => {

@@ -44,6 +44,9 @@ pub struct CreateTableInput {
     pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
     pub table_class: Option<String>,
     pub deletion_protection_enabled: Option<bool>,
+    #[serde(rename = "SSESpecification")]
+    pub sse_specification: Option<super::table_settings::SseSpecificationInput>,
+    pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
 }
 
 #[derive(Debug, Serialize)]
@@ -161,7 +164,16 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         table_class,
         table_class_changed_millis: None,
         deletion_protection: input.deletion_protection_enabled.unwrap_or(false),
+        kms_key_arn: None,
+        on_demand_max: (None, None),
     };
+    let mut definition = definition;
+    if let Some(spec) = &input.sse_specification {
+        super::table_settings::apply_sse(&mut definition, spec);
+    }
+    if let Some(caps) = &input.on_demand_throughput {
+        super::table_settings::apply_on_demand(&mut definition, caps);
+    }
     let mut table = Table::new(definition, indexes);
     super::tags::apply(&mut table, tags);
     if let Some(view) = stream {

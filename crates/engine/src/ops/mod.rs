@@ -29,6 +29,7 @@ mod read_page;
 pub mod scan;
 pub mod stream_specification;
 mod table_description;
+pub mod table_settings;
 pub mod tags;
 pub mod transact_get_items;
 pub mod transact_write_items;

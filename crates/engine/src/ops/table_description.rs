@@ -65,6 +65,10 @@ pub struct TableDescription {
     pub deletion_protection_enabled: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table_class_summary: Option<TableClassSummary>,
+    #[serde(rename = "SSEDescription", skip_serializing_if = "Option::is_none")]
+    pub sse_description: Option<super::table_settings::SseDescription>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
 }
 
 #[derive(Debug, Serialize)]
@@ -208,6 +212,8 @@ impl TableDescription {
             latest_stream_label: latest.map(|s| s.label.clone()),
             latest_stream_arn: latest.map(crate::stream::Stream::arn),
             deletion_protection_enabled: d.deletion_protection,
+            sse_description: super::table_settings::sse_description(d),
+            on_demand_throughput: super::table_settings::on_demand_description(d),
             table_class_summary: d.table_class.map(|class| TableClassSummary {
                 table_class: class.name(),
                 last_update_date_time: d.table_class_changed_millis.map(seconds),

@@ -22,6 +22,9 @@ pub struct UpdateTableInput {
     pub stream_specification: Option<super::stream_specification::StreamSpecificationInput>,
     pub table_class: Option<String>,
     pub deletion_protection_enabled: Option<bool>,
+    #[serde(rename = "SSESpecification")]
+    pub sse_specification: Option<super::table_settings::SseSpecificationInput>,
+    pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -63,8 +66,18 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
     // Counted even if refused below: a logged request that fails again on replay is harmless.
     table.changes += 1;
+    // Settings that change nothing about the data: applied, and a request of only these is whole.
+    if let Some(spec) = &input.sse_specification {
+        super::table_settings::apply_sse(&mut table.definition, spec);
+    }
+    if let Some(caps) = &input.on_demand_throughput {
+        super::table_settings::apply_on_demand(&mut table.definition, caps);
+    }
+    let settings = input.sse_specification.is_some() || input.on_demand_throughput.is_some();
     if let Some(protected) = input.deletion_protection_enabled {
         table.definition.deletion_protection = protected;
+    }
+    if settings || input.deletion_protection_enabled.is_some() {
         let anything_else = input.billing_mode.is_some()
             || input.provisioned_throughput.is_some()
             || input.global_secondary_index_updates.is_some()

@@ -157,6 +157,11 @@ pub struct TableDefinition {
     pub table_class_changed_millis: Option<u64>,
     /// `DeletionProtectionEnabled`: DeleteTable is refused while it is set.
     pub deletion_protection: bool,
+    /// Encryption with a KMS key (`SSESpecification` enabled): the key's ARN. `None` is the
+    /// AWS-owned key, which DescribeTable does not describe.
+    pub kms_key_arn: Option<String>,
+    /// `OnDemandThroughput`: the most read and write request units a second, when capped.
+    pub on_demand_max: (Option<i64>, Option<i64>),
 }
 
 /// A table's storage class: the same engine either way; the price of storage and requests differs.
