@@ -106,6 +106,7 @@ operations! {
     UpdateTimeToLive: DynamoDb, MayWrite, false;
     DescribeTimeToLive: DynamoDb, Read, false;
     DescribeContinuousBackups: DynamoDb, Read, false;
+    UpdateContinuousBackups: DynamoDb, MayWrite, false;
     TagResource: DynamoDb, MayWrite, false;
     UntagResource: DynamoDb, MayWrite, false;
     ListTagsOfResource: DynamoDb, Read, false;
@@ -198,6 +199,6 @@ mod tests {
         assert_eq!(reporting.len(), 10, "{reporting:?}");
         assert_eq!(Operation::ExecuteStatement.effect(), Effect::MayWrite);
         assert_eq!(Operation::GetRecords.effect(), Effect::Read);
-        assert_eq!(Operation::ALL.len(), 30);
+        assert_eq!(Operation::ALL.len(), 31);
     }
 }

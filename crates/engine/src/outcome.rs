@@ -98,6 +98,7 @@ nothing_to_count!(
     ops::update_time_to_live::UpdateTimeToLiveOutput,
     ops::describe_time_to_live::DescribeTimeToLiveOutput,
     ops::describe_continuous_backups::DescribeContinuousBackupsOutput,
+    ops::update_continuous_backups::UpdateContinuousBackupsOutput,
     ops::tags::NoBody,
     ops::tags::ListTagsOfResourceOutput,
     ops::describe_limits::DescribeLimitsOutput,

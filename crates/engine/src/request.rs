@@ -128,6 +128,7 @@ checked_when_run!(
     ops::update_time_to_live::UpdateTimeToLiveInput,
     ops::describe_time_to_live::DescribeTimeToLiveInput,
     ops::describe_continuous_backups::DescribeContinuousBackupsInput,
+    ops::update_continuous_backups::UpdateContinuousBackupsInput,
     ops::tags::TagResourceInput,
     ops::tags::UntagResourceInput,
     ops::tags::ListTagsOfResourceInput,
@@ -161,6 +162,7 @@ requests! {
     UpdateTimeToLive(ops::update_time_to_live::UpdateTimeToLiveInput) => |e, i| ops::update_time_to_live::run(e, i);
     DescribeTimeToLive(ops::describe_time_to_live::DescribeTimeToLiveInput) => |e, i| ops::describe_time_to_live::run(e, i);
     DescribeContinuousBackups(ops::describe_continuous_backups::DescribeContinuousBackupsInput) => |e, i| ops::describe_continuous_backups::run(e, i);
+    UpdateContinuousBackups(ops::update_continuous_backups::UpdateContinuousBackupsInput) => |e, i| ops::update_continuous_backups::run(e, i);
     TagResource(ops::tags::TagResourceInput) => |e, i| ops::tags::tag_resource(e, i);
     UntagResource(ops::tags::UntagResourceInput) => |e, i| ops::tags::untag_resource(e, i);
     ListTagsOfResource(ops::tags::ListTagsOfResourceInput) => |e, i| ops::tags::list_tags_of_resource(e, &i);

@@ -78,6 +78,12 @@ impl Engine {
             if let Some(ttl) = time_to_live_request(table) {
                 requests.push(request(Operation::UpdateTimeToLive, ttl));
             }
+            if let Some((since, days)) = table.definition.point_in_time_recovery {
+                // At the time it was turned on, so the restorable window replays the same.
+                let body = json!({"TableName": table.definition.name,
+                    "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": true, "RecoveryPeriodInDays": days}});
+                requests.push(Recreate { operation: Operation::UpdateContinuousBackups, body: body.to_string(), at_millis: since });
+            }
             for (_, stored) in table.storage.items() {
                 requests.push(request(
                     Operation::PutItem,

@@ -367,6 +367,9 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         "UpdateTimeToLive" => {
             json!({"TableName": table, "TimeToLiveSpecification": {"AttributeName": "expires_at", "Enabled": true}})
         }
+        "UpdateContinuousBackups" => {
+            json!({"TableName": table, "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": true}})
+        }
         "TagResource" => json!({"ResourceArn": arn, "Tags": [{"Key": "team", "Value": "lab"}]}),
         "UntagResource" => json!({"ResourceArn": arn, "TagKeys": ["team"]}),
         "ListTagsOfResource" => json!({"ResourceArn": arn}),

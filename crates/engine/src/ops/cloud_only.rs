@@ -9,7 +9,7 @@ pub fn feature(operation: &str) -> Option<&'static str> {
         "CreateBackup" | "DeleteBackup" | "DescribeBackup" | "ListBackups" | "RestoreTableFromBackup" => {
             "on-demand backups"
         }
-        "UpdateContinuousBackups" | "RestoreTableToPointInTime" => "point-in-time recovery",
+        "RestoreTableToPointInTime" => "point-in-time recovery",
         "ExportTableToPointInTime" | "DescribeExport" | "ListExports" => "exports to Amazon S3",
         "ImportTable" | "DescribeImport" | "ListImports" => "imports from Amazon S3",
         "EnableKinesisStreamingDestination"

@@ -166,6 +166,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         deletion_protection: input.deletion_protection_enabled.unwrap_or(false),
         kms_key_arn: None,
         on_demand_max: (None, None),
+        point_in_time_recovery: None,
     };
     let mut definition = definition;
     if let Some(spec) = &input.sse_specification {

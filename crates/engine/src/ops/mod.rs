@@ -30,6 +30,7 @@ pub mod scan;
 pub mod stream_specification;
 mod table_description;
 pub mod table_settings;
+pub mod update_continuous_backups;
 pub mod tags;
 pub mod transact_get_items;
 pub mod transact_write_items;

@@ -162,6 +162,8 @@ pub struct TableDefinition {
     pub kms_key_arn: Option<String>,
     /// `OnDemandThroughput`: the most read and write request units a second, when capped.
     pub on_demand_max: (Option<i64>, Option<i64>),
+    /// Point-in-time recovery: since when it is on, and its recovery period in days.
+    pub point_in_time_recovery: Option<(u64, u32)>,
 }
 
 /// A table's storage class: the same engine either way; the price of storage and requests differs.
