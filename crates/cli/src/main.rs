@@ -44,9 +44,10 @@ enum Command {
         /// allows sandboxed and file: pages). Pages from localhost are always allowed.
         #[arg(long = "cors-origin", value_name = "ORIGIN")]
         cors_origins: Vec<String>,
-        /// Most connections open at once. Past it, a newcomer takes the place of the longest-idle
-        /// connection (no request in flight) of the client address holding the most; it is
-        /// answered 503 only when every open connection has a request in flight.
+        /// Most connections open at once. Past it, a newcomer takes the place of an idle connection
+        /// (no request in flight) that never completed a request — of the client address holding
+        /// the most of those — else of the connection idle the longest; it is answered 503 only
+        /// when every open connection has a request in flight.
         #[arg(long, default_value_t = 768)]
         max_connections: usize,
         /// Seconds a connection may take to send a request's headers, or sit idle between requests.

@@ -1,10 +1,15 @@
 //! Who gets one of the server's connections. Open connections are capped (`--max-connections`);
 //! when the server is full, a new client is not refused while someone holds a connection doing
-//! nothing: the peer holding the most connections gives up its longest-idle one (no request in
-//! flight: idle between requests, or still sending a request's headers), and the new client takes
-//! its place. Only when every open connection has a request in flight is the new client answered
-//! 503. So a flood of idle or half-open connections, or one application's oversized keep-alive
-//! pool, cannot shut a well-behaved client out: each new connection pushes out the flood's oldest.
+//! nothing (no request in flight: idle between requests, or still sending a request's headers).
+//! Which one gives up its place, in order:
+//!
+//! 1. a connection that never completed a request — of the peer holding the most of those, its
+//!    longest-idle: a flood of idle or half-open connections goes first, from one address or from
+//!    many;
+//! 2. else the connection idle the longest: a connection a client is using is rarely idle long, so
+//!    a well-behaved client's keep-alive pool is not taken for the busiest address's.
+//!
+//! Only when every open connection has a request in flight is the new client answered 503.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -44,6 +49,8 @@ pub struct Activity {
     in_flight: AtomicUsize,
     /// Milliseconds after the server started when the connection last had no request in flight.
     idle_since: AtomicU64,
+    /// Requests answered on it: a connection that never completed one goes first when full.
+    answered: AtomicU64,
     /// Notified when the connection is asked to give up its place.
     evicted: Notify,
 }
@@ -76,6 +83,7 @@ pub struct Busy(Arc<Activity>);
 impl Drop for Busy {
     fn drop(&mut self) {
         self.0.idle_since.store(self.0.now(), Ordering::SeqCst);
+        self.0.answered.fetch_add(1, Ordering::SeqCst);
         self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
     }
 }
@@ -108,6 +116,7 @@ impl Admission {
             started: self.started,
             in_flight: AtomicUsize::new(0),
             idle_since: AtomicU64::new(0),
+            answered: AtomicU64::new(0),
             evicted: Notify::new(),
         });
         activity.idle_since.store(activity.now(), Ordering::SeqCst);
@@ -141,26 +150,23 @@ impl Admission {
 }
 
 impl Registry {
-    /// The connection to push out: the longest-idle one of the peer holding the most connections
-    /// that has an idle one.
+    /// The connection to push out (see the module's order), or `None` when every one is busy.
     fn victim(&self) -> Option<u64> {
-        let mut per_peer: HashMap<IpAddr, (usize, Option<(u64, u64)>)> = HashMap::new();
-        for (id, held) in &self.open {
-            let (count, oldest) = per_peer.entry(held.peer).or_default();
-            *count += 1;
-            if !held.activity.is_busy() {
-                let since = held.activity.idle_since.load(Ordering::SeqCst);
-                // Ties (the same millisecond) go to the connection opened first.
-                if oldest.is_none_or(|(at, oldest_id)| (since, *id) < (at, oldest_id)) {
-                    *oldest = Some((since, *id));
-                }
-            }
+        let idle = || self.open.iter().filter(|(_, held)| !held.activity.is_busy());
+        let since = |held: &Held| held.activity.idle_since.load(Ordering::SeqCst);
+        // 1. Never answered a request: the peer holding the most of those, its longest-idle.
+        let mut unused: HashMap<IpAddr, (usize, (u64, u64))> = HashMap::new();
+        for (id, held) in idle().filter(|(_, held)| held.activity.answered.load(Ordering::SeqCst) == 0) {
+            let entry = unused.entry(held.peer).or_insert((0, (u64::MAX, u64::MAX)));
+            entry.0 += 1;
+            // Ties (the same millisecond) go to the connection opened first.
+            entry.1 = entry.1.min((since(held), *id));
         }
-        per_peer
-            .into_values()
-            .filter_map(|(count, oldest)| Some((count, oldest?)))
-            .max_by_key(|(count, _)| *count)
-            .map(|(_, (_, id))| id)
+        if let Some((_, (_, id))) = unused.into_values().max_by_key(|(count, (at, id))| (*count, std::cmp::Reverse((*at, *id)))) {
+            return Some(id);
+        }
+        // 2. The connection idle the longest.
+        idle().map(|(id, held)| (since(held), *id)).min().map(|(_, id)| id)
     }
 }
 
@@ -204,6 +210,24 @@ mod tests {
             "the smaller peer keeps its place"
         );
         drop(newcomer);
+    }
+
+    /// The attack: one idle connection from each of many addresses, beside a client using its
+    /// keep-alive pool from one address. Newcomers push out the flood, never the client's.
+    #[test]
+    fn a_flood_from_many_addresses_never_pushes_out_a_client_using_its_connections() {
+        let admission = Admission::default();
+        let client: Vec<Place> = (0..3).map(|_| admission.admit(ip(200), 8).expect("client")).collect();
+        for place in &client {
+            drop(place.activity.request());
+        }
+        let flood: Vec<Place> = (1..=5).map(|n| admission.admit(ip(n), 8).expect("flood")).collect();
+        for n in 6..=20 {
+            admission.admit(ip(n), 8).map(std::mem::forget).expect("room is made");
+        }
+        let open = |place: &Place| admission.registry.lock().expect("lock").open.contains_key(&place.id);
+        assert!(client.iter().all(open), "the client keeps every connection it used");
+        assert!(flood.iter().all(|p| !open(p)), "the flood's connections made room");
     }
 
     #[test]

@@ -17,8 +17,8 @@ use tokio::task::JoinSet;
 /// How long things may take, and how many connections may be open.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Open connections across all threads. Past it, a new one takes the place of the longest-idle
-    /// connection of the peer holding the most; it is answered 503 only when all are busy.
+    /// Open connections across all threads. Past it, a new one takes the place of an idle
+    /// connection (see `admission`'s order); it is answered 503 only when all are busy.
     pub max_connections: usize,
     /// A connection with no request in flight for longer than this (idle between requests, or
     /// still sending a request's headers) is closed, within a quarter of it.
