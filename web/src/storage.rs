@@ -80,32 +80,24 @@ pub fn export(ui: Ui) {
     });
 }
 
-/// Offers `content` as a file download named `name`; false if the browser refused.
-/// Offers `bytes` as a file named `name` (a zip, an image).
+/// Offers `bytes` as a file named `name` (a zip); false if the browser refused.
 pub fn download_bytes(name: &str, kind: &str, bytes: &[u8]) -> bool {
-    (|| -> Option<()> {
-        let array = js_sys::Uint8Array::from(bytes);
-        let parts = js_sys::Array::of1(&array);
-        let options = web_sys::BlobPropertyBag::new();
-        options.set_type(kind);
-        let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()?;
-        let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
-        let document = web_sys::window()?.document()?;
-        let anchor: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
-        anchor.set_href(&url);
-        anchor.set_download(name);
-        anchor.click();
-        web_sys::Url::revoke_object_url(&url).ok()
-    })()
-    .is_some()
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    offer(name, kind, &parts)
 }
 
+/// Offers `content` as a file download named `name`; false if the browser refused.
 pub fn download(name: &str, kind: &str, content: &str) -> bool {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
+    offer(name, kind, &parts)
+}
+
+/// A blob of `parts` offered for download under `name`.
+fn offer(name: &str, kind: &str, parts: &js_sys::Array) -> bool {
     (|| -> Option<()> {
-        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(content));
         let options = web_sys::BlobPropertyBag::new();
         options.set_type(kind);
-        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+        let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(parts, &options).ok()?;
         let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
         let document = web_sys::window()?.document()?;
         let anchor: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
