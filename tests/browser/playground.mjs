@@ -271,7 +271,7 @@ try {
     await t(page, 'workbook').fill(readFileSync(new URL('../designs/workbench-tickets-provisioned.json', import.meta.url), 'utf8'));
     await t(page, 'run-all').click();
     await page.waitForFunction(() => document.querySelector('[data-test="design-verdict"]')?.textContent === 'Design verdict: NOTHING PROVEN');
-    assert.match(await t(page, 'cost-headline').textContent(), /^nothing proven: .*declared capacity \$5\.69 a month$/);
+    assert.match(await t(page, 'cost-headline').textContent(), /^nothing proven: .*declared capacity \$2\.85 a month$/);
     assert.ok(await t(page, 'verdict-row').count() >= 1);
     for (const row of await t(page, 'verdict-row').all()) assert.match(await row.textContent(), /proposed, not counted: /);
     // The modelling method's Markdown: the shipped example passes; the method's text pasted as it
