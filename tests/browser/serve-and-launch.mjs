@@ -36,11 +36,14 @@ export async function launch() {
   return browser;
 }
 
-/** A page that records console errors and uncaught exceptions into `errors`. */
+/** The step running now, so an error says where it happened. */
+let current = 'before the first step';
+
+/** A page that records console errors and uncaught exceptions into `errors`, each with its step. */
 export async function watchedPage(context, errors) {
   const page = await context.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`[${current}] console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`[${current}] page error: ${e.message}`));
   return page;
 }
 
@@ -48,6 +51,7 @@ export async function watchedPage(context, errors) {
 export function steps() {
   const run = { passed: 0 };
   run.step = async (name, body) => {
+    current = name;
     try {
       await body();
       run.passed += 1;

@@ -228,7 +228,9 @@ fn Header(ctx: Ctx) -> impl IntoView {
                     {(!view.notes.is_empty()).then(|| view! {
                         <ul class="muted" data-test="studio-notes">{view.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
                     })}
-                    {ctx.read(|d| !d.unread.is_empty()).then(|| view! {
+                    // Read without tracking: a new proof redraws this (clearing the cells re-proves),
+                    // and the verdict block must not also redraw on every edit of the design.
+                    {ctx.studio.with_untracked(|s| !s.current.unread.is_empty()).then(|| view! {
                         <p class="muted">"The patterns these cells touch stay not proven until you say the cells are fixed in the forms below. "
                             <button data-test="clear-unread" on:click=move |_| ctx.edit(|d| d.unread.clear())>"They are fixed: prove them"</button>
                         </p>
