@@ -58,8 +58,7 @@ pub fn pairs<'a>(a: &'a DesignResult, b: &'a DesignResult) -> Vec<Pair<'a>> {
     for (i, pa) in a.patterns.iter().enumerate() {
         out.push(Pair { a: Some(pa), b: matched[i].map(|j| &b.patterns[j]) });
     }
-    for (j, pb) in b.patterns.iter().enumerate().filter(|(j, _)| !taken[*j]) {
-        let _ = j;
+    for (pb, _) in b.patterns.iter().zip(&taken).filter(|(_, taken)| !**taken) {
         out.push(Pair { a: None, b: Some(pb) });
     }
     out

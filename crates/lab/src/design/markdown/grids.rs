@@ -72,8 +72,7 @@ fn inventory_columns(grid: &Grid) -> InventoryColumns {
     let find = |test: &dyn Fn(&str) -> bool| squashed.iter().position(|h| test(h));
     let rate_word = |h: &str| ["rate", "rps", "qps", "tps", "peak", "throughput", "persecond", "frequency", "volume"].iter().any(|w| h.contains(w));
     let not_size = |h: &str| !h.contains("size") && !h.contains("item") && !h.contains("bytes");
-    let mut id = find(&|h| matches!(h, "" | "id" | "no" | "ap" | "apid" | "patternid" | "patternno" | "pattern" | "number"))
-        .filter(|&c| squashed[c] != "pattern");
+    let mut id = find(&|h| matches!(h, "" | "id" | "no" | "ap" | "apid" | "patternid" | "patternno" | "number"));
     let has_description = find(&|h| h == "description" || h == "name" || h == "accesspattern").is_some();
     let pattern_column = find(&|h| h == "pattern" || h == "accesspattern");
     let name = if id.is_none() && has_description && pattern_column.is_some() && squashed[pattern_column.unwrap_or(0)] == "pattern" {
