@@ -178,7 +178,9 @@ fn invalid(file: &Path, problems: &[String], notes: &[String], run: &Run<'_>) ->
     eprintln!("dynalab: {}: invalid design, nothing was checked", file.display());
     if run.output == Output::Markdown {
         // The note a reader expects, saying why there is no verdict.
-        let mut note = format!("# Design check: {} — not checked\n\n**The file could not be checked:** each problem below names where it is.\n\n", file.display());
+        // The file's name, not its path: the note reads the same wherever the file is.
+        let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let mut note = format!("# Design check: {name} — not checked\n\n**The file could not be checked:** each problem below names where it is.\n\n");
         for problem in problems {
             let _ = writeln!(note, "- {problem}");
         }
