@@ -36,7 +36,10 @@ pub fn execute(data: &[u8]) {
     let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
     let setup = [
         ("CreateTable", CREATE),
-        ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"n":{"N":"5"},"g":{"S":"G"},"l":{"L":[{"S":"x"}]},"m":{"M":{"k":{"SS":["a","b"]}}}}}"#),
+        (
+            "PutItem",
+            r#"{"TableName":"t","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"n":{"N":"5"},"g":{"S":"G"},"l":{"L":[{"S":"x"}]},"m":{"M":{"k":{"SS":["a","b"]}}}}}"#,
+        ),
         ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"a"},"sk":{"N":"2"},"b":{"B":"AQID"}}}"#),
         ("PutItem", r#"{"TableName":"t","Item":{"pk":{"S":"b"},"sk":{"N":"-1"}}}"#),
     ];
@@ -54,8 +57,10 @@ pub fn execute(data: &[u8]) {
 /// Any text as each of the five expression kinds: parse, resolve, evaluate, apply.
 pub fn expression(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let names: HashMap<String, String> =
-        [("#a", "a"), ("#b", "b"), ("#n", "name"), ("#l", "list")].iter().map(|(k, v)| ((*k).to_string(), (*v).to_string())).collect();
+    let names: HashMap<String, String> = [("#a", "a"), ("#b", "b"), ("#n", "name"), ("#l", "list")]
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+        .collect();
     let values: HashMap<String, AttributeValue> = serde_json::from_str(
         r#"{":s":{"S":"x"},":n":{"N":"1.5"},":l":{"L":[{"N":"1"}]},":ss":{"SS":["a"]},":m":{"M":{"k":{"BOOL":true}}},":big":{"N":"9.9999999999999999999999999999999999999E+125"}}"#,
     )
@@ -108,7 +113,10 @@ pub fn partiql(data: &[u8]) {
         "CreateTable",
         r#"{"TableName":"fuzzed","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"by_g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}]}"#,
     );
-    let _ = engine.execute("PutItem", r#"{"TableName":"fuzzed","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"g":{"S":"x"},"l":{"L":[{"N":"1"}]}}}"#);
+    let _ = engine.execute(
+        "PutItem",
+        r#"{"TableName":"fuzzed","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"g":{"S":"x"},"l":{"L":[{"N":"1"}]}}}"#,
+    );
     let statement = serde_json::json!({"Statement": text, "Parameters": [{"S": "a"}, {"N": "1"}]}).to_string();
     let _ = engine.execute("ExecuteStatement", &statement);
     let plain = serde_json::json!({"Statement": text}).to_string();

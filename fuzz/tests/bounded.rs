@@ -20,7 +20,8 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
     let mut seeds: Vec<Vec<u8>> = Vec::new();
     for folder in folders {
         let Ok(entries) = std::fs::read_dir(&folder) else { continue };
-        let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
+        let mut files: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
         files.sort();
         seeds.extend(files.iter().filter_map(|f| std::fs::read(f).ok()).filter(|bytes| bytes.len() <= 256 * 1024));
     }

@@ -414,6 +414,20 @@ try {
     await t(p, 'score').waitFor({ timeout: 30000 });
     assert.equal(await t(p, 'score').textContent(), 'Passed — 100/100');
     assert.equal(await p.locator('[data-test="grade-AP2"]').getAttribute('data-verdict'), 'pass');
+    // The design's verdict and the grade are told apart while a challenge is solved.
+    await t(p, 'verdict-vs-grade').waitFor();
+    // The grade earned here is the Learn tab's progress too.
+    await tab(p, 'Learn');
+    await p.locator('li', { has: t(p, 'pack-cart') }).getByText('best 100/100').waitFor();
+    await tab(p, 'Design');
+    // The challenge asks for a strong read of one line: chosen as eventual, it is graded eventual.
+    await choose(r(1).locator('[data-test="pattern-consistency"]'), 'eventual');
+    await t(p, 'grade-studio').click();
+    await t(p, 'score').waitFor({ timeout: 30000 });
+    assert.match(await t(p, 'score').textContent(), /^Not yet — \d+\/100$/);
+    assert.equal(await p.locator('[data-test="grade-AP2"]').getAttribute('data-verdict'), 'fail');
+    assert.match(await p.locator('[data-test="grade-AP2"]').textContent(), /strong consistency/);
+    await choose(r(1).locator('[data-test="pattern-consistency"]'), 'strong');
     // A Scan for the cart: graded as the Learn tab grades it.
     await choose(r(0).locator('[data-test="call-operation"]'), 'Scan');
     await t(p, 'grade-studio').click();

@@ -36,7 +36,8 @@ pub fn run(file: &Path, out: &Path, options: &Options) -> ExitCode {
     let exported = dynalab_lab::export::export(&imported.workbook);
     for (name, contents) in &exported.files {
         let path = out.join(name);
-        let written = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&path, contents));
+        let written =
+            path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::write(&path, contents));
         if let Err(e) = written {
             eprintln!("dynalab: cannot write {}: {e}", path.display());
             return ExitCode::from(2);

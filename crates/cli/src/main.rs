@@ -3,8 +3,8 @@
 #![forbid(unsafe_code)]
 
 mod check;
-mod export;
 mod endpoint;
+mod export;
 mod mcp;
 mod pack;
 mod serve;

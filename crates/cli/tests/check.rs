@@ -262,7 +262,10 @@ fn a_broken_design_lists_every_problem_once_and_exits_2() {
     let path = temp_file("gsi.workbook.json", &workbook.to_string());
     let (code, stdout, stderr) = check(&[&path.to_string_lossy()]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stdout.starts_with("# Design check: ") && stdout.contains("could not be checked"), "the note says why: {stdout}");
+    assert!(
+        stdout.starts_with("# Design check: ") && stdout.contains("could not be checked"),
+        "the note says why: {stdout}"
+    );
     assert_eq!(stderr.matches("ValidationException").count(), 1, "{stderr}");
     assert!(stderr.contains("tables[0] (orders): ValidationException"), "{stderr}");
     assert!(patterns > 1);

@@ -6,7 +6,11 @@ use std::process::Command;
 
 fn dynalab(args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_dynalab")).args(args).output().expect("runs");
-    (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
 }
 
 fn root() -> PathBuf {
@@ -15,10 +19,16 @@ fn root() -> PathBuf {
 
 #[test]
 fn every_exported_file_checks_as_the_design() {
-    for design in ["examples/orders-service.design.md", "tests/designs/note-library-loans.designer.md", "tests/designs/terraform-sessions.tf"] {
-        let out = std::env::temp_dir().join(format!("dynalab-export-{}-{}", std::process::id(), design.replace('/', "_")));
+    for design in [
+        "examples/orders-service.design.md",
+        "tests/designs/note-library-loans.designer.md",
+        "tests/designs/terraform-sessions.tf",
+    ] {
+        let out =
+            std::env::temp_dir().join(format!("dynalab-export-{}-{}", std::process::id(), design.replace('/', "_")));
         let _ = std::fs::remove_dir_all(&out);
-        let (code, written, stderr) = dynalab(&["export", &root().join(design).to_string_lossy(), "--out", &out.to_string_lossy()]);
+        let (code, written, stderr) =
+            dynalab(&["export", &root().join(design).to_string_lossy(), "--out", &out.to_string_lossy()]);
         assert_eq!(code, 0, "{design}: {stderr}");
         assert_eq!(written.lines().count(), 5, "{written}");
         for file in ["cloudformation.yaml", "main.tf", "serverless.yml"] {
@@ -35,7 +45,12 @@ fn every_exported_file_checks_as_the_design() {
 #[test]
 fn a_file_with_no_design_exports_nothing() {
     let out = std::env::temp_dir().join(format!("dynalab-export-none-{}", std::process::id()));
-    let (code, _, stderr) = dynalab(&["export", &root().join("tests/designs/cdk-stack.ts").to_string_lossy(), "--out", &out.to_string_lossy()]);
+    let (code, _, stderr) = dynalab(&[
+        "export",
+        &root().join("tests/designs/cdk-stack.ts").to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+    ]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("run `cdk synth`") && stderr.contains("nothing was exported"), "{stderr}");
     assert!(!out.exists(), "no folder made");

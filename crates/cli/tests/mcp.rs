@@ -189,12 +189,15 @@ fn an_agent_session_over_stdio() {
     // Documents nobody here wrote the dialect for: the AWS MCP server's own Markdown, and a
     // Terraform file, as an agent would pass them.
     let corpus = |name: &str| {
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/designs").join(name)).unwrap()
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/designs").join(name))
+            .unwrap()
     };
     let agents = client.tool("check_design", &json!({"design": corpus("note-library-loans.mcp.md")}));
     assert_eq!(agents["structuredContent"]["verdict"], "pass", "{}", text(&agents));
     assert!(
-        agents["structuredContent"]["notes"].as_array().is_some_and(|n| n.iter().any(|n| n.as_str().is_some_and(|n| n.contains("a cost table")))),
+        agents["structuredContent"]["notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n.as_str().is_some_and(|n| n.contains("a cost table")))),
         "what reading said is carried: {agents}"
     );
     let terraform = client.tool("check_design", &json!({"design": corpus("terraform-sessions.tf")}));
@@ -202,7 +205,12 @@ fn an_agent_session_over_stdio() {
     assert!(text(&terraform).contains("sessions-staging"), "{}", text(&terraform));
     let exported = client.tool("export_design", &json!({"path": example("orders-service.design.md")}));
     assert_eq!(exported["isError"], false, "{exported}");
-    let files: Vec<&str> = exported["structuredContent"]["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let files: Vec<&str> = exported["structuredContent"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
     assert_eq!(files, ["cloudformation.yaml", "serverless.yml", "main.tf", "cdk/design-stack.ts", "README.md"]);
     let template = exported["structuredContent"]["files"][0]["contents"].as_str().unwrap();
     let again = client.tool("check_design", &json!({"design": template}));

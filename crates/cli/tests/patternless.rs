@@ -88,10 +88,7 @@ fn declared_capacity_is_priced_with_its_ranges_regions_and_assumptions() {
     let fleet = json_of(&[&file("workbench-fleet-autoscaled.json"), "--format", "json"])["declared"].clone();
     assert!(near(fleet["monthly"].as_f64().expect("monthly"), (0.00013 + 0.00065) * 730.0), "{fleet}");
     assert!(near(fleet["assumed_monthly"].as_f64().expect("assumed"), (0.00013 + 0.00065) * 730.0), "{fleet}");
-    assert!(
-        near(fleet["monthly_max"].as_f64().expect("max"), (50.0 * 0.00013 + 20.0 * 0.00065) * 730.0),
-        "{fleet}"
-    );
+    assert!(near(fleet["monthly_max"].as_f64().expect("max"), (50.0 * 0.00013 + 20.0 * 0.00065) * 730.0), "{fleet}");
     assert!(
         fleet["assumptions"]
             .as_array()
@@ -227,7 +224,10 @@ fn a_refused_design_still_writes_its_problems_in_every_json_format() {
     }
     let (code, out, _) = check(&[&path]);
     assert_eq!(code, 2);
-    assert!(out.contains("— not checked") && out.contains("- tables[0] (t): ValidationException"), "the Markdown note says why: {out}");
+    assert!(
+        out.contains("— not checked") && out.contains("- tables[0] (t): ValidationException"),
+        "the Markdown note says why: {out}"
+    );
 }
 
 fn temp(name: &str, text: &str) -> String {

@@ -13,7 +13,9 @@ use std::sync::Arc;
 /// every table (the clock is shared), which is how a checker starts each pattern from the same data.
 #[derive(Clone)]
 pub struct Engine {
-    pub(crate) tables: BTreeMap<String, Table>,
+    /// Each table shared until written (`Arc::make_mut`): a clone of the engine costs one pointer
+    /// per table, and a proof or a snapshot on a copy duplicates only the tables it writes.
+    pub(crate) tables: BTreeMap<String, Arc<Table>>,
     pub(crate) clock: Arc<dyn Clock>,
     /// The LSI item-collection limit; 10 GB, lowered only to try the limit on a lab-sized table.
     pub(crate) item_collection_limit: u64,
@@ -85,7 +87,7 @@ impl Engine {
     pub(crate) fn remove_table(&mut self, name: &str) -> Option<Table> {
         let table = self.tables.remove(name)?;
         self.changes += table.changes + 1;
-        Some(table)
+        Some(Arc::unwrap_or_clone(table))
     }
 
     /// Dates the stream records the last request wrote; drops those past 24 hours.
@@ -95,8 +97,8 @@ impl Engine {
             return;
         }
         let now = self.now_millis();
-        for table in self.tables.values_mut() {
-            for stream in &mut table.streams {
+        for table in self.tables.values_mut().filter(|t| t.streams.iter().any(|s| s.needs_stamp(now))) {
+            for stream in &mut Arc::make_mut(table).streams {
                 stream.stamp(now);
             }
         }
@@ -111,16 +113,67 @@ impl Engine {
         serde_json::from_str(&body).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
     }
 
+    /// The clock the engine reads (a copy of the engine runs on the same one).
+    pub fn clock(&self) -> Arc<dyn Clock> {
+        self.clock.clone()
+    }
+
     pub(crate) fn now_millis(&self) -> u64 {
         self.clock.now_millis()
     }
 
     /// The named table, or DynamoDB's "non-existent table" error.
     pub(crate) fn table(&self, name: &str) -> Result<&Table> {
-        self.tables.get(name).ok_or_else(DynamoError::table_not_found)
+        self.tables.get(name).map(|t| &**t).ok_or_else(DynamoError::table_not_found)
     }
 
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables.get_mut(name).ok_or_else(DynamoError::table_not_found)
+        self.tables.get_mut(name).map(Arc::make_mut).ok_or_else(DynamoError::table_not_found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::FixedClock;
+    use serde_json::json;
+
+    fn engine_with(tables: &[&str]) -> Engine {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(1_700_000_000_000)));
+        for name in tables {
+            engine
+                .execute_value(
+                    "CreateTable",
+                    &json!({"TableName": name, "BillingMode": "PAY_PER_REQUEST",
+                        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                        "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"}}),
+                )
+                .expect("created");
+            engine.execute_value("PutItem", &json!({"TableName": name, "Item": {"pk": {"S": "a"}}})).expect("put");
+        }
+        engine
+    }
+
+    fn shared(a: &Engine, b: &Engine, table: &str) -> bool {
+        Arc::ptr_eq(&a.tables[table], &b.tables[table])
+    }
+
+    #[test]
+    fn a_copy_shares_every_table_until_one_is_written_and_then_only_that_one_differs() {
+        let original = engine_with(&["aaa", "bbb"]);
+        let mut copy = original.clone();
+        assert!(shared(&original, &copy, "aaa") && shared(&original, &copy, "bbb"));
+        // Reads, even of a table with a stream, copy nothing.
+        copy.execute_value("GetItem", &json!({"TableName": "aaa", "Key": {"pk": {"S": "a"}}})).expect("read");
+        copy.execute_value("Scan", &json!({"TableName": "bbb"})).expect("scan");
+        assert!(shared(&original, &copy, "aaa") && shared(&original, &copy, "bbb"));
+        copy.execute_value("PutItem", &json!({"TableName": "aaa", "Item": {"pk": {"S": "new"}}})).expect("put");
+        assert!(!shared(&original, &copy, "aaa") && shared(&original, &copy, "bbb"));
+        let count =
+            |e: &mut Engine| e.execute_value("Scan", &json!({"TableName": "aaa"})).expect("scan")["Count"].clone();
+        assert_eq!(count(&mut copy), json!(2));
+        assert_eq!(count(&mut original.clone()), json!(1), "the original never sees the copy's write");
+        assert_ne!(original.change_mark(), copy.change_mark());
     }
 }

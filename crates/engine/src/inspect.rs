@@ -23,6 +23,37 @@ pub struct ItemView {
     pub size: usize,
 }
 
+/// An item (or an index entry) as stored, read where it is: its size and single attributes, so a
+/// measurement of a million items copies none of them.
+pub struct StoredRef<'a>(&'a StoredItem);
+
+impl StoredRef<'_> {
+    /// Its size by DynamoDB's rules.
+    pub fn size(&self) -> usize {
+        self.0.size()
+    }
+
+    /// The text of a string or number attribute (`USER#1`, `42`); `None` when it is absent or of
+    /// another type.
+    pub fn text(&self, name: &str) -> Option<String> {
+        match self.0.get(name)? {
+            crate::value::AttributeValue::S(text) => Some(text),
+            crate::value::AttributeValue::N(number) => Some(number.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Whether it has the top-level attribute `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.0.has(name)
+    }
+
+    /// The attributes `names` it has, in DynamoDB JSON (only they are decoded).
+    pub fn json(&self, names: &[&str]) -> serde_json::Value {
+        item_to_json(&self.0.only(names))
+    }
+}
+
 /// Totals of a table or an index, which a view may show beside a truncated listing.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 pub struct Totals {
@@ -64,6 +95,35 @@ impl Engine {
             }
         }
         Ok(views)
+    }
+
+    /// Each item collection of `table` (or of its index `index`) in turn, with the names of its
+    /// partition key attributes: items read where they are stored, one collection at a time.
+    pub fn visit_collections(
+        &self,
+        table: &str,
+        index: Option<&str>,
+        mut visit: impl FnMut(&[&str], &[StoredRef<'_>]),
+    ) -> Result<()> {
+        let table = self.table(table)?;
+        match index {
+            None => {
+                let hash = [table.definition.key_schema.hash.name.as_str()];
+                for (_, items) in table.storage.collections() {
+                    let items: Vec<StoredRef<'_>> = items.into_iter().map(StoredRef).collect();
+                    visit(&hash, &items);
+                }
+            }
+            Some(name) => {
+                let index = table.index(name).ok_or_else(|| no_such_index(name))?;
+                let hash: Vec<&str> = index.definition.hash.iter().map(|a| a.name.as_str()).collect();
+                for partition in index.partitions_from(PartitionsFrom::First) {
+                    let items: Vec<StoredRef<'_>> = partition.collection.values().map(StoredRef).collect();
+                    visit(&hash, &items);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A window of `table`'s items (or its index `index`'s entries) in storage (scan) order:

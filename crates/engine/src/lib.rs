@@ -26,7 +26,7 @@ pub use clock::SystemClock;
 pub use clock::{Clock, FixedClock, Utc};
 pub use engine::Engine;
 pub use error::{DynamoError, ErrorKind};
-pub use inspect::{CollectionView, IndexShape, ItemView, TableShape, Totals};
+pub use inspect::{CollectionView, IndexShape, ItemView, StoredRef, TableShape, Totals};
 pub use operation::{Api, Effect, Operation};
 pub use outcome::{Outcome, Tally};
 pub use request::{unknown_operation, Applied, Request};

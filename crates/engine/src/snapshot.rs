@@ -82,7 +82,11 @@ impl Engine {
                 // At the time it was turned on, so the restorable window replays the same.
                 let body = json!({"TableName": table.definition.name,
                     "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": true, "RecoveryPeriodInDays": days}});
-                requests.push(Recreate { operation: Operation::UpdateContinuousBackups, body: body.to_string(), at_millis: since });
+                requests.push(Recreate {
+                    operation: Operation::UpdateContinuousBackups,
+                    body: body.to_string(),
+                    at_millis: since,
+                });
             }
             for (_, stored) in table.storage.items() {
                 requests.push(request(

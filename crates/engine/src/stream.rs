@@ -120,6 +120,12 @@ impl Stream {
     }
 
     /// Gives records written during the last request their time, and drops those past retention.
+    /// Whether [`Stream::stamp`] would change anything (a shared table is copied only then).
+    pub fn needs_stamp(&self, now_millis: u64) -> bool {
+        self.records.back().is_some_and(|r| r.created_millis == 0)
+            || self.records.front().is_some_and(|r| r.created_millis.saturating_add(RETENTION_MS) < now_millis)
+    }
+
     pub fn stamp(&mut self, now_millis: u64) {
         for record in self.records.iter_mut().rev() {
             if record.created_millis != 0 {

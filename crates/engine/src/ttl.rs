@@ -55,7 +55,7 @@ impl Engine {
             None => self.tables.keys().cloned().collect(),
         };
         for name in names {
-            let Some(table) = self.tables.get_mut(&name) else { continue };
+            let Some(table) = self.tables.get(&name) else { continue };
             let Some(attribute) = table.time_to_live.clone() else { continue };
             let after = cursor.as_ref().filter(|(t, _)| *t == name).map(|(_, key)| key);
             let mut last = None;
@@ -70,9 +70,13 @@ impl Engine {
                 }
                 last = Some(key);
             }
-            for key in expired_keys {
-                if let Some(removed) = remove_expired(table, &key) {
-                    slice.removed.push((name.clone(), removed));
+            // Copied (when shared with a snapshot) only if something expired.
+            if let (false, Some(table)) = (expired_keys.is_empty(), self.tables.get_mut(&name)) {
+                let table = std::sync::Arc::make_mut(table);
+                for key in expired_keys {
+                    if let Some(removed) = remove_expired(table, &key) {
+                        slice.removed.push((name.clone(), removed));
+                    }
                 }
             }
             if examined == budget {
@@ -90,7 +94,7 @@ impl Engine {
     /// has expired now: how a write log replays a TTL deletion it recorded. Returns whether an
     /// item was there.
     pub fn expire_item(&mut self, table: &str, key: &Item) -> bool {
-        let Some(table) = self.tables.get_mut(table) else { return false };
+        let Some(table) = self.tables.get_mut(table).map(std::sync::Arc::make_mut) else { return false };
         let Ok(key) = table.definition.key_schema.key_of_request(key) else { return false };
         let removed = remove_expired(table, &key).is_some();
         self.stamp_stream_records();

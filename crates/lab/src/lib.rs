@@ -6,8 +6,8 @@
 pub mod aws_cli;
 pub mod design;
 pub mod examples;
-pub mod export;
 pub mod exchange;
+pub mod export;
 pub mod fixtures;
 pub mod generate;
 pub mod numbers;

@@ -162,7 +162,9 @@ impl Registry {
             // Ties (the same millisecond) go to the connection opened first.
             entry.1 = entry.1.min((since(held), *id));
         }
-        if let Some((_, (_, id))) = unused.into_values().max_by_key(|(count, (at, id))| (*count, std::cmp::Reverse((*at, *id)))) {
+        if let Some((_, (_, id))) =
+            unused.into_values().max_by_key(|(count, (at, id))| (*count, std::cmp::Reverse((*at, *id))))
+        {
             return Some(id);
         }
         // 2. The connection idle the longest.

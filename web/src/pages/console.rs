@@ -91,11 +91,11 @@ pub fn ConsolePage() -> impl IntoView {
         running.set(true);
         leptos::task::spawn_local(async move {
             let result = state::run(&op, &body, true).await;
-            running.set(false);
+            running.try_set(false);
             if result.response.is_ok() {
                 ui.succeeded();
             }
-            outcome.set(Some(std::sync::Arc::new(result)));
+            outcome.try_set(Some(std::sync::Arc::new(result)));
             bring_result_into_view();
         });
     };

@@ -45,25 +45,33 @@ impl Ctx {
 
     fn edit_studio(self, change: impl FnOnce(&mut Studio) + 'static) {
         leptos::task::spawn_local(async move {
-            self.studio.update(change);
-            self.send();
+            if self.studio.try_update(change).is_some() {
+                self.send();
+            }
         });
     }
 
-    /// Keeps the design in the workspace and proves it, once typing pauses.
+    /// Keeps the design in the workspace and proves it, once typing pauses. The design is taken
+    /// now: if another tab is chosen meanwhile (this page and its signals gone), the edit is
+    /// still kept; only the proof is not drawn.
     fn send(self) {
-        self.edits.update_value(|n| *n += 1);
-        let mine = self.edits.get_value();
+        let Some(studio) = self.studio.try_get_untracked() else { return };
+        let Some(mine) = self.edits.try_update_value(|n| {
+            *n += 1;
+            *n
+        }) else {
+            return;
+        };
         leptos::task::spawn_local(async move {
             crate::worker::sleep(250).await;
-            if self.edits.get_value() != mine {
+            // A later edit sends itself (a page gone has none).
+            if self.edits.try_get_value().is_some_and(|now| now != mine) {
                 return;
             }
-            self.proving.set(true);
-            let answer = client::ask(Ask::SetStudio { studio: self.studio.get_untracked() }).await;
-            if self.edits.get_value() == mine {
-                self.proving.set(false);
-                self.proof.set(Some(design_answer(answer)));
+            self.proving.try_set(true);
+            let answer = client::ask(Ask::SetStudio { studio }).await;
+            if self.edits.try_get_value() == Some(mine) {
+                self.show(answer);
             }
         });
     }
@@ -71,22 +79,31 @@ impl Ctx {
     /// Hands the worker the design as it is now, before asking it for anything that reads the
     /// design (an export, a generation, a comparison): a pending edit is not left behind.
     async fn flush(self) {
-        self.edits.update_value(|n| *n += 1);
-        let mine = self.edits.get_value();
-        let answer = client::ask(Ask::SetStudio { studio: self.studio.get_untracked() }).await;
-        if self.edits.get_value() == mine {
-            self.proving.set(false);
-            self.proof.set(Some(design_answer(answer)));
+        let Some(studio) = self.studio.try_get_untracked() else { return };
+        let Some(mine) = self.edits.try_update_value(|n| {
+            *n += 1;
+            *n
+        }) else {
+            return;
+        };
+        let answer = client::ask(Ask::SetStudio { studio }).await;
+        if self.edits.try_get_value() == Some(mine) {
+            self.show(answer);
         }
     }
 
     fn prove(self) {
-        self.proving.set(true);
+        self.proving.try_set(true);
         leptos::task::spawn_local(async move {
             let answer = client::ask(Ask::ProveStudio { alternative: None }).await;
-            self.proving.set(false);
-            self.proof.set(Some(design_answer(answer)));
+            self.show(answer);
         });
+    }
+
+    /// Draws a proof the worker answered, unless the page is gone (another tab chosen).
+    fn show(self, answer: Answer) {
+        self.proving.try_set(false);
+        self.proof.try_set(Some(design_answer(answer)));
     }
 
     fn read<T>(self, f: impl FnOnce(&Design) -> T) -> T {
@@ -225,6 +242,26 @@ fn Header(ctx: Ctx) -> impl IntoView {
                         <strong>{format!("Design verdict: {}", view.verdict.to_uppercase())}</strong>
                         " — " {view.cost_headline.clone()}
                     </p>
+                    // A challenge is graded on its own records; this verdict is of the workspace's
+                    // items and rates, and can differ: said, so a FAIL above a 100/100 is not a puzzle.
+                    {ctx.studio.with_untracked(|s| s.challenge.is_some()).then(|| view! {
+                        <p class="muted" data-test="verdict-vs-grade">"This verdict proves the design on the workspace's own items and rates. The challenge below is graded on the challenge's records and test inputs: it can pass while this fails (no items generated yet, rates not given)."</p>
+                    })}
+                    {view.items_changed.then(|| view! {
+                        <p class="items-changed" role="status" data-test="items-changed">
+                            "The workspace's items changed since this proof (a request run in the console, an item edited): these verdicts are of the items the proof ran on. "
+                            <button data-test="restore-proved-items" on:click=move |_| {
+                                leptos::task::spawn_local(async move { ui.say(&state::done(Ask::RestoreProvedItems).await); });
+                            }>"Put those items back"</button>
+                            " "
+                            <button data-test="prove-on-workspace" on:click=move |_| {
+                                ctx.proving.set(true);
+                                leptos::task::spawn_local(async move {
+                                    ctx.show(client::ask(Ask::ProveOnWorkspace).await);
+                                });
+                            }>"Prove on the items as they are now"</button>
+                        </p>
+                    })}
                     {(!view.notes.is_empty()).then(|| view! {
                         <ul class="muted" data-test="studio-notes">{view.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
                     })}
@@ -235,6 +272,9 @@ fn Header(ctx: Ctx) -> impl IntoView {
                             <button data-test="clear-unread" on:click=move |_| ctx.edit(|d| d.unread.clear())>"They are fixed: prove them"</button>
                         </p>
                     })}
+                }.into_any(),
+                Err(problems) if problems.len() == 1 && problems[0] == crate::worker::protocol::NOTHING_YET => view! {
+                    <p class="muted" data-test="studio-empty">{problems[0].clone()}</p>
                 }.into_any(),
                 Err(problems) => view! {
                     <div class="field-error" role="alert" data-test="studio-error">
@@ -266,7 +306,7 @@ fn ChallengeCard(ctx: Ctx) -> impl IntoView {
         graded.set(None);
         leptos::task::spawn_local(async move {
             ctx.flush().await;
-            graded.set(Some(match client::ask(Ask::GradeStudio).await {
+            graded.try_set(Some(match client::ask(Ask::GradeStudio).await {
                 Answer::Graded(result) => result,
                 other => Err(vec![format!("The engine's worker answered {other:?}")]),
             }));
@@ -487,6 +527,48 @@ impl Target {
     }
 }
 
+/// Example values for a call's empty fields, from the design's own layout (its templates and
+/// attributes), so a library design is never shown an orders example.
+#[derive(Clone, Default)]
+struct Hints {
+    partition: String,
+    sort: String,
+    filter: String,
+    projection: String,
+    update: String,
+    condition: String,
+}
+
+impl Hints {
+    fn of(design: &Design, call_id: &str, target: &Target) -> Self {
+        let entities = call_of(design, call_id)
+            .and_then(|(table, _)| design.table(&table).map(|t| t.entities.clone()))
+            .unwrap_or_default();
+        let template = |attribute: &str| {
+            entities.iter().find_map(|e| e.keys.iter().find(|(a, _, _)| a == attribute).map(|(_, t, _)| t.to_string()))
+        };
+        // A sort key's constant prefix (`LOAN#`), the usual begins_with.
+        let sort = target.sort.as_deref().and_then(|s| {
+            entities
+                .iter()
+                .filter_map(|e| e.keys.iter().find(|(a, _, _)| a == s).map(|(_, t, _)| t.to_string()))
+                .map(|t| t.split('<').next().unwrap_or_default().to_string())
+                .find(|prefix| !prefix.is_empty())
+        });
+        let attributes: Vec<&str> =
+            entities.iter().flat_map(|e| e.attributes.iter().map(|a| a.name.as_str())).collect();
+        let first = attributes.first().copied().unwrap_or("attribute");
+        Self {
+            partition: template(&target.partition).unwrap_or_else(|| format!("<{}>", target.partition)),
+            sort: sort.unwrap_or_default(),
+            filter: format!("{first} = :{first}"),
+            projection: format!("(all) {}", attributes.iter().take(2).copied().collect::<Vec<_>>().join(" ")),
+            update: format!("SET {first} = :{first}"),
+            condition: format!("attribute_not_exists({})", target.partition),
+        }
+    }
+}
+
 fn part_value<'a>(action: &'a Action, attribute: &str) -> Option<&'a KeyPart> {
     action.key.iter().find(|p| p.attribute() == attribute)
 }
@@ -621,7 +703,7 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
                           read: fn(&InventoryRow) -> String,
                           write: fn(&mut InventoryRow, String)| {
         view! {
-            <td><input type="text" aria-label=label data-test=format!("pattern-{}", label.to_ascii_lowercase().replace([' ', '/'], "-"))
+            <td class="wide-cell" data-label=label><input type="text" aria-label=label data-test=format!("pattern-{}", label.to_ascii_lowercase().replace([' ', '/'], "-"))
                 prop:value=field(read)
                 on:change=move |ev| { let value = event_target_value(&ev); set(Box::new(move |r| write(r, value))); }/></td>
         }
@@ -630,7 +712,7 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
                           read: fn(&InventoryRow) -> Option<f64>,
                           write: fn(&mut InventoryRow, Option<f64>)| {
         view! {
-            <td><input type="text" inputmode="decimal" class="narrow" aria-label=label
+            <td class="narrow-cell" data-label=label><input type="text" inputmode="decimal" class="narrow" aria-label=label
                 data-test=format!("pattern-{}", label.to_ascii_lowercase().replace([' ', '/'], "-"))
                 prop:value=move || row().and_then(|r| read(&r)).map(|v| v.to_string()).unwrap_or_default()
                 on:change=move |ev| {
@@ -654,7 +736,7 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
     };
     view! {
         <tr data-test="inventory-row">
-            <td><input type="text" class="narrow" aria-label="#" prop:value=field(|r| r.id.clone())
+            <td class="narrow-cell" data-label="#"><input type="text" class="narrow" aria-label="#" prop:value=field(|r| r.id.clone())
                 on:change=move |ev| {
                     let new_id = event_target_value(&ev);
                     ctx.edit(move |d| {
@@ -665,7 +747,7 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
                     });
                 }/></td>
             {text_cell("Pattern", |r| r.pattern.clone(), |r, v| r.pattern = v)}
-            <td><select aria-label="Type" data-test="pattern-type"
+            <td class="narrow-cell" data-label="Type"><select aria-label="Type" data-test="pattern-type"
                 on:change=move |ev| { let v = event_target_value(&ev); set(Box::new(move |r| r.kind = if v == "write" { PatternKind::Write } else { PatternKind::Read })); }>
                 <option value="read" selected=move || row().is_some_and(|r| r.kind == PatternKind::Read)>"read"</option>
                 <option value="write" selected=move || row().is_some_and(|r| r.kind == PatternKind::Write)>"write"</option>
@@ -674,7 +756,7 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
             {text_cell("Sort/filter", |r| r.sort_filter.clone(), |r, v| r.sort_filter = v)}
             {rate_cell("Peak", |r| r.peak_rps, |r, v| r.peak_rps = v)}
             {rate_cell("Average", |r| r.avg_rps, |r, v| r.avg_rps = v)}
-            <td><select aria-label="Consistency" data-test="pattern-consistency"
+            <td class="narrow-cell" data-label="Consistency"><select aria-label="Consistency" data-test="pattern-consistency"
                 on:change=move |ev| {
                     let v = event_target_value(&ev);
                     set(Box::new(move |r| r.consistency = match v.as_str() {
@@ -689,14 +771,14 @@ fn PatternRow(ctx: Ctx, i: usize) -> impl IntoView {
                 <option value="strong" selected=move || row().is_some_and(|r| r.consistency == Some(Consistency::Strong))>"strong"</option>
                 <option value="atomic" selected=move || row().is_some_and(|r| r.consistency == Some(Consistency::Transactional))>"atomic"</option>
             </select></td>
-            <td><CallEditor ctx i/></td>
-            <td data-test="pattern-verdict">{move || verdict().map(|p| view! {
+            <td class="call-cell" data-label="Call"><CallEditor ctx i/></td>
+            <td class="verdict-cell" data-test="pattern-verdict">{move || verdict().map(|p| view! {
                 <span class=format!("verdict-badge {}", p.class)>{p.verdict.clone()}</span>
                 <span class="muted">{format!(" {} · {} item(s) · {} · {} · {}/month", if p.operation.is_empty() { "no call" } else { p.operation.as_str() }, p.items, p.units, p.at_peak, p.money)}</span>
                 <div class="reason">{p.reasons.first().cloned().unwrap_or_default()}</div>
                 {(!p.busiest.is_empty()).then(|| view! { <div class="reason" data-test="pattern-busiest">{p.busiest.clone()}</div> })}
             })}</td>
-            <td>
+            <td class="actions-cell">
                 {move || console().map(|(_, operation, body)| view! {
                     <button class="link" data-test="pattern-console" title="The call as proved, with the fixture's values: run it on the workspace"
                         on:click=move |_| {
@@ -890,6 +972,7 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
     };
     move || {
         let Some((operation, target)) = shape.get() else { return ().into_any() };
+        let hints = ctx.studio.with_untracked(|s| Hints::of(&s.current, &id.get_value(), &target));
         let query = operation == "Query";
         let scan = operation == "Scan";
         let write = matches!(operation.as_str(), "PutItem" | "UpdateItem" | "DeleteItem");
@@ -900,7 +983,7 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
             <div class="call-controls">
                 {(!scan).then(|| view! {
                     <label>{format!("{} = ", target.partition)}
-                        <input type="text" data-test="call-partition" placeholder="USER#<userId>" prop:value=partition
+                        <input type="text" data-test="call-partition" placeholder=hints.partition.clone() prop:value=partition
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, t| set_part(a, &t.partition.clone(), "=", (&v, "")))); }/>
                     </label>
                 })}
@@ -937,7 +1020,7 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
                                     </select>
                                 }.into_any()
                             }}
-                            <input type="text" data-test="call-sort" placeholder="ORDER#" prop:value=sort_a
+                            <input type="text" data-test="call-sort" placeholder=hints.sort.clone() prop:value=sort_a
                                 on:change=move |ev| {
                                     let v = event_target_value(&ev);
                                     let sort = sort_for_a.clone();
@@ -980,13 +1063,13 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| set_option(a, "Limit", &v))); }/>
                     </label>
                     <label>"Filter "
-                        <input type="text" data-test="call-filter" placeholder="status = 'OPEN'" prop:value=move || option_of(&action.get(), "Filter")
+                        <input type="text" data-test="call-filter" placeholder=hints.filter.clone() prop:value=move || option_of(&action.get(), "Filter")
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| set_option(a, "Filter", &v))); }/>
                     </label>
                 })}
                 {(query || scan || operation == "GetItem").then(|| view! {
                     <label>"Only attributes "
-                        <input type="text" data-test="call-projection" placeholder="(all) orderId total" prop:value=move || option_of(&action.get(), "Projection")
+                        <input type="text" data-test="call-projection" placeholder=hints.projection.clone() prop:value=move || option_of(&action.get(), "Projection")
                             on:change=move |ev| {
                                 // Names separated by spaces, as the shorthand writes them.
                                 let v = event_target_value(&ev).replace(',', " ").split_whitespace().collect::<Vec<_>>().join(" ");
@@ -996,13 +1079,13 @@ fn SingleAction(ctx: Ctx, id: String) -> impl IntoView {
                 })}
                 {(operation == "UpdateItem").then(|| view! {
                     <label>"Change "
-                        <input type="text" data-test="call-update" placeholder="SET status = 'SHIPPED'" prop:value=move || action.get().update.unwrap_or_default()
+                        <input type="text" data-test="call-update" placeholder=hints.update.clone() prop:value=move || action.get().update.unwrap_or_default()
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| a.update = (!v.trim().is_empty()).then_some(v))); }/>
                     </label>
                 })}
                 {write.then(|| view! {
                     <label>"Only if "
-                        <input type="text" data-test="call-condition" placeholder="attribute_not_exists(PK)" prop:value=move || action.get().condition.unwrap_or_default()
+                        <input type="text" data-test="call-condition" placeholder=hints.condition.clone() prop:value=move || action.get().condition.unwrap_or_default()
                             on:change=move |ev| { let v = event_target_value(&ev); change(Box::new(move |a, _| a.condition = (!v.trim().is_empty()).then_some(v))); }/>
                     </label>
                 })}
@@ -1036,6 +1119,7 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
     };
     move || {
         let Some((operation, target, count)) = shape.get() else { return ().into_any() };
+        let hints = ctx.studio.with_untracked(|s| Hints::of(&s.current, &id.get_value(), &target));
         let writes = operation == "TransactWriteItems";
         let kinds: &[&str] = if writes { &["Put", "Update", "Delete", "ConditionCheck"] } else { &["Get"] };
         let rows = (0..count).map(|at| {
@@ -1043,6 +1127,7 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
             let partition_name = target.partition.clone();
             let partition = move || part_text(&one(), &partition_name).1;
             let sort = target.sort.clone();
+            let hints = hints.clone();
             view! {
                 <li data-test="call-action">
                     {writes.then(|| view! {
@@ -1054,7 +1139,7 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
                         </select>
                     })}
                     <label>{format!(" {} = ", target.partition)}
-                        <input type="text" data-test="action-partition" prop:value=partition
+                        <input type="text" data-test="action-partition" placeholder=hints.partition.clone() prop:value=partition
                             on:change=move |ev| { let v = event_target_value(&ev); change(at, Box::new(move |a, t| set_part(a, &t.partition.clone(), "=", (&v, "")))); }/>
                     </label>
                     {sort.map(|sort| {
@@ -1068,11 +1153,11 @@ fn ActionList(ctx: Ctx, id: String) -> impl IntoView {
                     })}
                     {writes.then(|| view! {
                         <label>" Change "
-                            <input type="text" data-test="action-update" placeholder="SET stock = stock - 1" prop:value=move || one().update.unwrap_or_default()
+                            <input type="text" data-test="action-update" placeholder=hints.update.clone() prop:value=move || one().update.unwrap_or_default()
                                 on:change=move |ev| { let v = event_target_value(&ev); change(at, Box::new(move |a, _| a.update = (!v.trim().is_empty()).then_some(v))); }/>
                         </label>
                         <label>" Only if "
-                            <input type="text" data-test="action-condition" placeholder="attribute_not_exists(PK)" prop:value=move || one().condition.unwrap_or_default()
+                            <input type="text" data-test="action-condition" placeholder=hints.condition.clone() prop:value=move || one().condition.unwrap_or_default()
                                 on:change=move |ev| { let v = event_target_value(&ev); change(at, Box::new(move |a, _| a.condition = (!v.trim().is_empty()).then_some(v))); }/>
                         </label>
                     })}
@@ -1221,7 +1306,7 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
                            read: fn(&Entity) -> Option<u64>,
                            write: fn(&mut Entity, Option<u64>)| {
         view! {
-            <td><input type="text" class="narrow" inputmode="numeric" aria-label=label
+            <td class="narrow-cell" data-label=label><input type="text" class="narrow" inputmode="numeric" aria-label=label
                 prop:value=move || entity().and_then(|x| read(&x)).map(|n| n.to_string()).unwrap_or_default()
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
@@ -1239,8 +1324,9 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
         .into_iter()
         .map(|column| {
             let name = column.clone();
+            let label = column.clone();
             view! {
-                <td><input type="text" aria-label=format!("{column} template") data-test="entity-key"
+                <td class="wide-cell" data-label=label><input type="text" aria-label=format!("{column} template") data-test="entity-key"
                     prop:value=move || entity().and_then(|x| x.keys.iter().find(|(n, _, _)| *n == name).map(|(_, t, s)| markdown::template_cell_text(t, *s))).unwrap_or_default()
                     on:change=move |ev| {
                         let text = event_target_value(&ev);
@@ -1259,12 +1345,12 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
         .collect_view();
     view! {
         <tr data-test="entity-row">
-            <td><input type="text" aria-label="Entity" data-test="entity-name" prop:value=move || entity().map(|x| x.name).unwrap_or_default()
+            <td class="wide-cell" data-label="Entity"><input type="text" aria-label="Entity" data-test="entity-name" prop:value=move || entity().map(|x| x.name).unwrap_or_default()
                 on:change=move |ev| { let v = event_target_value(&ev); set(Box::new(move |x| { x.name = v; Ok(()) })); }/></td>
             {cells}
             {count_cell("Items", |x| x.items, |x, v| x.items = v)}
             {count_cell("Per collection", |x| x.per_collection, |x, v| x.per_collection = v)}
-            <td><input type="text" class="narrow" aria-label="Size" placeholder="1 KB"
+            <td class="narrow-cell" data-label="Size"><input type="text" class="narrow" aria-label="Size" placeholder="1 KB"
                 prop:value=move || entity().and_then(|x| x.size).map(|n| format!("{n} B")).unwrap_or_default()
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
@@ -1273,7 +1359,7 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
                         Ok(())
                     }));
                 }/></td>
-            <td><input type="text" class="narrow" aria-label="Skew" data-test="entity-skew" placeholder="—"
+            <td class="narrow-cell" data-label="Skew"><input type="text" class="narrow" aria-label="Skew" data-test="entity-skew" placeholder="—"
                 prop:value=move || entity().and_then(|x| x.skew).map(|share| format!("{}%", (share * 1000.0).round() / 10.0)).unwrap_or_default()
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
@@ -1282,15 +1368,15 @@ fn EntityRow(ctx: Ctx, table: String, e: usize, columns: Vec<String>) -> impl In
                         Ok(())
                     }));
                 }/></td>
-            <td><input type="text" aria-label="Attributes" data-test="entity-attributes" placeholder="email=<userId>@example.com, total=42.5"
+            <td class="full-cell" data-label="Attributes"><input type="text" aria-label="Attributes" data-test="entity-attributes" placeholder="email=<userId>@example.com, total=42.5"
                 prop:value=move || entity().map(|x| markdown::attributes_text(&x.attributes)).unwrap_or_default()
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
                     set(Box::new(move |x| { x.attributes = markdown::read_attributes(&text)?; Ok(()) }));
                 }/></td>
-            <td><input type="text" aria-label="Notes" prop:value=move || entity().map(|x| x.notes).unwrap_or_default()
+            <td class="full-cell" data-label="Notes"><input type="text" aria-label="Notes" prop:value=move || entity().map(|x| x.notes).unwrap_or_default()
                 on:change=move |ev| { let v = event_target_value(&ev); set(Box::new(move |x| { x.notes = v; Ok(()) })); }/></td>
-            <td><button class="link" aria-label="Remove this entity" on:click=move |_| {
+            <td class="actions-cell"><button class="link" aria-label="Remove this entity" on:click=move |_| {
                 ctx.edit(move |d| { let entry = table_entry(d, &table.try_get_value().unwrap_or_default()); if e < entry.entities.len() { entry.entities.remove(e); } });
             }>"Remove"</button></td>
         </tr>
@@ -1350,7 +1436,7 @@ fn Alternatives(ctx: Ctx) -> impl IntoView {
         leptos::task::spawn_local(async move {
             ctx.flush().await;
             let answer = client::ask(Ask::CompareAlternative { index }).await;
-            ctx.comparison.set(Some(match answer {
+            ctx.comparison.try_set(Some(match answer {
                 Answer::Comparison(c) => c,
                 other => Err(vec![format!("The engine's worker answered {other:?}")]),
             }));

@@ -63,10 +63,12 @@ pub fn ItemsPage() -> impl IntoView {
             let outcome = state::run("PutItem", &json!({"TableName": table, "Item": item}).to_string(), true).await;
             match outcome.response {
                 Ok(_) => {
-                    problem.set(None);
+                    problem.try_set(None);
                     ui.tell(true, "Item saved.");
                 }
-                Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),
+                Err(e) => {
+                    problem.try_set(Some(format!("{}: {}", e.name, e.message)));
+                }
             }
         });
     };
@@ -85,8 +87,8 @@ pub fn ItemsPage() -> impl IntoView {
             let outcome = state::run("DeleteItem", &json!({"TableName": table, "Key": key}).to_string(), true).await;
             match outcome.response {
                 Ok(_) => {
-                    problem.set(None);
-                    editor.set(String::new());
+                    problem.try_set(None);
+                    editor.try_set(String::new());
                     ui.tell(true, "Item deleted.");
                 }
                 Err(e) => problem.set(Some(format!("{}: {}", e.name, e.message))),

@@ -8,7 +8,7 @@ use crate::worker::protocol::GradeView;
 use crate::worker::protocol::{Answer, Ask};
 use dynalab_engine::Operation;
 use dynalab_lab::pack::workshop::CheckResult;
-use dynalab_lab::pack::{Pack, PackKind};
+use dynalab_lab::pack::{Pack, PackKind, Rule};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -232,7 +232,7 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
             else {
                 return ui.tell(false, "The step could not be judged.");
             };
-            picture.set(drawn);
+            picture.try_set(drawn);
             if verdicts.iter().all(|r| r.passed) {
                 let (id, step_id) = (pack.with_value(|p| p.id.clone()), step.id.clone());
                 update_progress(ui, &id, |p| {
@@ -241,22 +241,34 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
                     }
                 });
             }
-            results.set(Some(verdicts));
+            results.try_set(Some(verdicts));
         });
     };
     let run_and_check = move |_| {
         let (op, body) = (operation.get_untracked(), request.get_untracked());
+        let expected: Vec<String> = step()
+            .checks
+            .iter()
+            .filter_map(|c| if let Rule::Error(name) = &c.rule { Some(name.clone()) } else { None })
+            .collect();
         leptos::task::spawn_local(async move {
             let outcome = state::run(&op, &body, true).await;
-            if let Err(e) = &outcome.response {
-                // The step's text describes tables this workspace may not hold yet: say what to press.
-                let missing = e.name == "ResourceNotFoundException";
-                let hint = if missing {
-                    " — this step's tables are not in the workspace yet: press “Load this step's tables”, then run again"
-                } else {
-                    ""
-                };
-                ui.tell(false, format!("{}: {}{hint}", e.name, e.message));
+            match &outcome.response {
+                // The refusal this step asks for is good news, not a red banner.
+                Err(e) if expected.contains(&e.name) => {
+                    ui.tell(true, format!("{}, as this step expects: {}", e.name, e.message));
+                }
+                Err(e) => {
+                    // The step's text describes tables this workspace may not hold yet: say what to press.
+                    let missing = e.name == "ResourceNotFoundException";
+                    let hint = if missing {
+                        " — this step's tables are not in the workspace yet: press “Load this step's tables”, then run again"
+                    } else {
+                        ""
+                    };
+                    ui.tell(false, format!("{}: {}{hint}", e.name, e.message));
+                }
+                Ok(_) => {}
             }
             check_last();
         });
@@ -440,7 +452,7 @@ fn ChallengeView(pack: Pack) -> impl IntoView {
                     p.best_score = Some(p.best_score.map_or(score, |b| b.max(score)));
                 }
             });
-            graded.set(Some(result));
+            graded.try_set(Some(result));
         });
     };
     let export = move |_| {
@@ -539,9 +551,10 @@ pub fn GradeResult(result: Result<GradeView, Vec<String>>) -> impl IntoView {
                 .map(|p| {
                     view! {
                         <tr data-test=format!("grade-{}", p.id) data-verdict=p.verdict.clone()>
-                            <td>{p.id.clone()}</td><td>{p.verdict.clone()}</td><td>{p.operation.clone()}</td>
-                            <td>{p.units.to_string()}</td><td>{p.answers.clone()}</td>
-                            <td>{p.points.clone()}</td><td>{p.reasons.clone()}</td>
+                            <td data-label="pattern">{p.id.clone()}</td><td data-label="verdict">{p.verdict.clone()}</td>
+                            <td data-label="call" class="nowrap">{p.operation.clone()}</td>
+                            <td data-label="units">{p.units.to_string()}</td><td data-label="answers">{p.answers.clone()}</td>
+                            <td data-label="points">{p.points.clone()}</td><td data-label="why" class="why">{p.reasons.clone()}</td>
                         </tr>
                     }
                 })
@@ -550,7 +563,7 @@ pub fn GradeResult(result: Result<GradeView, Vec<String>>) -> impl IntoView {
                 <section class=if pass { "checks ok" } else { "checks bad" } data-test="grade-result">
                     <h4 data-test="score">{format!("{} — {}/100", if pass { "Passed" } else { "Not yet" }, grade.score)}</h4>
                     {(!grade.notes.is_empty()).then(|| view! { <ul class="muted">{grade.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
-                    <div class="table-scroll"><table>
+                    <div class="table-scroll"><table class="verdicts grade">
                         <thead><tr><th>"pattern"</th><th>"verdict"</th><th>"call"</th><th>"units"</th><th>"answers"</th><th>"points"</th><th>"why"</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table></div>

@@ -99,8 +99,8 @@ pub fn PatternsPage() -> impl IntoView {
         running.set(true);
         leptos::task::spawn_local(async move {
             let answer = client::ask(Ask::CheckDesign { text: current }).await;
-            running.set(false);
-            result.set(Some(match answer {
+            running.try_set(false);
+            result.try_set(Some(match answer {
                 Answer::Design(design) => design,
                 other => Err(vec![format!("The engine's worker answered {other:?}")]),
             }));
@@ -112,8 +112,8 @@ pub fn PatternsPage() -> impl IntoView {
         running.set(true);
         leptos::task::spawn_local(async move {
             let answer = client::ask(Ask::CompareDesigns { a, b }).await;
-            running.set(false);
-            comparison.set(Some(match answer {
+            running.try_set(false);
+            comparison.try_set(Some(match answer {
                 Answer::Comparison(compared) => compared,
                 other => Err(vec![format!("The engine's worker answered {other:?}")]),
             }));

@@ -9,7 +9,7 @@ use dynalab_lab::design::{workspace, Design};
 use dynalab_lab::pack::challenge::{grade, parse_solution};
 use dynalab_lab::pack::Pack;
 use dynalab_lab::workbook::analysis::{DesignResult, Verdict};
-use dynalab_lab::workbook::check::{check as checked_workbook, check_text, Checked};
+use dynalab_lab::workbook::check::{check_on, check_text, Checked};
 use dynalab_lab::workbook::{compare, pictures, report, PatternKind};
 
 fn class(verdict: Verdict) -> &'static str {
@@ -52,9 +52,9 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
                 // Units per second, said so, with the request rate they come from.
                 at_peak: format!(
                     "{} {}/s at {} requests/s",
-                    if write { p.write_units_at_peak } else { p.read_units_at_peak },
+                    dynalab_lab::numbers::decimal(if write { p.write_units_at_peak } else { p.read_units_at_peak }),
                     if write { "WCU" } else { "RCU" },
-                    p.peak_rps
+                    dynalab_lab::numbers::decimal(p.peak_rps)
                 ),
                 peak_rps: p.peak_rps,
                 // A proposal (the design carried no patterns) is shown with what it did, never as a verdict.
@@ -130,6 +130,7 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
         markdown: report::markdown(design),
         json: report::json(design),
         notes: Vec::new(),
+        items_changed: false,
     }
 }
 
@@ -142,15 +143,21 @@ pub fn check(text: &str) -> Result<DesignView, Vec<String>> {
 /// Units one execution consumes, in the pattern's kind (`1 RCU`, `2 WCU`).
 fn units_of(p: &dynalab_lab::workbook::analysis::PatternResult) -> String {
     match p.kind {
-        PatternKind::Write => format!("{} WCU", p.write_units),
-        PatternKind::Read => format!("{} RCU", p.read_units),
+        PatternKind::Write => format!("{} WCU", dynalab_lab::numbers::decimal(p.write_units)),
+        PatternKind::Read => format!("{} RCU", dynalab_lab::numbers::decimal(p.read_units)),
     }
 }
 
-/// A workspace's design proved on a copy of its tables and items, with what it assumed.
+/// A workspace's design proved on its tables and items (a copy that shares them), with what it
+/// assumed.
 pub fn prove_studio(engine: &Engine, design: &Design) -> Result<(DesignView, Checked), Vec<String>> {
     let converted = workspace::prove_on(engine, design).map_err(|e| vec![e])?;
-    let checked = checked_workbook(&converted.workbook, super::clock()).map_err(|p| p.0)?;
+    if converted.workbook.tables.is_empty() && design.inventory.is_empty() {
+        // An empty workspace is where a design starts, not an error.
+        return Err(vec![super::protocol::NOTHING_YET.to_string()]);
+    }
+    // On a copy of the workspace's engine that shares its tables: nothing is copied or loaded.
+    let checked = check_on(&converted.workbook, engine.clone()).map_err(|p| p.0)?;
     let mut drawn = view(&checked.result, Some(&checked));
     drawn.notes = converted.notes;
     Ok((drawn, checked))

@@ -264,6 +264,20 @@ async fn answer(ask: Ask) -> Answer {
             Answer::Design(super::studio::prove(None))
         }
         Ask::ProveStudio { alternative } => Answer::Design(super::studio::prove(alternative)),
+        Ask::RestoreProvedItems => {
+            if lab::loading() {
+                return Answer::Done(Err(lab::BUSY.into()));
+            }
+            let result = super::studio::restore_proved();
+            if result.is_ok() {
+                after_change();
+            }
+            Answer::Done(result)
+        }
+        Ask::ProveOnWorkspace => {
+            super::studio::prove_on_workspace();
+            Answer::Design(super::studio::prove(None))
+        }
         Ask::CompareAlternative { index } => Answer::Comparison(super::studio::compare(index)),
         Ask::DesignDocument => Answer::Text(Ok(super::studio::document())),
         Ask::DesignWorkbook => Answer::Text(super::studio::workbook()),
@@ -278,15 +292,28 @@ async fn answer(ask: Ask) -> Answer {
             }
             Answer::Done(result)
         }
-        Ask::GradeStudio => Answer::Graded(with_lab(|lab| match &lab.studio.challenge {
-            Some(challenge) => {
-                super::designs::grade_studio(&lab.engine, &lab.studio.current, &challenge.id, &challenge.pack)
+        Ask::GradeStudio => {
+            let graded = with_lab(|lab| match &lab.studio.challenge {
+                Some(challenge) => {
+                    let graded =
+                        super::designs::grade_studio(&lab.engine, &lab.studio.current, &challenge.id, &challenge.pack);
+                    // The Learn tab's progress counts a grade earned here as one earned there.
+                    if let Ok(grade) = &graded {
+                        let progress = lab.progress.entry(challenge.id.clone()).or_default();
+                        progress.best_score = Some(progress.best_score.map_or(grade.score, |b| b.max(grade.score)));
+                    }
+                    graded
+                }
+                None => Err(vec![
+                    "The design solves no challenge: open one in the Learn tab and choose Solve it in the Design tab."
+                        .into(),
+                ]),
+            });
+            if graded.is_ok() {
+                after_change();
             }
-            None => Err(vec![
-                "The design solves no challenge: open one in the Learn tab and choose Solve it in the Design tab."
-                    .into(),
-            ]),
-        })),
+            Answer::Graded(graded)
+        }
         Ask::GenerateItems { table } => {
             if lab::loading() {
                 return Answer::Done(Err(lab::BUSY.into()));

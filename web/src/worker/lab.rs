@@ -34,10 +34,12 @@ pub struct Lab {
     pub studio: Studio,
     /// What the last request the console or a workshop ran did, for a workshop's checks.
     pub last_ran: Option<Ran>,
+    /// The last proof of the design, and the workspace it ran on (see [`super::studio::Proof`]).
+    pub proof: Option<super::studio::Proof>,
 }
 
 thread_local! {
-    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new(), progress: Progress::new(), studio: Studio::default(), last_ran: None });
+    static LAB: RefCell<Lab> = RefCell::new(Lab { engine: Engine::new(clock()), history: Vec::new(), progress: Progress::new(), studio: Studio::default(), last_ran: None, proof: None });
     /// A load is writing: nothing else may change the engine meanwhile (a cancel puts back the
     /// engine as it was before the load, which would lose any other write).
     static LOADING: Cell<bool> = const { Cell::new(false) };
@@ -93,6 +95,7 @@ pub fn replace(engine: Engine, beside: Beside) {
         lab.progress = beside.progress;
         lab.studio = beside.studio;
         lab.last_ran = None;
+        lab.proof = None;
     });
 }
 

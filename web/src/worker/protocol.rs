@@ -76,6 +76,10 @@ pub enum Ask {
     SetStudio { studio: Studio },
     /// The workspace's design (or its alternative `alternative`) proved on a copy. → Design
     ProveStudio { alternative: Option<usize> },
+    /// The workspace's items put back as the last proof found them. → Done
+    RestoreProvedItems,
+    /// The design proved on the workspace's items as they are now. → Design
+    ProveOnWorkspace,
     /// The workspace's design beside its alternative `index`, both proved. → Comparison
     CompareAlternative { index: usize },
     /// The workspace's design in the modelling method's Markdown. → Text
@@ -142,6 +146,10 @@ pub enum Answer {
     Files(Result<Vec<(String, String)>, String>),
 }
 
+/// What an empty workspace's Design tab answers (the page shows it as a start, not a failure).
+pub const NOTHING_YET: &str =
+    "Nothing to prove yet: make a table in the Tables tab (or paste the inventory below, or open a design), and each change is proved here.";
+
 /// A checked design as the Patterns view draws it, made in the worker from the lab's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DesignView {
@@ -162,6 +170,10 @@ pub struct DesignView {
     pub json: String,
     /// What reading the design assumed or left out (defaults taken, rows without a call).
     pub notes: Vec<String>,
+    /// The workspace's items changed since the proof (a console trial, an item edited): the
+    /// verdicts are of the items the proof ran on.
+    #[serde(default)]
+    pub items_changed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -393,7 +393,8 @@ fn export_design(arguments: &Value) -> Result<Answer, Answer> {
     for note in &exported.notes {
         let _ = writeln!(said, "To finish by hand: {note}");
     }
-    let files: Vec<Value> = exported.files.iter().map(|(name, contents)| json!({"name": name, "contents": contents})).collect();
+    let files: Vec<Value> =
+        exported.files.iter().map(|(name, contents)| json!({"name": name, "contents": contents})).collect();
     Ok(Answer::new(said, json!({"files": files, "notes": exported.notes, "import_notes": imported.notes})))
 }
 

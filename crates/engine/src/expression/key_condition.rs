@@ -112,9 +112,10 @@ fn flatten(condition: &Condition, clauses: &mut Vec<Clause>) -> Result<()> {
     let missed = || DynamoError::validation("Query condition missed key schema element");
     // A nested path (`pk.x`, `sk[0]`) is named as such by DynamoDB, not as a missed key element.
     let nested = |operands: &[&Operand]| {
-        operands.iter().any(|o| matches!(o, Operand::Path(path) if path.len() > 1)).then(|| {
-            DynamoError::validation("KeyConditionExpressions cannot have conditions on nested attributes")
-        })
+        operands
+            .iter()
+            .any(|o| matches!(o, Operand::Path(path) if path.len() > 1))
+            .then(|| DynamoError::validation("KeyConditionExpressions cannot have conditions on nested attributes"))
     };
     match condition {
         Condition::And(a, b) => {

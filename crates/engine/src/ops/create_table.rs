@@ -182,7 +182,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     }
     let description = TableDescription::of(&table, "CREATING");
     engine.note_change();
-    engine.tables.insert(name, table);
+    engine.tables.insert(name, std::sync::Arc::new(table));
     Ok(CreateTableOutput { table_description: description })
 }
 

@@ -25,7 +25,12 @@ pub fn run(engine: &mut Engine, input: DeleteTableInput) -> Result<DeleteTableOu
     v.table_name("tableName", input.table_name.as_ref());
     v.finish()?;
     let name = input.table_name.unwrap_or_default();
-    let protected = engine.tables.get(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?.definition.deletion_protection;
+    let protected = engine
+        .tables
+        .get(&name)
+        .ok_or_else(|| DynamoError::named_table_not_found(&name))?
+        .definition
+        .deletion_protection;
     if protected {
         // DynamoDB's wording (a ValidationException, as the 2026 conformance suite records it).
         return Err(DynamoError::validation(

@@ -62,7 +62,11 @@ pub fn apply_on_demand(definition: &mut TableDefinition, caps: &OnDemandThroughp
 }
 
 pub fn sse_description(definition: &TableDefinition) -> Option<SseDescription> {
-    definition.kms_key_arn.as_ref().map(|arn| SseDescription { status: "ENABLED", sse_type: "KMS", kms_master_key_arn: arn.clone() })
+    definition.kms_key_arn.as_ref().map(|arn| SseDescription {
+        status: "ENABLED",
+        sse_type: "KMS",
+        kms_master_key_arn: arn.clone(),
+    })
 }
 
 pub fn on_demand_description(definition: &TableDefinition) -> Option<OnDemandThroughputInput> {

@@ -157,7 +157,7 @@ pub fn tag_resource(engine: &mut Engine, input: TagResourceInput) -> Result<NoBo
     }
     let tags = check_tags(&tags)?;
     let arn = input.resource_arn.unwrap_or_default();
-    let table = engine.tables.get_mut(&name).ok_or_else(|| {
+    let table = engine.tables.get_mut(&name).map(std::sync::Arc::make_mut).ok_or_else(|| {
         DynamoError::new(
             ErrorKind::ResourceNotFound,
             format!("Requested resource not found: ResourcArn: {arn} not found"),
@@ -178,6 +178,7 @@ pub fn untag_resource(engine: &mut Engine, input: UntagResourceInput) -> Result<
     let table = engine
         .tables
         .get_mut(&name)
+        .map(std::sync::Arc::make_mut)
         .ok_or_else(|| DynamoError::new(ErrorKind::ResourceNotFound, "Requested resource not found"))?;
     table.changes += 1;
     table.tags.retain(|t| !keys.contains(&t.key));

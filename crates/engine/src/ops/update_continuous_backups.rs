@@ -48,13 +48,12 @@ pub fn run(engine: &mut Engine, input: UpdateContinuousBackupsInput) -> Result<U
     v.finish()?;
     let name = input.table_name.unwrap_or_default();
     let now = engine.now_millis();
-    let Some(table) = engine.tables.get_mut(&name) else {
+    let Some(table) = engine.tables.get_mut(&name).map(std::sync::Arc::make_mut) else {
         return Err(DynamoError::new(ErrorKind::TableNotFound, format!("Table not found: {name}")));
     };
-    let spec = input.point_in_time_recovery_specification.unwrap_or(Specification {
-        point_in_time_recovery_enabled: None,
-        recovery_period_in_days: None,
-    });
+    let spec = input
+        .point_in_time_recovery_specification
+        .unwrap_or(Specification { point_in_time_recovery_enabled: None, recovery_period_in_days: None });
     table.changes += 1;
     table.definition.point_in_time_recovery = if spec.point_in_time_recovery_enabled == Some(true) {
         let days = spec.recovery_period_in_days.map_or(DEFAULT_DAYS, |d| d as u32);

@@ -63,7 +63,11 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     super::create_table::check_no_duplicate_definitions(input.attribute_definitions.as_deref().unwrap_or_default())?;
     let now = engine.now_millis();
     let name = input.table_name.unwrap_or_default();
-    let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    let table = engine
+        .tables
+        .get_mut(&name)
+        .map(std::sync::Arc::make_mut)
+        .ok_or_else(|| DynamoError::named_table_not_found(&name))?;
     // Counted even if refused below: a logged request that fails again on replay is harmless.
     table.changes += 1;
     // Settings that change nothing about the data: applied, and a request of only these is whole.

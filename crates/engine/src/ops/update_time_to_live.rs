@@ -42,7 +42,11 @@ pub fn run(engine: &mut Engine, input: UpdateTimeToLiveInput) -> Result<UpdateTi
     let name = input.table_name.unwrap_or_default();
     let spec = input.time_to_live_specification.unwrap_or(Specification { enabled: None, attribute_name: None });
     let (enabled, attribute) = (spec.enabled.unwrap_or(false), spec.attribute_name.clone().unwrap_or_default());
-    let table = engine.tables.get_mut(&name).ok_or_else(|| DynamoError::named_table_not_found(&name))?;
+    let table = engine
+        .tables
+        .get_mut(&name)
+        .map(std::sync::Arc::make_mut)
+        .ok_or_else(|| DynamoError::named_table_not_found(&name))?;
     // Counted even if refused below: a logged request that fails again on replay is harmless.
     table.changes += 1;
     // The wording is DynamoDB Local's (fact sheet §7, row 84).

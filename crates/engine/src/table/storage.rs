@@ -60,6 +60,11 @@ impl StoredItem {
         stored.compare(&item_text::Stored { kind, payload: &text }) == Ordering::Equal
     }
 
+    /// Whether the item has the top-level attribute `name` (nothing decoded).
+    pub fn has(&self, name: &str) -> bool {
+        item_text::attributes(&self.form).any(|a| a.name.text() == name)
+    }
+
     /// The item reduced to `names`, decoding only their values: what a page's LastEvaluatedKey
     /// and the TTL sweep need.
     pub fn only(&self, names: &[&str]) -> Item {

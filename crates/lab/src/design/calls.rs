@@ -380,6 +380,28 @@ pub fn build(
     strong: bool,
     defaults: &[(String, String)],
 ) -> Result<Built, String> {
+    build_on_items(fixture, operation, text, index, strong, defaults).map_err(|e| {
+        // A table with a layout and no items yet (a workspace before "Generate items"): the
+        // layout is there, the items are not.
+        if fixture.items.is_empty() && !fixture.table.entities.is_empty() && e.starts_with("no item") {
+            format!(
+                "`{}` holds no items yet, so the call has no key to bind: generate them from its entity layout (Generate items) or add some",
+                fixture.table.name
+            )
+        } else {
+            e
+        }
+    })
+}
+
+fn build_on_items(
+    fixture: &Fixture,
+    operation: &str,
+    text: &str,
+    index: Option<&str>,
+    strong: bool,
+    defaults: &[(String, String)],
+) -> Result<Built, String> {
     let actions = parse(operation, text)?;
     let table = fixture.table;
     let mut bound = Bindings::new();
@@ -513,7 +535,8 @@ fn bind_references(text: &str, items: &[&Map<String, Value>], bound: &mut Bindin
     let mut out = String::new();
     let mut rest = text;
     while let Some(at) = rest.find(':') {
-        let name_len = rest[at + 1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len() - at - 1);
+        let name_len =
+            rest[at + 1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len() - at - 1);
         let name = &rest[at + 1..at + 1 + name_len];
         let before = &rest[..at];
         if name.is_empty() || !outside_quotes(text, text.len() - rest.len() + at) {

@@ -340,13 +340,21 @@ fn pad(item: &mut Map<String, Value>, size: u64, entity: &Entity) -> Result<(), 
     Ok(())
 }
 
+/// Names of the time that ends what another time starts (`dueDate` after `loanDate`).
+const LATER_TIMES: [&str; 9] = ["due", "end", "expir", "until", "return", "close", "finish", "deadline", "ttl"];
+
+/// How far a later time (see [`LATER_TIMES`]) follows the item's other times: 14 days.
+const LATER_BY_MINUTES: u64 = 14 * 24 * 60;
+
 /// Value `n` of a placeholder, in an order that sorts as it counts: times for names of times
 /// (`createdAt`, `orderDate`), zero-padded numbers for counters (`lineNo`), else `user-0001`
-/// for `userId`.
+/// for `userId`. Times of one item are equal, except one named as an end (`dueDate`,
+/// `expiresAt`), which is 14 days later: a generated loan is due after it was made.
 pub fn slot_value(name: &str, n: u64) -> String {
     let lower = name.to_ascii_lowercase();
     if name.ends_with("At") || lower.contains("date") || lower.contains("time") || lower == "ts" || lower == "at" {
-        return timestamp(n);
+        let later = LATER_TIMES.iter().any(|word| lower.contains(word));
+        return timestamp(n * 37 + if later { LATER_BY_MINUTES } else { 0 });
     }
     if ["no", "number", "num", "seq", "index", "line", "position"].iter().any(|s| lower.ends_with(s)) {
         return format!("{:04}", n + 1);
@@ -360,9 +368,8 @@ pub fn slot_value(name: &str, n: u64) -> String {
     format!("{}-{:04}", stem.to_ascii_lowercase(), n + 1)
 }
 
-/// 2026-01-01T00:00:00Z plus `n` times 37 minutes, as ISO-8601.
-fn timestamp(n: u64) -> String {
-    let minutes = n * 37;
+/// 2026-01-01T00:00:00Z plus `minutes`, as ISO-8601.
+fn timestamp(minutes: u64) -> String {
     let days = minutes / (24 * 60);
     let (hour, minute) = ((minutes / 60) % 24, minutes % 60);
     let (year, month, day) = civil(20_454 + days as i64);
@@ -436,6 +443,10 @@ mod tests {
     fn placeholder_values_sort_as_they_count() {
         assert_eq!(slot_value("createdAt", 0), "2026-01-01T00:00:00Z");
         assert_eq!(slot_value("createdAt", 40), "2026-01-02T00:40:00Z");
+        // An end follows the start it ends.
+        assert_eq!(slot_value("loanDate", 40), "2026-01-02T00:40:00Z");
+        assert_eq!(slot_value("dueDate", 40), "2026-01-16T00:40:00Z");
+        assert_eq!(slot_value("expiresAt", 0), "2026-01-15T00:00:00Z");
         assert_eq!(slot_value("lineNo", 8), "0009");
         assert_eq!(slot_value("warehouseId", 2), "warehouse-0003");
         assert_eq!(civil(0), (1970, 1, 1));

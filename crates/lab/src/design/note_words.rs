@@ -89,14 +89,18 @@ fn option(segment: &str) -> Option<Worded> {
         "sorted descending",
         "newest to oldest",
     ];
-    let ascending = ["oldest first", "asc", "ascending", "scanindexforward true", "scanindexforward: true", "oldest to newest"];
+    let ascending =
+        ["oldest first", "asc", "ascending", "scanindexforward true", "scanindexforward: true", "oldest to newest"];
     if descending.contains(&joined.as_str()) {
         return Some(Worded::Option("ScanIndexForward=false".into()));
     }
     if ascending.contains(&joined.as_str()) {
         return Some(Worded::Option("ScanIndexForward=true".into()));
     }
-    if matches!(joined.as_str(), "strong" | "strongly consistent" | "consistent read" | "consistentread" | "strong read") {
+    if matches!(
+        joined.as_str(),
+        "strong" | "strongly consistent" | "consistent read" | "consistentread" | "strong read"
+    ) {
         return Some(Worded::Option("ConsistentRead=true".into()));
     }
     if matches!(joined.as_str(), "eventual" | "eventually consistent" | "eventual read") {
@@ -194,7 +198,6 @@ fn split_trailing_clause(text: &str) -> (&str, Option<&str>) {
     (before, Some(&trimmed[open + 1..trimmed.len() - 1]))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::normalize;
@@ -222,13 +225,23 @@ mod tests {
             normalize("PK=MEMBER#id, SK=LOAN#<etc0> (condition attribute_exists(PK), REMOVE overdue)"),
             "PK=MEMBER#id, SK=LOAN#<etc0> REMOVE overdue if attribute_exists(PK)"
         );
-        assert_eq!(normalize("PK=BOOK#id, SK=META (ADD copiesAvailable 1)"), "PK=BOOK#id, SK=META ADD copiesAvailable 1");
+        assert_eq!(
+            normalize("PK=BOOK#id, SK=META (ADD copiesAvailable 1)"),
+            "PK=BOOK#id, SK=META ADD copiesAvailable 1"
+        );
         assert_eq!(
             normalize("PK=ORDER#id, SK=META SET status = 'X' if version = 3"),
             "PK=ORDER#id, SK=META SET status = 'X' if version = 3",
             "the shorthand itself is unchanged"
         );
-        assert_eq!(normalize("PK=ORDER#id, SK=META, condition attribute_not_exists(PK)"), "PK=ORDER#id, SK=META if attribute_not_exists(PK)");
-        assert_eq!(normalize("PK=A#id SET a = 1, top = 3"), "PK=A#id SET a = 1, top = 3", "an attribute named like an option word");
+        assert_eq!(
+            normalize("PK=ORDER#id, SK=META, condition attribute_not_exists(PK)"),
+            "PK=ORDER#id, SK=META if attribute_not_exists(PK)"
+        );
+        assert_eq!(
+            normalize("PK=A#id SET a = 1, top = 3"),
+            "PK=A#id SET a = 1, top = 3",
+            "an attribute named like an option word"
+        );
     }
 }

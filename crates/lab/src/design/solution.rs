@@ -68,7 +68,16 @@ pub fn to_solution(design: &Design, creates: Vec<Value>, challenge: &Challenge, 
             notes.push(format!("pattern {} has no call in the design", pattern.id));
             continue;
         };
-        let strong = pattern.consistency == Consistency::Strong;
+        // The design's own choice, as `dynalab check` reads it: a challenge that asks for a strong
+        // read is failed by an eventual one (a pattern without a row is eventual, said).
+        let row = design.inventory.iter().find(|r| r.id == pattern.id);
+        if row.and_then(|r| r.consistency).is_none() && pattern.consistency == Consistency::Strong {
+            notes.push(format!(
+                "pattern {} has no consistency in the design's inventory: eventual taken, and the challenge asks for strong",
+                pattern.id
+            ));
+        }
+        let strong = row.is_some_and(|r| r.consistency == Some(Consistency::Strong));
         match template_request(table, &call.operation, &call.key_condition, call.index.as_deref(), strong) {
             Ok(request) => {
                 patterns.insert(
@@ -96,7 +105,7 @@ mod tests {
     fn the_cart_challenge_solved_as_a_design_is_graded_like_its_reference() {
         let pack = Pack::parse(include_str!("../../../../packs/cart.json")).expect("pack");
         let challenge = pack.challenge.as_ref().expect("a challenge");
-        let document = "## Table: cart\n**Keys:** pk (S), sk (S)\n\n| Entity | pk | sk |\n|---|---|---|\n| Customer | CUST#<customerId> | PROFILE |\n| CartLine | CUST#<customerId> | LINE#<sku> |\n\n| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n| AP1 | cart | Query | pk=CUST#<customerId> AND begins_with(sk, 'LINE#') | base |\n| AP2 | one line | GetItem | pk=CUST#<customerId>, sk=LINE#<sku> | base |\n| AP3 | profile | GetItem | pk=CUST#<customerId>, sk=PROFILE | base |\n";
+        let document = "## Access patterns\n\n| # | Pattern | Type | Peak/s | Consistency |\n|---|---|---|---|---|\n| AP1 | cart | read | 50 | eventual |\n| AP2 | one line | read | 20 | strong |\n| AP3 | profile | read | 10 | eventual |\n\n## Table: cart\n**Keys:** pk (S), sk (S)\n\n| Entity | pk | sk |\n|---|---|---|\n| Customer | CUST#<customerId> | PROFILE |\n| CartLine | CUST#<customerId> | LINE#<sku> |\n\n| # | Pattern | Operation | Key condition | Index |\n|---|---|---|---|---|\n| AP1 | cart | Query | pk=CUST#<customerId> AND begins_with(sk, 'LINE#') | base |\n| AP2 | one line | GetItem | pk=CUST#<customerId>, sk=LINE#<sku> | base |\n| AP3 | profile | GetItem | pk=CUST#<customerId>, sk=PROFILE | base |\n";
         let (design, _) = read(document).expect("reads");
         let creates = design.to_workbook().expect("workbook").workbook.tables;
         let (solution, notes) = to_solution(&design, creates, challenge, "cart");
@@ -110,6 +119,30 @@ mod tests {
         let graded = grade(challenge, &solution, Arc::new(FixedClock::at(1_700_000_000_000))).expect("grades");
         assert_eq!(graded.verdict, Verdict::Pass, "{:#?}", graded.patterns);
         assert_eq!(graded.score, 100);
+        // The strong read chosen as eventual in the design is graded as eventual: it fails.
+        let (eventual, _) = read(
+            &document.replace("| AP2 | one line | read | 20 | strong |", "| AP2 | one line | read | 20 | eventual |"),
+        )
+        .expect("reads");
+        let creates = eventual.to_workbook().expect("workbook").workbook.tables;
+        let (solution, _) = to_solution(&eventual, creates, challenge, "cart");
+        assert!(solution.patterns["AP2"][0]
+            .request
+            .as_ref()
+            .expect("request")
+            .get("ConsistentRead")
+            .is_none_or(|c| c == false));
+        let graded = grade(challenge, &solution, Arc::new(FixedClock::at(1_700_000_000_000))).expect("grades");
+        assert_eq!(graded.verdict, Verdict::Fail);
+        let ap2 = graded.patterns.iter().find(|p| p.id == "AP2").expect("AP2");
+        assert!(ap2.reasons.iter().any(|r| r.contains("strong consistency")), "{:?}", ap2.reasons);
+        // A design without a consistency for it is eventual too, and the note says so.
+        let (unsaid, _) =
+            read(&document.replace("| AP2 | one line | read | 20 | strong |", "| AP2 | one line | read | 20 | |"))
+                .expect("reads");
+        let creates = unsaid.to_workbook().expect("workbook").workbook.tables;
+        let (_, notes) = to_solution(&unsaid, creates, challenge, "cart");
+        assert!(notes.iter().any(|n| n.starts_with("pattern AP2 has no consistency")), "{notes:?}");
         // A Scan for the cart fails, as the reference's naive solution does.
         let scan = document.replace(
             "| AP1 | cart | Query | pk=CUST#<customerId> AND begins_with(sk, 'LINE#') | base |",

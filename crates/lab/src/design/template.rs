@@ -67,7 +67,9 @@ impl Template {
             if is_name(segment) && segment.starts_with(|c: char| c.is_ascii_lowercase()) {
                 // `MEMBER#id` and `BOOK#id` in one transaction are two ids: `memberId`, `bookId`.
                 let name = match (*segment, i.checked_sub(1).map(|p| segments[p])) {
-                    ("id", Some(word)) if !word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase() || c == '_') => {
+                    ("id", Some(word))
+                        if !word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase() || c == '_') =>
+                    {
                         let lower = word.to_ascii_lowercase();
                         let mut camel = String::new();
                         for (n, piece) in lower.split('_').filter(|p| !p.is_empty()).enumerate() {

@@ -113,7 +113,10 @@ fn a_markdown_file_is_told_from_yaml_and_json() {
     assert_eq!(imported.workbook.patterns.len(), 5);
     assert!(!super::markdown::looks_like_markdown("Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n"));
     assert!(super::markdown::looks_like_markdown(AS_WRITTEN));
-    assert!(!super::markdown::looks_like_markdown("# A comment\nresource \"aws_dynamodb_table\" \"t\" {\n}\n"), "Terraform");
+    assert!(
+        !super::markdown::looks_like_markdown("# A comment\nresource \"aws_dynamodb_table\" \"t\" {\n}\n"),
+        "Terraform"
+    );
     assert!(!super::markdown::looks_like_markdown("# serverless\nservice: orders\nprovider:\n  name: aws\n"), "YAML");
 }
 
@@ -289,7 +292,10 @@ fn the_aws_mcp_servers_markdown_is_read_as_it_is_written() {
 #[test]
 fn each_damaged_cell_is_named_and_the_rest_is_proven() {
     // Few items, so each of the ~50 copies checks quickly.
-    let small = DESIGNER.replace("| 200 | pattern 1 |", "| 20 | pattern 1 |").replace("| 2000 |", "| 40 |").replace("| 100 |", "| 10 |");
+    let small = DESIGNER
+        .replace("| 200 | pattern 1 |", "| 20 | pattern 1 |")
+        .replace("| 2000 |", "| 40 |")
+        .replace("| 100 |", "| 10 |");
     let lines: Vec<&str> = small.lines().collect();
     for (number, line) in lines.iter().enumerate() {
         if !line.starts_with('|') || line.starts_with("|---") {
@@ -338,8 +344,6 @@ fn the_modelling_skills_own_text_is_read_with_the_examples_verdicts() {
         eprintln!("{path} is not here: skipped");
         return;
     };
-    let verdicts = |text: &str| -> Vec<(String, Verdict)> {
-        outcome(text).into_iter().map(|o| (o.0, o.3)).collect()
-    };
+    let verdicts = |text: &str| -> Vec<(String, Verdict)> { outcome(text).into_iter().map(|o| (o.0, o.3)).collect() };
     assert_eq!(verdicts(&seed), verdicts(AS_WRITTEN));
 }

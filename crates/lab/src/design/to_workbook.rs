@@ -57,6 +57,14 @@ impl Design {
             bound.push(Bound { design: table.clone(), layout, items });
         }
         let mut converted = self.prove_with(creates, &bound);
+        for table in &bound {
+            if !table.items.is_empty() {
+                converted.workbook.fixtures.insert(
+                    table.design.name.clone(),
+                    Value::Array(table.items.iter().map(|(_, item)| Value::Object(item.clone())).collect()),
+                );
+            }
+        }
         converted.workbook.scale = scale as f64;
         notes.append(&mut converted.notes);
         converted.notes = notes;
@@ -64,18 +72,10 @@ impl Design {
     }
 
     /// The workbook of this design's inventory with its calls bound on `tables`' items (a
-    /// document's generated fixture, or a workspace's own items).
+    /// document's generated fixture, or a workspace's own items), without a fixture: the caller
+    /// adds one, or runs it where the items already are.
     pub fn prove_with(&self, creates: Vec<Value>, tables: &[Bound]) -> Converted {
         let mut notes = Vec::new();
-        let mut fixtures = Map::new();
-        for table in tables {
-            if !table.items.is_empty() {
-                fixtures.insert(
-                    table.design.name.clone(),
-                    Value::Array(table.items.iter().map(|(_, item)| Value::Object(item.clone())).collect()),
-                );
-            }
-        }
         let layouts = tables;
         let designs: Vec<&TableDesign> = tables.iter().map(|t| &t.design).collect();
         let mut patterns = Vec::new();
@@ -162,7 +162,7 @@ impl Design {
             max_fan_out: None,
             replicas: Default::default(),
             tables: creates,
-            fixtures,
+            fixtures: Map::new(),
             setup: Vec::new(),
             patterns,
             facets: Vec::new(),
@@ -174,14 +174,20 @@ impl Design {
     /// `pattern`, not proven when a cell it depends on could not be read: the call made anyway (the
     /// one proposed instead) runs and is reported, and the pattern fails saying why.
     fn unproven(&self, mut pattern: Pattern, shown: Option<String>) -> Pattern {
-        let why: Vec<String> =
-            self.unread.iter().filter(|u| u.patterns.contains(&pattern.id)).map(|u| format!("{}: {}", u.at, u.problem)).collect();
+        let why: Vec<String> = self
+            .unread
+            .iter()
+            .filter(|u| u.patterns.contains(&pattern.id))
+            .map(|u| format!("{}: {}", u.at, u.problem))
+            .collect();
         if why.is_empty() {
             return pattern;
         }
         let why = format!("not proven: {}", why.join("; "));
         match (&pattern.no_call, pattern.requests.is_empty()) {
-            (Some(no_call), _) => pattern.no_call = Some(format!("{why}; no call could be proposed instead ({no_call})")),
+            (Some(no_call), _) => {
+                pattern.no_call = Some(format!("{why}; no call could be proposed instead ({no_call})"))
+            }
             (None, true) => pattern.no_call = Some(format!("{why}; no call was proposed instead")),
             (None, false) => {
                 let call = shown.filter(|c| !c.trim().is_empty()).unwrap_or_else(|| "the call made".into());

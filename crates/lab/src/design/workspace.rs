@@ -1,7 +1,8 @@
 //! The design a workspace is: its tables, indexes and items are the engine's; its inventory,
 //! entity layouts and calls are the design's ([`crate::workspace::Studio`]). Proving runs the
-//! calls on a copy of the workspace's own items, so the workspace never changes; a document
-//! written from it names the workspace's keys and indexes.
+//! calls on a copy of the workspace's engine that shares its tables until a pattern writes one
+//! ([`crate::workbook::check::check_on`]), so the workspace never changes and a million items
+//! are never copied; a document written from it names the workspace's keys and indexes.
 
 use super::fixture::Layout;
 use super::to_workbook::Bound;
@@ -108,21 +109,31 @@ pub fn current(engine: &Engine, design: &Design) -> Design {
     Design { tables: tables.into_iter().map(|(t, _)| t).collect(), ..design.clone() }
 }
 
-/// The workbook that proves `design` on the workspace's tables and items (a copy: nothing the
-/// workbook runs touches the workspace).
+/// How many of a workspace table's items the calls are bound on (the busiest collection among
+/// them, an existing item's key): the first in scan order, so whole collections of random
+/// partitions. The calls then run on every item.
+pub const BINDING_SAMPLE: usize = 20_000;
+
+/// The workbook that proves `design` on the workspace: its tables, and its calls bound on the
+/// workspace's items, with no fixture — [`crate::workbook::check::check_on`] runs it on a copy of
+/// the workspace's engine (nothing the workbook runs touches the workspace).
 pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
+    prove_sampling(engine, design, BINDING_SAMPLE)
+}
+
+fn prove_sampling(engine: &Engine, design: &Design, sample: usize) -> Result<Converted, String> {
     let (tables, missing) = tables(engine, design);
     let designs: Vec<TableDesign> = tables.iter().map(|(t, _)| t.clone()).collect();
     let (scale, scaled) = super::fixture::scale(&designs);
     let mut creates = Vec::new();
     let mut bound = Vec::new();
+    let mut sampled = Vec::new();
     for (table, create) in tables {
-        let (items, _) = engine.snapshot_items(&table.name, None, usize::MAX).map_err(|e| e.message)?;
-        let items = items
-            .iter()
-            .filter_map(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
-            .map(|item| (usize::MAX, item))
-            .collect();
+        let items = items_of(engine, &table.name, sample)?;
+        let held = engine.outline(&table.name).map(|shape| shape.totals.items).unwrap_or(0);
+        if held > items.len() {
+            sampled.push(format!("{} of {held} items of `{}`", items.len(), table.name));
+        }
         let layout = Layout::new(&table, scale)?;
         creates.push(create);
         bound.push(Bound { design: table, layout, items });
@@ -130,11 +141,43 @@ pub fn prove_on(engine: &Engine, design: &Design) -> Result<Converted, String> {
     let mut converted = design.prove_with(creates, &bound);
     converted.workbook.scale = scale as f64;
     converted.notes.extend(scaled);
+    if !sampled.is_empty() {
+        converted.notes.push(format!(
+            "the calls' keys were chosen among the first {} (scan order); the calls ran on every item",
+            sampled.join(", ")
+        ));
+    }
     for name in missing {
         converted.notes.push(format!("the design names table `{name}`, which the workspace does not hold"));
     }
     converted.notes.extend(design.unread.iter().map(|u| format!("not read from the document: {u}")));
     Ok(converted)
+}
+
+/// The workbook `design` is, with every item of the workspace as its fixture (a file to keep or
+/// to check elsewhere; a proof in place needs no copy: [`prove_on`]).
+pub fn workbook_with_items(engine: &Engine, design: &Design) -> Result<Converted, String> {
+    let mut converted = prove_on(engine, design)?;
+    for create in &converted.workbook.tables {
+        let name = create.get("TableName").and_then(Value::as_str).unwrap_or_default();
+        let items: Vec<Value> =
+            items_of(engine, name, usize::MAX)?.into_iter().map(|(_, item)| Value::Object(item)).collect();
+        if !items.is_empty() {
+            converted.workbook.fixtures.insert(name.to_string(), Value::Array(items));
+        }
+    }
+    converted.notes.retain(|note| !note.starts_with("the calls' keys were chosen among"));
+    Ok(converted)
+}
+
+/// The first `limit` items of `table` in scan order, in DynamoDB JSON.
+fn items_of(engine: &Engine, table: &str, limit: usize) -> Result<Vec<(usize, Map<String, Value>)>, String> {
+    let (items, _) = engine.snapshot_items(table, None, limit).map_err(|e| e.message)?;
+    Ok(items
+        .iter()
+        .filter_map(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok())
+        .map(|item| (usize::MAX, item))
+        .collect())
 }
 
 /// Items generated from `table`'s entity layout, for the workspace to hold.
@@ -250,7 +293,7 @@ mod tests {
     use super::*;
     use crate::design::markdown::read;
     use crate::workbook::analysis::Verdict;
-    use crate::workbook::check::check;
+    use crate::workbook::check::{check, check_on};
     use dynalab_engine::{Clock, FixedClock};
     use std::sync::Arc;
 
@@ -262,11 +305,12 @@ mod tests {
     fn a_workspace_made_from_a_document_proves_the_same_and_is_never_changed() {
         let (design, _) = read(include_str!("../../../../examples/orders-service.design.md")).expect("reads");
         let (engine, _) = engine_for(&design, clock()).expect("workspace");
-        let before = engine.snapshot_items("orders-service", None, usize::MAX).expect("items").0.len();
+        let before =
+            (engine.snapshot_items("orders-service", None, usize::MAX).expect("items").0, engine.change_mark());
         let on_workspace = prove_on(&engine, &design).expect("proves");
+        assert!(on_workspace.workbook.fixtures.is_empty(), "a proof in place copies no item");
         let from_document = design.to_workbook().expect("workbook");
-        let verdicts = |workbook: &crate::workbook::Workbook| {
-            let checked = check(workbook, clock()).expect("checks");
+        let verdicts = |checked: crate::workbook::check::Checked| {
             checked
                 .result
                 .patterns
@@ -274,11 +318,20 @@ mod tests {
                 .map(|p| (p.id.clone(), p.verdict, p.items, p.read_units, p.write_units))
                 .collect::<Vec<_>>()
         };
-        let proven = verdicts(&on_workspace.workbook);
-        assert_eq!(proven, verdicts(&from_document.workbook));
+        let proven = verdicts(check_on(&on_workspace.workbook, engine.clone()).expect("checks"));
+        assert_eq!(proven, verdicts(check(&from_document.workbook, clock()).expect("checks")));
         assert!(proven.iter().all(|p| p.1 == Verdict::Pass), "{proven:?}");
-        let after = engine.snapshot_items("orders-service", None, usize::MAX).expect("items").0.len();
-        assert_eq!(before, after, "the transaction ran on a copy");
+        // The file written from the workspace carries its items and proves the same anywhere.
+        let file = workbook_with_items(&engine, &design).expect("workbook");
+        assert_eq!(file.workbook.fixtures["orders-service"].as_array().map(Vec::len), Some(before.0.len()));
+        assert_eq!(proven, verdicts(check(&file.workbook, clock()).expect("checks")));
+        let after = (engine.snapshot_items("orders-service", None, usize::MAX).expect("items").0, engine.change_mark());
+        assert_eq!(
+            before.0.iter().map(|raw| raw.get()).collect::<Vec<_>>(),
+            after.0.iter().map(|raw| raw.get()).collect::<Vec<_>>(),
+            "the transaction ran on a copy"
+        );
+        assert_eq!(before.1, after.1);
         // The document written from the workspace reads back as the design it holds.
         let written = crate::design::markdown::write(&current(&engine, &design));
         let (again, _) = read(&written).expect("reads back");
@@ -292,7 +345,7 @@ mod tests {
         let workbook = crate::workbook::Workbook::parse(text).expect("workbook");
         let (engine, design, notes) = from_workbook(&workbook, clock()).expect("opens");
         assert_eq!(design.inventory.len(), workbook.patterns.len());
-        let proven = check(&prove_on(&engine, &design).expect("proves").workbook, clock()).expect("checks");
+        let proven = check_on(&prove_on(&engine, &design).expect("proves").workbook, engine.clone()).expect("checks");
         let original = check(&workbook, clock()).expect("checks");
         let summary = |r: &crate::workbook::analysis::DesignResult| {
             r.patterns
@@ -321,13 +374,54 @@ mod tests {
     #[cfg(all(feature = "yaml", feature = "hcl"))]
     #[test]
     fn every_format_opens_as_a_workspace() {
-        for name in ["terraform-sessions.tf", "serverless-orders.yml", "onetable-crm.json", "cfn-conditions-stages.yaml"] {
-            let text = std::fs::read_to_string(format!("{}/../../tests/designs/{name}", env!("CARGO_MANIFEST_DIR"))).expect(name);
+        for name in
+            ["terraform-sessions.tf", "serverless-orders.yml", "onetable-crm.json", "cfn-conditions-stages.yaml"]
+        {
+            let text = std::fs::read_to_string(format!("{}/../../tests/designs/{name}", env!("CARGO_MANIFEST_DIR")))
+                .expect(name);
             let imported = crate::workbook::import::import(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let (mut engine, _, _) = from_workbook(&imported.workbook, clock()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let (mut engine, _, _) =
+                from_workbook(&imported.workbook, clock()).unwrap_or_else(|e| panic!("{name}: {e}"));
             let tables = engine.execute_value("ListTables", &serde_json::json!({})).expect("lists");
             assert!(tables["TableNames"].as_array().is_some_and(|t| !t.is_empty()), "{name}: {tables}");
         }
     }
 
+    /// A workspace larger than the binding sample proves on all its items: the calls' keys come
+    /// from the first items, the Query counts every item of the collection it reads, and the note
+    /// says how many items the keys were chosen among.
+    #[test]
+    fn a_large_workspace_binds_its_calls_on_a_sample_and_runs_them_on_every_item() {
+        let (design, _) = read(include_str!("../../../../examples/orders-service.design.md")).expect("reads");
+        let (engine, _) = engine_for(&design, clock()).expect("workspace");
+        let held = engine.outline("orders-service").expect("table").totals.items;
+        let whole = check_on(&prove_on(&engine, &design).expect("proves").workbook, engine.clone()).expect("checks");
+        let sampled = prove_sampling(&engine, &design, held / 3).expect("proves");
+        assert!(
+            sampled.notes.iter().any(|n| n.contains(&format!("{} of {held} items of `orders-service`", held / 3))),
+            "{:?}",
+            sampled.notes
+        );
+        let checked = check_on(&sampled.workbook, engine.clone()).expect("checks");
+        for (a, b) in whole.result.patterns.iter().zip(&checked.result.patterns) {
+            assert_eq!(a.verdict, b.verdict, "{}", a.id);
+            assert_eq!(a.operation, b.operation, "{}", a.id);
+        }
+    }
+
+    /// Before its items are generated, a workspace's patterns say to generate them, never to add
+    /// an entity the layout already has.
+    #[test]
+    fn a_workspace_before_its_items_are_generated_says_to_generate_them() {
+        let (design, _) = read(include_str!("../../../../examples/orders-service.design.md")).expect("reads");
+        let mut engine = Engine::new(clock());
+        for create in &design.to_workbook().expect("workbook").workbook.tables {
+            engine.execute_value("CreateTable", create).expect("created");
+        }
+        let proved = prove_on(&engine, &design).expect("proves");
+        let said: Vec<&String> = proved.notes.iter().filter(|n| n.contains("holds no items yet")).collect();
+        assert!(!said.is_empty(), "{:?}", proved.notes);
+        assert!(said.iter().all(|n| n.contains("generate them from its entity layout (Generate items)")), "{said:?}");
+        assert!(!proved.notes.iter().any(|n| n.contains("add the entity to the layout")), "{:?}", proved.notes);
+    }
 }

@@ -28,7 +28,8 @@ pub(super) fn stack(workbook: &Workbook, tables: &[TableExport<'_>], notes: &mut
         workbook.name
     );
     for table in tables {
-        let key = |name: &str| format!("{{ name: {}, type: {} }}", text(name), attribute_type(&table.attribute_type(name)));
+        let key =
+            |name: &str| format!("{{ name: {}, type: {} }}", text(name), attribute_type(&table.attribute_type(name)));
         let variable = {
             let p = pascal(&table.name);
             let mut chars = p.chars();
@@ -44,9 +45,11 @@ pub(super) fn stack(workbook: &Workbook, tables: &[TableExport<'_>], notes: &mut
         }
         if table.billing() == "PROVISIONED" {
             let throughput = table.create.get("ProvisionedThroughput").cloned().unwrap_or_default();
-            let capacity = |units: &Value, range: Option<crate::workbook::declared::Range>| match range {
+            let capacity = |units: &Value, range: Option<crate::workbook::declared::Range>| {
+                match range {
                 Some(r) => format!("dynamodb.Capacity.autoscaled({{ minCapacity: {}, maxCapacity: {}, targetUtilizationPercent: 70 }})", r.min, r.max),
                 None => format!("dynamodb.Capacity.fixed({})", units.as_u64().unwrap_or(1)),
+            }
             };
             let declared = table.declared;
             let read = capacity(&throughput["ReadCapacityUnits"], declared.and_then(|d| d.read_scaling));
@@ -56,7 +59,10 @@ pub(super) fn stack(workbook: &Workbook, tables: &[TableExport<'_>], notes: &mut
                 Some(r) => format!("dynamodb.Capacity.autoscaled({{ minCapacity: {}, maxCapacity: {}, targetUtilizationPercent: 70 }})", r.min, r.max),
                 None => format!("dynamodb.Capacity.autoscaled({{ minCapacity: {writes}, maxCapacity: {writes} }})"),
             };
-            let _ = writeln!(out, "      billing: dynamodb.Billing.provisioned({{ readCapacity: {read}, writeCapacity: {write} }}),");
+            let _ = writeln!(
+                out,
+                "      billing: dynamodb.Billing.provisioned({{ readCapacity: {read}, writeCapacity: {write} }}),"
+            );
         } else {
             out.push_str("      billing: dynamodb.Billing.onDemand(),\n");
         }
@@ -69,7 +75,12 @@ pub(super) fn stack(workbook: &Workbook, tables: &[TableExport<'_>], notes: &mut
                 if hash.len() > 1 || range.len() > 1 {
                     notes.push(format!("cdk: index `{}` has a multi-attribute key; its first attributes are written (set the others once TableV2 takes them)", name(index)));
                 }
-                let _ = write!(out, "        {{ indexName: {}, partitionKey: {}", text(name(index)), key(hash.first().map_or("", String::as_str)));
+                let _ = write!(
+                    out,
+                    "        {{ indexName: {}, partitionKey: {}",
+                    text(name(index)),
+                    key(hash.first().map_or("", String::as_str))
+                );
                 if let Some(range) = range.first() {
                     let _ = write!(out, ", sortKey: {}", key(range));
                 }
@@ -83,7 +94,12 @@ pub(super) fn stack(workbook: &Workbook, tables: &[TableExport<'_>], notes: &mut
             out.push_str("      localSecondaryIndexes: [\n");
             for index in locals {
                 let range = key_names(index.get("KeySchema"), "RANGE");
-                let _ = write!(out, "        {{ indexName: {}, sortKey: {}", text(name(index)), key(range.first().map_or("", String::as_str)));
+                let _ = write!(
+                    out,
+                    "        {{ indexName: {}, sortKey: {}",
+                    text(name(index)),
+                    key(range.first().map_or("", String::as_str))
+                );
                 projection(&mut out, index);
                 out.push_str(" },\n");
             }
@@ -127,7 +143,11 @@ fn projection(out: &mut String, index: &Map<String, Value>) {
                 .flatten()
                 .filter_map(|a| a.as_str().map(text))
                 .collect();
-            let _ = write!(out, ", projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [{}]", names.join(", "));
+            let _ = write!(
+                out,
+                ", projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [{}]",
+                names.join(", ")
+            );
         }
         _ => {}
     }

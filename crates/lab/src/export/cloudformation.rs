@@ -48,18 +48,42 @@ pub(super) fn template(workbook: &Workbook, tables: &[TableExport<'_>], notes: &
         };
         let table_id = json!({"Fn::Sub": format!("table/${{{logical}}}")});
         if let Some(range) = declared.read_scaling {
-            scaled("Read".into(), table_id.clone(), "dynamodb:table:ReadCapacityUnits", range, "DynamoDBReadCapacityUtilization");
+            scaled(
+                "Read".into(),
+                table_id.clone(),
+                "dynamodb:table:ReadCapacityUnits",
+                range,
+                "DynamoDBReadCapacityUtilization",
+            );
         }
         if let Some(range) = declared.write_scaling {
-            scaled("Write".into(), table_id, "dynamodb:table:WriteCapacityUnits", range, "DynamoDBWriteCapacityUtilization");
+            scaled(
+                "Write".into(),
+                table_id,
+                "dynamodb:table:WriteCapacityUnits",
+                range,
+                "DynamoDBWriteCapacityUtilization",
+            );
         }
         for (index, own) in &declared.indexes {
             let index_id = json!({"Fn::Sub": format!("table/${{{logical}}}/index/{index}")});
             if let Some(range) = own.read_scaling {
-                scaled(format!("{}Read", pascal(index)), index_id.clone(), "dynamodb:index:ReadCapacityUnits", range, "DynamoDBReadCapacityUtilization");
+                scaled(
+                    format!("{}Read", pascal(index)),
+                    index_id.clone(),
+                    "dynamodb:index:ReadCapacityUnits",
+                    range,
+                    "DynamoDBReadCapacityUtilization",
+                );
             }
             if let Some(range) = own.write_scaling {
-                scaled(format!("{}Write", pascal(index)), index_id, "dynamodb:index:WriteCapacityUnits", range, "DynamoDBWriteCapacityUtilization");
+                scaled(
+                    format!("{}Write", pascal(index)),
+                    index_id,
+                    "dynamodb:index:WriteCapacityUnits",
+                    range,
+                    "DynamoDBWriteCapacityUtilization",
+                );
             }
         }
     }
@@ -68,7 +92,8 @@ pub(super) fn template(workbook: &Workbook, tables: &[TableExport<'_>], notes: &
     }
     let mut template = Map::new();
     template.insert("AWSTemplateFormatVersion".into(), json!("2010-09-09"));
-    template.insert("Description".into(), json!(format!("{} — exported by dynalab from the proven design", workbook.name)));
+    template
+        .insert("Description".into(), json!(format!("{} — exported by dynalab from the proven design", workbook.name)));
     template.insert("Resources".into(), Value::Object(resources));
     Value::Object(template)
 }

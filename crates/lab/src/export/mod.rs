@@ -66,7 +66,8 @@ impl TableExport<'_> {
 
     pub fn stream_view(&self) -> Option<&str> {
         let stream = self.create.get("StreamSpecification")?;
-        (stream.get("StreamEnabled").and_then(Value::as_bool) != Some(false)).then(|| stream.get("StreamViewType")?.as_str())?
+        (stream.get("StreamEnabled").and_then(Value::as_bool) != Some(false))
+            .then(|| stream.get("StreamViewType")?.as_str())?
     }
 }
 

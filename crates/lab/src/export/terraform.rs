@@ -55,7 +55,11 @@ pub(super) fn main_tf(workbook: &Workbook, tables: &[TableExport<'_>], notes: &m
             if hash.len() > 1 || range.len() > 1 {
                 for (names, kind) in [(&hash, "HASH"), (&range, "RANGE")] {
                     for name in names {
-                        let _ = write!(out, "    key_schema {{\n      attribute_name = {}\n      key_type       = \"{kind}\"\n    }}\n", quoted(name));
+                        let _ = write!(
+                            out,
+                            "    key_schema {{\n      attribute_name = {}\n      key_type       = \"{kind}\"\n    }}\n",
+                            quoted(name)
+                        );
                     }
                 }
             } else {
@@ -79,7 +83,11 @@ pub(super) fn main_tf(workbook: &Workbook, tables: &[TableExport<'_>], notes: &m
             out.push_str("  }\n");
         }
         if let Some(attribute) = &table.time_to_live {
-            let _ = write!(out, "\n  ttl {{\n    attribute_name = {}\n    enabled        = true\n  }}\n", quoted(attribute));
+            let _ = write!(
+                out,
+                "\n  ttl {{\n    attribute_name = {}\n    enabled        = true\n  }}\n",
+                quoted(attribute)
+            );
         }
         if let Some(view) = table.stream_view() {
             let _ = write!(out, "\n  stream_enabled   = true\n  stream_view_type = {}\n", quoted(view));
@@ -120,16 +128,34 @@ pub(super) fn main_tf(workbook: &Workbook, tables: &[TableExport<'_>], notes: &m
                 scaled("read", &table_id, "dynamodb:table:ReadCapacityUnits", range, "DynamoDBReadCapacityUtilization");
             }
             if let Some(range) = declared.write_scaling {
-                scaled("write", &table_id, "dynamodb:table:WriteCapacityUnits", range, "DynamoDBWriteCapacityUtilization");
+                scaled(
+                    "write",
+                    &table_id,
+                    "dynamodb:table:WriteCapacityUnits",
+                    range,
+                    "DynamoDBWriteCapacityUtilization",
+                );
             }
             for (index, own) in &declared.indexes {
                 let id = format!("{table_id}/index/{index}");
                 let stem = snake(index);
                 if let Some(range) = own.read_scaling {
-                    scaled(&format!("{stem}_read"), &id, "dynamodb:index:ReadCapacityUnits", range, "DynamoDBReadCapacityUtilization");
+                    scaled(
+                        &format!("{stem}_read"),
+                        &id,
+                        "dynamodb:index:ReadCapacityUnits",
+                        range,
+                        "DynamoDBReadCapacityUtilization",
+                    );
                 }
                 if let Some(range) = own.write_scaling {
-                    scaled(&format!("{stem}_write"), &id, "dynamodb:index:WriteCapacityUnits", range, "DynamoDBWriteCapacityUtilization");
+                    scaled(
+                        &format!("{stem}_write"),
+                        &id,
+                        "dynamodb:index:WriteCapacityUnits",
+                        range,
+                        "DynamoDBWriteCapacityUtilization",
+                    );
                 }
             }
         }

@@ -70,12 +70,17 @@ fn inline(value: &Value) -> String {
 /// A string as a plain scalar when YAML reads it back as the same string, else double-quoted.
 fn scalar_text(text: &str) -> String {
     let plain = !text.is_empty()
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | ':' | '#' | '@' | '$' | '{' | '}' | ' '))
+        && text.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | ':' | '#' | '@' | '$' | '{' | '}' | ' ')
+        })
         && text.starts_with(|c: char| c.is_ascii_alphabetic())
         && !text.ends_with(' ')
         && !text.contains(": ")
         && !text.contains(" #")
-        && !matches!(text.to_ascii_lowercase().as_str(), "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n");
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
+        );
     if plain {
         text.to_string()
     } else {

@@ -290,22 +290,32 @@ fn item(engine: &mut Engine, rule: &ItemRule) -> (bool, String) {
         Err(e) => return (false, format!("{}: {}", e.kind.name(), e.message)),
     };
     let key_text = compact(&key);
+    let wanted = plain_json::item_from_text(&Value::Object(rule.has.clone()).to_string()).unwrap_or(json!({}));
+    // A failure says what was expected, not only what was found.
+    let expected = if rule.has.is_empty() { String::new() } else { format!(" with {}", compact(&wanted)) };
     match (item, rule.absent) {
         (None, true) => (true, format!("there is no item {key_text}")),
-        (Some(_), true) => (false, format!("the item {key_text} exists")),
-        (None, false) => (false, format!("there is no item {key_text}")),
+        (Some(_), true) => (false, format!("the item {key_text} exists; it should not")),
+        (None, false) => (false, format!("there is no item {key_text}; expected one{expected}")),
         (Some(item), false) => {
-            let wanted = plain_json::item_from_text(&Value::Object(rule.has.clone()).to_string()).unwrap_or(json!({}));
             let mismatch =
                 wanted.as_object().into_iter().flatten().find(|(name, value)| item.get(name.as_str()) != Some(value));
             match mismatch {
                 None => (true, format!("the item {key_text} is as expected")),
-                Some((name, _)) => {
-                    let actual = item.get(name.as_str()).map_or("absent".into(), Value::to_string);
-                    (false, format!("{name} of {key_text} is {actual}"))
+                Some((name, value)) => {
+                    let actual = item.get(name.as_str()).map_or("absent".into(), compact_value);
+                    (false, format!("{name} of {key_text} is {actual}; expected {}", compact_value(value)))
                 }
             }
         }
+    }
+}
+
+/// One attribute value in DynamoDB JSON as plain JSON (`"linus"`, `2`), for messages.
+fn compact_value(value: &Value) -> String {
+    match serde_json::from_str::<Value>(&compact(&json!({ "v": value }))) {
+        Ok(Value::Object(mut plain)) => plain.remove("v").map_or_else(|| value.to_string(), |v| v.to_string()),
+        _ => value.to_string(),
     }
 }
 
@@ -388,6 +398,37 @@ mod tests {
             &json!({"TableName": "accounts", "Key": {"pk": {"S": "USER#grace"}, "sk": {"S": "PROFILE"}}}),
         );
         assert!(grace.unwrap().get("Item").is_some(), "step 1's solution created Grace");
+    }
+
+    /// A failed item check says what it expected: the missing guard item's key and attributes, a
+    /// wrong attribute's expected value beside the one found.
+    #[test]
+    fn a_failed_item_check_says_what_was_expected() {
+        let pack = Pack::parse(include_str!("../../../../packs/writes.json")).unwrap();
+        let step = pack.steps.iter().position(|s| s.id == "unique-email").expect("the guard step");
+        let profile_only = call(
+            "PutItem",
+            json!({"TableName": "accounts", "Item": {"pk": {"S": "USER#linus"}, "sk": {"S": "PROFILE"}, "email": {"S": "linus@example.com"}}}),
+        );
+        let results = attempt(&pack, step, &[profile_only], clock()).unwrap();
+        let guard = results.iter().find(|r| r.id == "guard").expect("guard");
+        assert!(!guard.passed);
+        assert_eq!(
+            guard.found,
+            r#"there is no item {"pk":"EMAIL#linus@example.com","sk":"EMAIL"}; expected one with {"user":"linus"}"#
+        );
+        let wrong = call(
+            "PutItem",
+            json!({"TableName": "accounts", "Item": {"pk": {"S": "EMAIL#linus@example.com"}, "sk": {"S": "EMAIL"}, "user": {"S": "USER#linus"}}}),
+        );
+        let results = attempt(&pack, step, &[wrong], clock()).unwrap();
+        let guard = results.iter().find(|r| r.id == "guard").expect("guard");
+        assert_eq!(
+            guard.found,
+            r#"user of {"pk":"EMAIL#linus@example.com","sk":"EMAIL"} is "USER#linus"; expected "linus""#
+        );
+        // The task states every attribute the checks read.
+        assert!(pack.steps[step].task.contains("`user` = `linus`"), "{}", pack.steps[step].task);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::import::{import, Source};
 use super::plan::{Plan, Problems};
 use super::runner::{run, EngineTarget, PatternRun};
 use super::Workbook;
-use dynalab_engine::Clock;
+use dynalab_engine::{Clock, Engine};
 use std::sync::Arc;
 
 /// A checked design: the plan it ran, each pattern's run, and the verdicts.
@@ -21,6 +21,16 @@ pub struct Checked {
 pub fn check(workbook: &Workbook, clock: Arc<dyn Clock>) -> Result<Checked, Problems> {
     let plan = Plan::build(workbook.clone(), clock.clone())?;
     let runs = run(&plan, &mut EngineTarget::new(clock));
+    let result = analyse(&plan, &runs);
+    Ok(Checked { plan, runs, result })
+}
+
+/// Plans, runs and analyses `workbook` on `engine`, which already holds its tables and items (a
+/// workspace's): every pattern runs on a copy that shares them, so neither the proof's memory nor
+/// its time grows with the items, and the workspace never sees a pattern's writes.
+pub fn check_on(workbook: &Workbook, engine: Engine) -> Result<Checked, Problems> {
+    let (plan, loaded) = Plan::build_on(workbook.clone(), engine)?;
+    let runs = run(&plan, &mut EngineTarget::loaded(loaded));
     let result = analyse(&plan, &runs);
     Ok(Checked { plan, runs, result })
 }

@@ -40,8 +40,15 @@ pub fn pairs<'a>(a: &'a DesignResult, b: &'a DesignResult) -> Vec<Pair<'a>> {
     let mut out = Vec::new();
     let rules: [&dyn Fn(&PatternResult, &PatternResult) -> bool; 3] = [
         &|x, y| x.kind == y.kind && !name_of(x).is_empty() && name_of(x) == name_of(y),
-        &|x, y| x.table == y.table && x.index == y.index && x.operation == y.operation && x.key_condition == y.key_condition,
-        &|x, y| x.kind == y.kind && x.operation == y.operation && x.key_condition == y.key_condition && !x.operation.is_empty(),
+        &|x, y| {
+            x.table == y.table && x.index == y.index && x.operation == y.operation && x.key_condition == y.key_condition
+        },
+        &|x, y| {
+            x.kind == y.kind
+                && x.operation == y.operation
+                && x.key_condition == y.key_condition
+                && !x.operation.is_empty()
+        },
     ];
     let mut matched: Vec<Option<usize>> = vec![None; a.patterns.len()];
     for rule in rules {
@@ -318,7 +325,10 @@ mod tests {
         assert!(one(&scan).starts_with("Scan · 0.5 RCU · on demand: $"), "{}", one(&scan));
         assert!(one(&scan).ends_with("a month at peak · fail"));
         // 0.5 RCU × 100/s = 50 RCU/s, at $0.00013 an RCU-hour for 730 hours.
-        assert_eq!(one(&provisioned), "GetItem · 0.5 RCU · provisioned: 50 RCU/s at peak, $4.75 of capacity a month · pass");
+        assert_eq!(
+            one(&provisioned),
+            "GetItem · 0.5 RCU · provisioned: 50 RCU/s at peak, $4.75 of capacity a month · pass"
+        );
         assert_eq!(pattern_side(&provisioned, None), "—");
         let totals = totals_line(&scan, &provisioned);
         assert!(totals.starts_with("A, fail — on demand: $"), "{totals}");

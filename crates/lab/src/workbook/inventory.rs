@@ -3,10 +3,10 @@
 //! kinds of item it holds and why the others are left out. Measured once on the planned engine
 //! (its items, index entries and sizes), so a design without access patterns still gets a report.
 
-use dynalab_engine::{Engine, TableShape};
+use dynalab_engine::{Engine, StoredRef, TableShape};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Kinds of item listed per table; the rest are counted together.
 const MAX_KINDS: usize = 8;
@@ -95,7 +95,8 @@ pub fn kind_of(key: &str) -> String {
         let prefix = &key[..end];
         let word = prefix.starts_with(|c: char| c.is_ascii_alphabetic())
             && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-            && prefix.chars().filter(char::is_ascii_alphabetic).count() >= prefix.chars().filter(char::is_ascii_digit).count();
+            && prefix.chars().filter(char::is_ascii_alphabetic).count()
+                >= prefix.chars().filter(char::is_ascii_digit).count();
         if end > 0 && word {
             return key[..=end].to_string();
         }
@@ -104,12 +105,6 @@ pub fn kind_of(key: &str) -> String {
         return key.to_string();
     }
     "other".into()
-}
-
-/// The text of a DynamoDB JSON key value (`S` or `N`; binary keys have no kind).
-pub(crate) fn key_text(item: &Value, attribute: &str) -> Option<String> {
-    let value = item.get(attribute)?;
-    value.get("S").or_else(|| value.get("N")).and_then(Value::as_str).map(String::from)
 }
 
 /// The projection as a designer reads it, from the CreateTable request the plan ran.
@@ -135,93 +130,137 @@ fn projection(create: Option<&Value>, index: &str, kind: &str) -> String {
     }
 }
 
+/// Sizes and item collections of a table or an index, measured in one pass.
+#[derive(Default)]
 struct Measured {
     items: usize,
-    sizes: Option<Sizes>,
+    min: usize,
+    max: usize,
+    bytes: usize,
     collections: Collections,
 }
 
-fn measure_collections(views: &[dynalab_engine::CollectionView]) -> Measured {
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut collections = Collections { count: views.len(), ..Collections::default() };
-    for view in views {
-        let bytes: usize = view.items.iter().map(|i| i.size).sum();
-        sizes.extend(view.items.iter().map(|i| i.size));
-        if bytes > collections.largest_bytes || collections.largest_key.is_empty() {
-            collections.largest_bytes = bytes;
-            collections.largest_items = view.items.len();
-            collections.largest_key = partition_text(&view.partition);
+impl Measured {
+    fn collection(&mut self, hash: &[&str], items: &[StoredRef<'_>]) {
+        let mut bytes = 0;
+        for item in items {
+            let size = item.size();
+            self.min = if self.items == 0 { size } else { self.min.min(size) };
+            self.max = self.max.max(size);
+            self.items += 1;
+            bytes += size;
+        }
+        self.bytes += bytes;
+        self.collections.count += 1;
+        if bytes > self.collections.largest_bytes || self.collections.largest_key.is_empty() {
+            self.collections.largest_bytes = bytes;
+            self.collections.largest_items = items.len();
+            // `USER#1`, or `a / 3` for a multi-attribute key.
+            let first = items.first();
+            self.collections.largest_key =
+                hash.iter().filter_map(|name| first.and_then(|f| f.text(name))).collect::<Vec<_>>().join(" / ");
         }
     }
-    let summary = (!sizes.is_empty()).then(|| Sizes {
-        min: sizes.iter().copied().min().unwrap_or(0),
-        average: sizes.iter().sum::<usize>() / sizes.len(),
-        max: sizes.iter().copied().max().unwrap_or(0),
-    });
-    Measured { items: sizes.len(), sizes: summary, collections }
+
+    fn sizes(&self) -> Option<Sizes> {
+        (self.items > 0).then(|| Sizes { min: self.min, average: self.bytes / self.items, max: self.max })
+    }
 }
 
-/// `USER#1`, or `a / 3` for a multi-attribute key.
-fn partition_text(partition: &Value) -> String {
-    let parts: Vec<String> =
-        partition.as_object().into_iter().flatten().filter_map(|(name, _)| key_text(partition, name)).collect();
-    parts.join(" / ")
+/// One index's membership by kind of item: held, of, and the key attributes the others lack.
+struct Membership {
+    key_attributes: Vec<String>,
+    by_kind: BTreeMap<String, KindHeld>,
 }
 
-/// Measures every table of `engine` (its shapes in `shapes`, its CreateTable requests in `creates`).
+impl Membership {
+    fn count(&mut self, label: &str, item: &StoredRef<'_>) {
+        let entry = self.by_kind.entry(label.to_string()).or_insert_with(|| KindHeld {
+            label: label.to_string(),
+            held: 0,
+            of: 0,
+            missing: Vec::new(),
+        });
+        entry.of += 1;
+        // An item is in the index when it has every key attribute of it (a wrong type is refused
+        // when written).
+        let lacking: Vec<&String> = self.key_attributes.iter().filter(|a| !item.has(a)).collect();
+        if lacking.is_empty() {
+            entry.held += 1;
+        }
+        for attribute in lacking {
+            if !entry.missing.contains(attribute) {
+                entry.missing.push(attribute.clone());
+            }
+        }
+    }
+
+    /// Kinds merged as the table lists them (the rest as `other`).
+    fn merged(self, kinds: &[Kind]) -> Vec<KindHeld> {
+        let mut merged: BTreeMap<String, KindHeld> = BTreeMap::new();
+        for (label, held) in self.by_kind {
+            let label = kinds_label(kinds, label);
+            let entry =
+                merged.entry(label.clone()).or_insert_with(|| KindHeld { label, held: 0, of: 0, missing: Vec::new() });
+            entry.held += held.held;
+            entry.of += held.of;
+            for attribute in held.missing {
+                if !entry.missing.contains(&attribute) {
+                    entry.missing.push(attribute);
+                }
+            }
+        }
+        merged.into_values().collect()
+    }
+}
+
+/// Measures every table of `engine` (its shapes in `shapes`, its CreateTable requests in
+/// `creates`): items read where they are stored, one collection at a time, so a million items
+/// are measured without a copy.
 pub fn measure(engine: &Engine, shapes: &[TableShape], creates: &[Value]) -> Inventory {
     let tables = shapes
         .iter()
         .filter_map(|shape| {
             let create = creates.iter().find(|c| c.get("TableName").and_then(Value::as_str) == Some(&shape.name));
-            let views = engine.collections(&shape.name, None, usize::MAX).ok()?;
-            let measured = measure_collections(&views);
             let kind_key = shape.sort_key.clone().unwrap_or_else(|| shape.partition_key.clone());
-            let items: Vec<&Value> = views.iter().flat_map(|v| v.items.iter().map(|i| &i.item)).collect();
-            let kind_label = |item: &Value| key_text(item, &kind_key).map_or_else(|| "other".into(), |k| kind_of(&k));
+            let mut measured = Measured::default();
             let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
-            for item in &items {
-                *kinds.entry(kind_label(item)).or_default() += 1;
-            }
+            let mut memberships: Vec<Membership> = shape
+                .indexes
+                .iter()
+                .map(|index| Membership {
+                    key_attributes: index.partition_key.iter().chain(&index.sort_key).cloned().collect(),
+                    by_kind: BTreeMap::new(),
+                })
+                .collect();
+            engine
+                .visit_collections(&shape.name, None, |hash, items| {
+                    measured.collection(hash, items);
+                    for item in items {
+                        let label = item.text(&kind_key).map_or_else(|| "other".into(), |k| kind_of(&k));
+                        *kinds.entry(label.clone()).or_default() += 1;
+                        for membership in &mut memberships {
+                            membership.count(&label, item);
+                        }
+                    }
+                })
+                .ok()?;
             let kinds = capped(kinds);
-            let key_of = |item: &Value| {
-                (key_text(item, &shape.partition_key), shape.sort_key.as_deref().and_then(|s| key_text(item, s)))
-            };
             let indexes = shape
                 .indexes
                 .iter()
-                .filter_map(|index| {
-                    let entries = engine.collections(&shape.name, Some(&index.name), usize::MAX).ok()?;
-                    let measured_index = measure_collections(&entries);
-                    let sparse = (measured_index.items < measured.items).then(|| {
-                        let held: BTreeSet<_> =
-                            entries.iter().flat_map(|v| v.items.iter().map(|i| key_of(&i.item))).collect();
-                        let key_attributes: Vec<&String> = index.partition_key.iter().chain(&index.sort_key).collect();
-                        let mut by_kind: BTreeMap<String, KindHeld> = BTreeMap::new();
-                        for item in &items {
-                            let label = kinds_label(&kinds, kind_label(item));
-                            let entry = by_kind.entry(label.clone()).or_insert_with(|| KindHeld {
-                                label,
-                                held: 0,
-                                of: 0,
-                                missing: Vec::new(),
-                            });
-                            entry.of += 1;
-                            if held.contains(&key_of(item)) {
-                                entry.held += 1;
-                            } else {
-                                for attribute in &key_attributes {
-                                    if item.get(attribute.as_str()).is_none() && !entry.missing.contains(attribute) {
-                                        entry.missing.push((*attribute).clone());
-                                    }
-                                }
-                            }
-                        }
-                        Sparse {
-                            held: measured_index.items,
-                            of: measured.items,
-                            kinds: by_kind.into_values().collect(),
-                        }
+                .zip(memberships)
+                .filter_map(|(index, membership)| {
+                    let mut entries = Measured::default();
+                    engine
+                        .visit_collections(&shape.name, Some(&index.name), |hash, items| {
+                            entries.collection(hash, items)
+                        })
+                        .ok()?;
+                    let sparse = (entries.items < measured.items).then(|| Sparse {
+                        held: entries.items,
+                        of: measured.items,
+                        kinds: membership.merged(&kinds),
                     });
                     Some(IndexInventory {
                         name: index.name.clone(),
@@ -229,9 +268,9 @@ pub fn measure(engine: &Engine, shapes: &[TableShape], creates: &[Value]) -> Inv
                         partition_key: index.partition_key.clone(),
                         sort_key: index.sort_key.clone(),
                         projection: projection(create, &index.name, index.projection),
-                        items: measured_index.items,
-                        sizes: measured_index.sizes,
-                        collections: measured_index.collections,
+                        items: entries.items,
+                        sizes: entries.sizes(),
+                        collections: entries.collections,
                         sparse,
                     })
                 })
@@ -241,7 +280,7 @@ pub fn measure(engine: &Engine, shapes: &[TableShape], creates: &[Value]) -> Inv
                 partition_key: shape.partition_key.clone(),
                 sort_key: shape.sort_key.clone(),
                 items: measured.items,
-                sizes: measured.sizes,
+                sizes: measured.sizes(),
                 collections: measured.collections,
                 kinds,
                 indexes,

@@ -86,57 +86,50 @@ impl Collector {
 
 impl Plan {
     /// Resolves and loads `workbook` on a scratch engine; every problem, or the plan.
-    pub fn build(mut workbook: Workbook, clock: Arc<dyn Clock>) -> Result<Self, Problems> {
+    pub fn build(workbook: Workbook, clock: Arc<dyn Clock>) -> Result<Self, Problems> {
         let mut problems = Collector { listed: Vec::new(), more: 0 };
         for problem in workbook.problems() {
             problems.push(problem);
         }
         let mut engine = Engine::new(clock);
+        let (tables, classes) = create_tables(&workbook, &mut engine, &mut problems);
+        let fixture = load_fixture(&workbook, &mut engine, &mut problems);
+        Self::resolve(workbook, engine, tables, classes, fixture, problems).map(|(plan, _)| plan)
+    }
+
+    /// Resolves `workbook` on `engine`, which already holds its tables and items (a workspace's,
+    /// shared until written): nothing is copied or loaded but the workbook's own fixture and setup.
+    /// Returns the plan and the engine as loaded, for [`super::runner::EngineTarget::loaded`].
+    pub fn build_on(workbook: Workbook, mut engine: Engine) -> Result<(Self, Engine), Problems> {
+        let mut problems = Collector { listed: Vec::new(), more: 0 };
+        for problem in workbook.problems() {
+            problems.push(problem);
+        }
         let mut tables = Vec::new();
         let mut classes = BTreeMap::new();
         for (i, table) in workbook.tables.iter().enumerate() {
             let name = table.get("TableName").and_then(Value::as_str).unwrap_or("");
-            let at = if name.is_empty() { format!("tables[{i}]") } else { format!("tables[{i}] ({name})") };
-            match engine.run(Operation::CreateTable.name(), &table.to_string()).response {
-                Ok(_) => {
-                    // The class as the engine took it (it refuses a class DynamoDB does not have).
-                    let class = engine.outline(name).map(|shape| shape.table_class).unwrap_or_default();
-                    classes.insert(name.to_string(), class);
+            match engine.outline(name) {
+                Ok(shape) => {
+                    classes.insert(name.to_string(), shape.table_class);
                     tables.push(table.clone());
                 }
-                Err(e) => problems.push(format!("{at}: {}: {}", e.kind.name(), e.message)),
+                Err(_) => problems.push(format!("tables[{i}] ({name}): the workspace holds no table of that name")),
             }
         }
-        let table_names = engine.table_names();
-        let mut fixture = Vec::new();
-        for (table, items) in &workbook.fixtures {
-            let Some(items) = items.as_array() else {
-                problems.push(format!("fixtures.{table}: expected a list of items"));
-                continue;
-            };
-            if !table_names.contains(table) {
-                // A declared table that failed to create is reported once, above.
-                if !declared(&workbook, table) {
-                    problems.push(format!("fixtures.{table}: no table of that name in `tables`"));
-                }
-                continue;
-            }
-            let mut converted = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let at = format!("fixtures.{table}[{i}]");
-                match plain_json::item_from_text(&item.to_string()) {
-                    Err(e) => problems.push(format!("{at}{}", plain_json::joined(&e))),
-                    Ok(item) => {
-                        let request = json!({"TableName": table, "Item": item});
-                        match engine.run(Operation::PutItem.name(), &request.to_string()).response {
-                            Ok(_) => converted.push(request["Item"].clone()),
-                            Err(e) => problems.push(format!("{at}: {}: {}", e.kind.name(), e.message)),
-                        }
-                    }
-                }
-            }
-            fixture.push((table.clone(), converted));
-        }
+        let fixture = load_fixture(&workbook, &mut engine, &mut problems);
+        Self::resolve(workbook, engine, tables, classes, fixture, problems)
+    }
+
+    /// Runs the setup on the loaded `engine`, measures what it holds and resolves every pattern.
+    fn resolve(
+        mut workbook: Workbook,
+        mut engine: Engine,
+        tables: Vec<Value>,
+        classes: BTreeMap<String, TableClass>,
+        fixture: Vec<(String, Vec<Value>)>,
+        mut problems: Collector,
+    ) -> Result<(Self, Engine), Problems> {
         let mut setup = Vec::new();
         for (i, call) in workbook.setup.iter().enumerate() {
             let at = format!("setup[{i}]");
@@ -174,9 +167,70 @@ impl Plan {
         if let Some(problems) = problems.finish() {
             return Err(problems);
         }
-        Ok(Self { workbook, tables, fixture, setup, patterns, shapes, classes, inventory })
+        Ok((Self { workbook, tables, fixture, setup, patterns, shapes, classes, inventory }, engine))
     }
+}
 
+/// Creates the workbook's tables on `engine`: the requests that made one, and each table's class.
+fn create_tables(
+    workbook: &Workbook,
+    engine: &mut Engine,
+    problems: &mut Collector,
+) -> (Vec<Value>, BTreeMap<String, TableClass>) {
+    let mut tables = Vec::new();
+    let mut classes = BTreeMap::new();
+    for (i, table) in workbook.tables.iter().enumerate() {
+        let name = table.get("TableName").and_then(Value::as_str).unwrap_or("");
+        let at = if name.is_empty() { format!("tables[{i}]") } else { format!("tables[{i}] ({name})") };
+        match engine.run(Operation::CreateTable.name(), &table.to_string()).response {
+            Ok(_) => {
+                // The class as the engine took it (it refuses a class DynamoDB does not have).
+                let class = engine.outline(name).map(|shape| shape.table_class).unwrap_or_default();
+                classes.insert(name.to_string(), class);
+                tables.push(table.clone());
+            }
+            Err(e) => problems.push(format!("{at}: {}: {}", e.kind.name(), e.message)),
+        }
+    }
+    (tables, classes)
+}
+
+/// Puts the workbook's fixture into `engine`: the items it took, by table (each in DynamoDB JSON).
+fn load_fixture(workbook: &Workbook, engine: &mut Engine, problems: &mut Collector) -> Vec<(String, Vec<Value>)> {
+    let table_names = engine.table_names();
+    let mut fixture = Vec::new();
+    for (table, items) in &workbook.fixtures {
+        let Some(items) = items.as_array() else {
+            problems.push(format!("fixtures.{table}: expected a list of items"));
+            continue;
+        };
+        if !table_names.contains(table) {
+            // A declared table that failed to create is reported once, above.
+            if !declared(workbook, table) {
+                problems.push(format!("fixtures.{table}: no table of that name in `tables`"));
+            }
+            continue;
+        }
+        let mut converted = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("fixtures.{table}[{i}]");
+            match plain_json::item_from_text(&item.to_string()) {
+                Err(e) => problems.push(format!("{at}{}", plain_json::joined(&e))),
+                Ok(item) => {
+                    let request = json!({"TableName": table, "Item": item});
+                    match engine.run(Operation::PutItem.name(), &request.to_string()).response {
+                        Ok(_) => converted.push(request["Item"].clone()),
+                        Err(e) => problems.push(format!("{at}: {}: {}", e.kind.name(), e.message)),
+                    }
+                }
+            }
+        }
+        fixture.push((table.clone(), converted));
+    }
+    fixture
+}
+
+impl Plan {
     /// The patterns with their planned calls.
     pub fn patterns(&self) -> impl Iterator<Item = (&Pattern, &[PlannedCall])> {
         self.workbook.patterns.iter().zip(self.patterns.iter().map(Vec::as_slice))

@@ -4,7 +4,7 @@
 //! a modelling tool's view (a NoSQL Workbench facet) where one matches. They are drafts for the
 //! designer's inventory: rates 0 and eventual consistency until confirmed, and never a verdict.
 
-use super::inventory::{key_text, kind_of, Inventory, SEPARATORS};
+use super::inventory::{kind_of, Inventory, SEPARATORS};
 use super::{Call, Consistency, Expect, Facet, KeyShare, Pattern, PatternKind};
 use dynalab_engine::{Engine, TableShape};
 use serde_json::{json, Map, Value};
@@ -23,21 +23,42 @@ pub fn propose(
     let mut drafts: Vec<(String, Value)> = Vec::new();
     for shape in shapes {
         let Some(table) = inventory.tables.iter().find(|t| t.name == shape.name) else { continue };
-        let Ok(views) = engine.collections(&shape.name, None, usize::MAX) else { continue };
-        let largest = views.iter().find(|v| {
-            key_text(&v.partition, &shape.partition_key).as_deref() == Some(table.collections.largest_key.as_str())
+        let pk = &shape.partition_key;
+        let key_names: Vec<&str> = std::iter::once(pk.as_str()).chain(shape.sort_key.as_deref()).collect();
+        let prefixed: Vec<&str> =
+            table.kinds.iter().map(|k| k.label.as_str()).filter(|l| l.ends_with(SEPARATORS)).collect();
+        // One pass over the stored items, none copied: the first item of the largest collection,
+        // and for each kind the collection holding the most of it (the last of equals).
+        let mut largest: Option<Value> = None;
+        let mut holders: Vec<(usize, Option<Value>)> = vec![(0, None); prefixed.len()];
+        let visited = engine.visit_collections(&shape.name, None, |hash, items| {
+            let Some(first) = items.first() else { return };
+            if largest.is_none() {
+                let text: Vec<String> = hash.iter().filter_map(|name| first.text(name)).collect();
+                if text.join(" / ") == table.collections.largest_key {
+                    largest = Some(first.json(&key_names));
+                }
+            }
+            let Some(sort_key) = &shape.sort_key else { return };
+            for (label, holder) in prefixed.iter().zip(holders.iter_mut()) {
+                let count = items.iter().filter(|i| i.text(sort_key).is_some_and(|k| kind_of(&k) == *label)).count();
+                if count >= holder.0 {
+                    *holder = (count, first.json(&[pk.as_str()]).get(pk).cloned());
+                }
+            }
         });
+        if visited.is_err() {
+            continue;
+        }
         // A table without items (a template) gets its calls with placeholder keys to fill in.
         let placeholder = placeholders(creates, &shape.name);
-        let sample = largest.and_then(|v| v.items.first()).map_or(&placeholder, |i| &i.item);
-        let pk = &shape.partition_key;
+        let sample = largest.as_ref().unwrap_or(&placeholder);
         let mut key = Map::new();
         for attribute in std::iter::once(pk).chain(shape.sort_key.as_ref()) {
             if let Some(value) = sample.get(attribute) {
                 key.insert(attribute.clone(), value.clone());
             }
         }
-        let key_names: Vec<&str> = std::iter::once(pk.as_str()).chain(shape.sort_key.as_deref()).collect();
         drafts.push((
             format!("get one `{}` item by its key ({})", shape.name, key_names.join(", ")),
             json!({"operation": "GetItem", "request": {"TableName": shape.name, "Key": key}}),
@@ -52,17 +73,12 @@ pub fn propose(
             ),
             query(&shape.name, None, &[(pk, &partition)], None),
         ));
-        let prefixed: Vec<&str> =
-            table.kinds.iter().map(|k| k.label.as_str()).filter(|l| l.ends_with(SEPARATORS)).collect();
         if table.kinds.len() < 2 {
             continue;
         }
-        for label in prefixed.into_iter().take(MAX_KIND_QUERIES) {
-            // The collection holding the most items of this kind.
-            let holder = views.iter().max_by_key(|v| {
-                v.items.iter().filter(|i| key_text(&i.item, sort_key).is_some_and(|k| kind_of(&k) == label)).count()
-            });
-            let Some(partition) = holder.and_then(|v| v.items.first()).and_then(|i| i.item.get(pk)) else { continue };
+        for (label, (_, holder)) in prefixed.iter().zip(&holders).take(MAX_KIND_QUERIES) {
+            let label = *label;
+            let Some(partition) = holder else { continue };
             let facet = facets.iter().find(|f| f.table == shape.name && f.kind.as_deref() == Some(label));
             let what = match facet {
                 Some(f) => {
@@ -78,13 +94,20 @@ pub fn propose(
     }
     for shape in shapes {
         for index in &shape.indexes {
-            let Ok(entries) = engine.collections(&shape.name, Some(&index.name), usize::MAX) else { continue };
+            // The first entry of the collection with the most entries (the last of equals).
+            let names: Vec<&str> = index.partition_key.iter().map(String::as_str).collect();
+            let mut largest: Option<(usize, Value)> = None;
+            let visited = engine.visit_collections(&shape.name, Some(&index.name), |_, items| {
+                let Some(first) = items.first() else { return };
+                if largest.as_ref().is_none_or(|(most, _)| items.len() >= *most) {
+                    largest = Some((items.len(), first.json(&names)));
+                }
+            });
+            if visited.is_err() {
+                continue;
+            }
             let placeholder = placeholders(creates, &shape.name);
-            let first = entries
-                .iter()
-                .max_by_key(|v| v.items.len())
-                .and_then(|v| v.items.first())
-                .map_or(&placeholder, |i| &i.item);
+            let first = largest.as_ref().map_or(&placeholder, |(_, first)| first);
             let values: Vec<(&String, &Value)> =
                 index.partition_key.iter().filter_map(|a| first.get(a).map(|v| (a, v))).collect();
             if values.len() != index.partition_key.len() {

@@ -48,6 +48,12 @@ impl EngineTarget {
         Self { engine: Engine::new(clock.clone()), clock, loaded: None }
     }
 
+    /// A target whose every pattern starts from `engine` as it is (tables, items, setup done):
+    /// each load is a copy that shares the tables until a pattern writes one.
+    pub fn loaded(engine: Engine) -> Self {
+        Self { clock: engine.clock(), engine: engine.clone(), loaded: Some(engine) }
+    }
+
     /// The engine as the last load or call left it.
     pub fn into_engine(self) -> Engine {
         self.engine

@@ -39,7 +39,8 @@ pub enum Format {
 }
 
 /// The formats this build reads, for a refusal to name.
-pub const READABLE: &str = "dynalab-log/3 (this version's), dynalab-log/2, and the first, headerless format of before 2026-12-03";
+pub const READABLE: &str =
+    "dynalab-log/3 (this version's), dynalab-log/2, and the first, headerless format of before 2026-12-03";
 
 pub fn format_of(bytes: &[u8]) -> Format {
     let magic = super::record::MAGIC;

@@ -104,7 +104,9 @@ pub fn kind_word(text: &str) -> Option<PatternKind> {
     }
     let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let operations: Vec<&str> = words.iter().filter_map(|w| crate::design::calls::operation_name(w)).collect();
-    if operations.iter().any(|op| is_write_operation(op)) || words.iter().any(|w| *w == "write" || *w == "batchwriteitem") {
+    if operations.iter().any(|op| is_write_operation(op))
+        || words.iter().any(|w| *w == "write" || *w == "batchwriteitem")
+    {
         return Some(PatternKind::Write);
     }
     if !operations.is_empty() || words.iter().any(|w| *w == "read") {
@@ -142,11 +144,16 @@ pub fn consistency_word(text: &str) -> Result<Option<Consistency>, ()> {
     if squashed == "ec" || lower.contains("eventual") {
         return Ok(Some(Consistency::Eventual));
     }
-    if ["atomic", "transaction", "acid", "serializ", "all-or-nothing", "all or nothing"].iter().any(|w| lower.contains(w))
+    if ["atomic", "transaction", "acid", "serializ", "all-or-nothing", "all or nothing"]
+        .iter()
+        .any(|w| lower.contains(w))
     {
         return Ok(Some(Consistency::Transactional));
     }
-    if squashed == "sc" || lower.contains("strong") || lower.contains("consistent read") || lower.contains("read-after-write")
+    if squashed == "sc"
+        || lower.contains("strong")
+        || lower.contains("consistent read")
+        || lower.contains("read-after-write")
     {
         return Ok(Some(Consistency::Strong));
     }

@@ -4,8 +4,8 @@
 //! out, and the rest of the row and the table are still read.
 
 use super::cells::{
-    blank, consistency_word, key_attribute, kind_from_name, kind_word, presence, rates, read_attributes,
-    read_projection, bytes, percentage,
+    blank, bytes, consistency_word, key_attribute, kind_from_name, kind_word, percentage, presence, rates,
+    read_attributes, read_projection,
 };
 use super::scan::{squash, Grid};
 use crate::design::fixture::MAX_PRODUCTION_ITEMS;
@@ -70,12 +70,20 @@ struct InventoryColumns {
 fn inventory_columns(grid: &Grid) -> InventoryColumns {
     let squashed: Vec<String> = grid.header.iter().map(|h| squash(h)).collect();
     let find = |test: &dyn Fn(&str) -> bool| squashed.iter().position(|h| test(h));
-    let rate_word = |h: &str| ["rate", "rps", "qps", "tps", "peak", "throughput", "persecond", "frequency", "volume"].iter().any(|w| h.contains(w));
+    let rate_word = |h: &str| {
+        ["rate", "rps", "qps", "tps", "peak", "throughput", "persecond", "frequency", "volume"]
+            .iter()
+            .any(|w| h.contains(w))
+    };
     let not_size = |h: &str| !h.contains("size") && !h.contains("item") && !h.contains("bytes");
     let mut id = find(&|h| matches!(h, "" | "id" | "no" | "ap" | "apid" | "patternid" | "patternno" | "number"));
     let has_description = find(&|h| h == "description" || h == "name" || h == "accesspattern").is_some();
     let pattern_column = find(&|h| h == "pattern" || h == "accesspattern");
-    let name = if id.is_none() && has_description && pattern_column.is_some() && squashed[pattern_column.unwrap_or(0)] == "pattern" {
+    let name = if id.is_none()
+        && has_description
+        && pattern_column.is_some()
+        && squashed[pattern_column.unwrap_or(0)] == "pattern"
+    {
         // `| Pattern | Description |`: the first column holds ids (AP1), the second the name.
         id = pattern_column;
         find(&|h| h == "description" || h == "name" || h == "accesspattern")
@@ -84,17 +92,39 @@ fn inventory_columns(grid: &Grid) -> InventoryColumns {
     };
     let avg = find(&|h| (h.contains("avg") || h.contains("average")) && not_size(h) && !h.contains("peak"));
     let peak = squashed.iter().enumerate().position(|(i, h)| Some(i) != avg && rate_word(h) && not_size(h));
-    let operations = find(&|h| h.contains("dynamodboperation") || h == "operations" || h == "operation" || h.contains("apicall"));
-    let kind = find(&|h| matches!(h, "type" | "kind" | "operationtype" | "rw" | "readwrite" | "accesstype" | "readorwrite"));
+    let operations =
+        find(&|h| h.contains("dynamodboperation") || h == "operations" || h == "operation" || h.contains("apicall"));
+    let kind =
+        find(&|h| matches!(h, "type" | "kind" | "operationtype" | "rw" | "readwrite" | "accesstype" | "readorwrite"));
     let target = find(&|h| {
-        h.contains("tablegsi") || h.contains("tableindex") || h.contains("tablesindexes") || h == "indexused" || h == "tableused" || h == "target" || h == "index" || h == "table"
+        h.contains("tablegsi")
+            || h.contains("tableindex")
+            || h.contains("tablesindexes")
+            || h == "indexused"
+            || h == "tableused"
+            || h == "target"
+            || h == "index"
+            || h == "table"
     });
     let key_condition = find(&|h| h.contains("keycondition") || h.contains("keyexpression"));
     let used = [id, name, kind, peak, avg, target, operations, key_condition];
     let inputs = find(&|h| h.contains("keyinput") || h == "inputs" || h == "parameters" || h.contains("keyattributes"));
     let sort = find(&|h| (h.contains("sort") || h.contains("filter") || h == "order") && !h.contains("sortkey"));
     let consistency = find(&|h| h.contains("consisten"));
-    let mut columns = InventoryColumns { id, name, kind, inputs, sort, peak, avg, consistency, target, operations, key_condition, unused: Vec::new() };
+    let mut columns = InventoryColumns {
+        id,
+        name,
+        kind,
+        inputs,
+        sort,
+        peak,
+        avg,
+        consistency,
+        target,
+        operations,
+        key_condition,
+        unused: Vec::new(),
+    };
     columns.unused = (0..grid.header.len())
         .filter(|c| !used.contains(&Some(*c)) && ![inputs, sort, consistency].contains(&Some(*c)))
         .collect();
@@ -129,7 +159,13 @@ pub fn read_inventory(grid: &Grid, sink: &mut Sink, rows: &mut Vec<InventoryRow>
             continue;
         }
         // Footnote marks on ids (`AP1¹`, `AP1*`, `AP1[^1]`) are not part of them.
-        let number = number.split("[^").next().unwrap_or(number).trim_end_matches(['*', '¹', '²', '³', '†']).trim_matches('`').trim();
+        let number = number
+            .split("[^")
+            .next()
+            .unwrap_or(number)
+            .trim_end_matches(['*', '¹', '²', '³', '†'])
+            .trim_matches('`')
+            .trim();
         let row_id = if blank(number) { format!("{}", rows.len() + 1) } else { number.to_string() };
         let here = |column: Option<usize>| at("inventory", grid, line, row, column);
         if rows.iter().any(|r| r.id == row_id) {
@@ -145,7 +181,10 @@ pub fn read_inventory(grid: &Grid, sink: &mut Sink, rows: &mut Vec<InventoryRow>
                 let assumed = kind_word(operation_text).unwrap_or_else(|| kind_from_name(name));
                 sink.unread(
                     here(c.kind),
-                    format!("`{kind_text}` is neither read nor write (nor an operation's name): {} assumed", kind_label(assumed)),
+                    format!(
+                        "`{kind_text}` is neither read nor write (nor an operation's name): {} assumed",
+                        kind_label(assumed)
+                    ),
                     vec![row_id.clone()],
                 );
                 assumed
@@ -174,7 +213,9 @@ pub fn read_inventory(grid: &Grid, sink: &mut Sink, rows: &mut Vec<InventoryRow>
         let said_in_row = || {
             row.iter().any(|text| {
                 let lower = text.to_ascii_lowercase();
-                lower.contains("strongly consistent") || lower.contains("strong consistency") || lower.contains("consistentread=true")
+                lower.contains("strongly consistent")
+                    || lower.contains("strong consistency")
+                    || lower.contains("consistentread=true")
             })
         };
         // No Consistency column, but the row says it (a Notes cell): as good as the column.
@@ -203,9 +244,21 @@ pub fn read_inventory(grid: &Grid, sink: &mut Sink, rows: &mut Vec<InventoryRow>
             }
         } else if crate::design::calls::operation_name(kind_text).is_some() {
             // A Type column holding the operation itself: the call, on the only table.
-            hints.push(CallHint { id: row_id.clone(), line, target: String::new(), operation: kind_text.to_string(), key_condition: String::new() });
+            hints.push(CallHint {
+                id: row_id.clone(),
+                line,
+                target: String::new(),
+                operation: kind_text.to_string(),
+                key_condition: String::new(),
+            });
         }
-        let text_or_empty = |column: Option<usize>| if blank(cell(row, column)) { String::new() } else { cell(row, column).to_string() };
+        let text_or_empty = |column: Option<usize>| {
+            if blank(cell(row, column)) {
+                String::new()
+            } else {
+                cell(row, column).to_string()
+            }
+        };
         rows.push(InventoryRow {
             id: row_id,
             pattern: name.to_string(),
@@ -275,7 +328,8 @@ pub fn read_calls(grid: &Grid, sink: &mut Sink, rows: &mut Vec<CallRow>) {
 /// `Query`, `Query (GSI1)`, `GetItem on the base table`, `TransactWriteItems (2 actions)`.
 pub fn operation_of(text: &str) -> Option<&'static str> {
     crate::design::calls::operation_name(text).or_else(|| {
-        text.split(|c: char| !c.is_ascii_alphanumeric()).find_map(|w| crate::design::calls::operation_name(w).filter(|_| w.len() > 3))
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .find_map(|w| crate::design::calls::operation_name(w).filter(|_| w.len() > 3))
     })
 }
 
@@ -292,7 +346,11 @@ pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>
         }
         let here = |column: Option<usize>| at("index table", grid, line, row, column);
         if !super::cells::valid_name(name) {
-            sink.unread(here(Some(0)), format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out"), Vec::new());
+            sink.unread(
+                here(Some(0)),
+                format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out"),
+                Vec::new(),
+            );
             continue;
         }
         let partition_text = cell(row, partition);
@@ -313,7 +371,9 @@ pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>
             None
         } else {
             key_attribute(sort_text)
-                .map_err(|why| sink.unread(here(sort), format!("{why}: the index is read without a sort key"), Vec::new()))
+                .map_err(|why| {
+                    sink.unread(here(sort), format!("{why}: the index is read without a sort key"), Vec::new())
+                })
                 .ok()
         };
         let projection_text = cell(row, projection);
@@ -322,7 +382,8 @@ pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>
             None
         });
         let kind_text = squash(cell(row, kind));
-        let local = kind_text.contains("lsi") || kind_text.contains("local") || name.to_ascii_uppercase().starts_with("LSI");
+        let local =
+            kind_text.contains("lsi") || kind_text.contains("local") || name.to_ascii_uppercase().starts_with("LSI");
         indexes.push(IndexDesign {
             name: name.to_string(),
             local,
@@ -334,8 +395,19 @@ pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>
 }
 
 /// Columns of an entity layout that are not attributes.
-pub const LAYOUT_COLUMNS: [&str; 11] =
-    ["entity", "notes", "note", "items", "count", "percollection", "size", "itemsize", "attributes", "skew", "description"];
+pub const LAYOUT_COLUMNS: [&str; 11] = [
+    "entity",
+    "notes",
+    "note",
+    "items",
+    "count",
+    "percollection",
+    "size",
+    "itemsize",
+    "attributes",
+    "skew",
+    "description",
+];
 
 pub fn read_layout(grid: &Grid, sink: &mut Sink, table: &mut TableDesign) {
     let items = grid.column(&["items", "count"]);
@@ -372,7 +444,9 @@ pub fn read_layout(grid: &Grid, sink: &mut Sink, table: &mut TableDesign) {
             }
             match presence(text).and_then(|(t, share)| Template::parse(t).map(|t| (t, share))) {
                 Ok((template, share)) => keys.push((grid.header[column].clone(), template, share)),
-                Err(why) => sink.unread(here(Some(column)), format!("{why}: the attribute is left out of `{name}`"), Vec::new()),
+                Err(why) => {
+                    sink.unread(here(Some(column)), format!("{why}: the attribute is left out of `{name}`"), Vec::new())
+                }
             }
         }
         let notes_text = cell(row, notes);
@@ -384,7 +458,10 @@ pub fn read_layout(grid: &Grid, sink: &mut Sink, table: &mut TableDesign) {
         if !keys.iter().any(|(n, _, _)| *n == table.partition_key.name) {
             sink.unread(
                 here(template_columns.first().copied()),
-                format!("entity `{name}` has no partition key `{}`: it is left out of the fixture", table.partition_key.name),
+                format!(
+                    "entity `{name}` has no partition key `{}`: it is left out of the fixture",
+                    table.partition_key.name
+                ),
                 Vec::new(),
             );
             continue;
@@ -407,7 +484,10 @@ pub fn read_layout(grid: &Grid, sink: &mut Sink, table: &mut TableDesign) {
                 _ => {
                     sink.unread(
                         here(column),
-                        format!("`{text}` is not {what} (a whole number from 1 to {}): the default is used", thousands(MAX_PRODUCTION_ITEMS)),
+                        format!(
+                            "`{text}` is not {what} (a whole number from 1 to {}): the default is used",
+                            thousands(MAX_PRODUCTION_ITEMS)
+                        ),
                         Vec::new(),
                     );
                     None
@@ -421,7 +501,11 @@ pub fn read_layout(grid: &Grid, sink: &mut Sink, table: &mut TableDesign) {
             None
         } else {
             bytes(size_text).or_else(|| {
-                sink.unread(here(size), format!("`{size_text}` is not a size such as 350 B or 2 KB (at most 400 KB): left out"), Vec::new());
+                sink.unread(
+                    here(size),
+                    format!("`{size_text}` is not a size such as 350 B or 2 KB (at most 400 KB): left out"),
+                    Vec::new(),
+                );
                 None
             })
         };
@@ -434,7 +518,11 @@ pub fn read_layout(grid: &Grid, sink: &mut Sink, table: &mut TableDesign) {
             None
         } else {
             percentage(skew_text).or_else(|| {
-                sink.unread(here(skew), format!("`{skew_text}` is not a share of the items, such as 40%: no skew"), Vec::new());
+                sink.unread(
+                    here(skew),
+                    format!("`{skew_text}` is not a share of the items, such as 40%: no skew"),
+                    Vec::new(),
+                );
                 None
             })
         };
@@ -460,7 +548,8 @@ pub fn keys_in_notes(text: &str) -> Vec<(String, Template)> {
         let Some((name, value)) = part.split_once('=') else { continue };
         let name = name.split_whitespace().last().unwrap_or_default().trim_matches(['`', '*', '(']);
         let upper = name.to_ascii_uppercase();
-        let key_like = upper.ends_with("PK") || upper.ends_with("SK") || upper.starts_with("GSI") || upper.starts_with("LSI");
+        let key_like =
+            upper.ends_with("PK") || upper.ends_with("SK") || upper.starts_with("GSI") || upper.starts_with("LSI");
         if !key_like || !crate::design::template::is_name(name) {
             continue;
         }

@@ -38,7 +38,9 @@ pub fn looks_like_markdown(text: &str) -> bool {
     });
     // HCL's comments start with `#` too: a Terraform block is not a Markdown heading.
     let terraform = text.lines().map(str::trim_start).any(|line| {
-        ["resource \"", "variable \"", "provider \"", "terraform {", "locals {", "module \""].iter().any(|k| line.starts_with(k))
+        ["resource \"", "variable \"", "provider \"", "terraform {", "locals {", "module \""]
+            .iter()
+            .any(|k| line.starts_with(k))
             && line.trim_end().ends_with('{')
     });
     markdown && !yaml_keys && !terraform

@@ -44,8 +44,20 @@ struct IndexSection {
 
 /// Words a `## Table …` heading may hold that are not a table's name (`## Table Designs`).
 const NOT_NAMES: [&str; 14] = [
-    "designs", "design", "of", "summary", "structure", "structures", "definitions", "definition", "overview",
-    "schema", "schemas", "layout", "layouts", "and",
+    "designs",
+    "design",
+    "of",
+    "summary",
+    "structure",
+    "structures",
+    "definitions",
+    "definition",
+    "overview",
+    "schema",
+    "schemas",
+    "layout",
+    "layouts",
+    "and",
 ];
 
 /// Reads `text`; also returns what it noted (defaults, tables left out). Unread cells are in
@@ -103,13 +115,23 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                 match (label_key.as_str(), index_section) {
                     ("keys", _) => match read_keys(&text) {
                         Ok(keys) => current.keys = Some(keys),
-                        Err(why) => sink.unread(format!("line {line}: **Keys:**"), format!("{why}: the keys are taken from the tables instead"), Vec::new()),
+                        Err(why) => sink.unread(
+                            format!("line {line}: **Keys:**"),
+                            format!("{why}: the keys are taken from the tables instead"),
+                            Vec::new(),
+                        ),
                     },
-                    ("partitionkey" | "pk" | "hashkey", Some(index)) => index.partition = bullet_key(&text, line, &mut sink),
+                    ("partitionkey" | "pk" | "hashkey", Some(index)) => {
+                        index.partition = bullet_key(&text, line, &mut sink)
+                    }
                     ("sortkey" | "sk" | "rangekey", Some(index)) => index.sort = bullet_key(&text, line, &mut sink),
                     ("projection" | "projectiontype", Some(index)) => {
                         index.projection = read_projection(&text).unwrap_or_else(|why| {
-                            sink.unread(format!("line {line}: **Projection**"), format!("{why}: ALL assumed"), Vec::new());
+                            sink.unread(
+                                format!("line {line}: **Projection**"),
+                                format!("{why}: ALL assumed"),
+                                Vec::new(),
+                            );
                             None
                         });
                     }
@@ -121,7 +143,11 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                     }
                     (_, _) if in_section.is_some() => {
                         let lower = label.to_ascii_lowercase();
-                        if lower.contains("ttl") || lower.contains("time to live") || lower.contains("billing") || lower.contains("capacity mode") {
+                        if lower.contains("ttl")
+                            || lower.contains("time to live")
+                            || lower.contains("billing")
+                            || lower.contains("capacity mode")
+                        {
                             let current = section(&mut sections, &mut loose, in_section);
                             if !current.settings.is_empty() {
                                 current.settings.push_str(", ");
@@ -134,7 +160,11 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                 }
             }
             Block::Text { text, line } => {
-                if design.description.is_empty() && !design.name.is_empty() && sections.is_empty() && inventory.is_empty() {
+                if design.description.is_empty()
+                    && !design.name.is_empty()
+                    && sections.is_empty()
+                    && inventory.is_empty()
+                {
                     design.description = text.clone();
                 }
                 prose.push((line, text));
@@ -161,12 +191,19 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
             }
         }
     }
-    let has_loose = !(loose.layouts.is_empty() && loose.indexes.is_empty() && loose.calls.is_empty() && loose.samples.is_empty() && loose.index_sections.is_empty());
+    let has_loose = !(loose.layouts.is_empty()
+        && loose.indexes.is_empty()
+        && loose.calls.is_empty()
+        && loose.samples.is_empty()
+        && loose.index_sections.is_empty());
     if has_loose || (sections.is_empty() && loose.keys.is_some()) {
         match sections.len() {
             0 => {
                 loose.name = table_name_from(&design.name);
-                sink.notes.push(format!("no `## Table: NAME` heading: the table is named `{}` after the document", loose.name));
+                sink.notes.push(format!(
+                    "no `## Table: NAME` heading: the table is named `{}` after the document",
+                    loose.name
+                ));
                 sections.push(loose);
             }
             _ => {
@@ -200,7 +237,11 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                 section.line,
                 section.name,
                 section.keys.as_ref().map_or(String::new(), |(p, _)| format!("partition key {}", p.name)),
-                section.keys.as_ref().and_then(|(_, s)| s.as_ref()).map_or(String::new(), |s| format!(", sort key {}", s.name))
+                section
+                    .keys
+                    .as_ref()
+                    .and_then(|(_, s)| s.as_ref())
+                    .map_or(String::new(), |s| format!(", sort key {}", s.name))
             ));
             sections.push(section);
         }
@@ -265,9 +306,15 @@ fn table_heading(text: &str) -> Option<(String, String)> {
         Some(rest.trim().trim_matches('`').to_string()).filter(|n| !n.is_empty())
     } else {
         match words.as_slice() {
-            [first, name] if first.eq_ignore_ascii_case("table") && is_name(name) => Some(name.trim_matches('`').to_string()),
-            [name, last] if last.eq_ignore_ascii_case("table") && is_name(name) => Some(name.trim_matches('`').to_string()),
-            [name, main, last] if last.eq_ignore_ascii_case("table") && main.eq_ignore_ascii_case("main") && is_name(name) => {
+            [first, name] if first.eq_ignore_ascii_case("table") && is_name(name) => {
+                Some(name.trim_matches('`').to_string())
+            }
+            [name, last] if last.eq_ignore_ascii_case("table") && is_name(name) => {
+                Some(name.trim_matches('`').to_string())
+            }
+            [name, main, last]
+                if last.eq_ignore_ascii_case("table") && main.eq_ignore_ascii_case("main") && is_name(name) =>
+            {
                 Some(name.trim_matches('`').to_string())
             }
             _ => None,
@@ -289,7 +336,9 @@ fn index_heading(text: &str) -> Option<(String, bool)> {
     let settings_kind = kind(settings.trim());
     let clean = |w: &str| w.trim_matches(['`', ':']).to_string();
     match words.as_slice() {
-        [name, last] => kind(last).map(|local| (clean(name), local)).or_else(|| kind(name).map(|local| (clean(last), local))),
+        [name, last] => {
+            kind(last).map(|local| (clean(name), local)).or_else(|| kind(name).map(|local| (clean(last), local)))
+        }
         [name, global, index] if index.eq_ignore_ascii_case("index") => kind(global).map(|local| (clean(name), local)),
         [name] => settings_kind.map(|local| (clean(name), local)),
         _ => None,
@@ -305,7 +354,8 @@ fn split_settings(text: &str) -> (&str, String) {
 }
 
 fn table_name_from(title: &str) -> String {
-    let slug: String = title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let slug: String =
+        title.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
     let slug = slug.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
     if slug.len() >= 3 {
         slug.chars().take(255).collect()
@@ -328,17 +378,29 @@ fn kind_of(grid: &Grid, under_cost_heading: bool) -> GridKind {
     let first = grid.header.first().map(|h| squash(h)).unwrap_or_default();
     let costly = grid.header.iter().any(|h| {
         let s = squash(h);
-        h.contains('$') || s.contains("cost") || s.contains("monthly") || s.contains("price") || s.contains("rcus") || s.contains("wcus") || s == "rcu" || s == "wcu" || s.contains("storagegb")
+        h.contains('$')
+            || s.contains("cost")
+            || s.contains("monthly")
+            || s.contains("price")
+            || s.contains("rcus")
+            || s.contains("wcus")
+            || s == "rcu"
+            || s == "wcu"
+            || s.contains("storagegb")
     });
     if costly || (under_cost_heading && !grid.header.iter().any(|h| squash(h).contains("keycondition"))) {
         GridKind::Cost
-    } else if (has("operation") || has("operations")) && grid.column_containing(&["key condition", "keycondition", "key expression"]).is_some() {
+    } else if (has("operation") || has("operations"))
+        && grid.column_containing(&["key condition", "keycondition", "key expression"]).is_some()
+    {
         GridKind::Calls
     } else if is_inventory(grid) {
         GridKind::Inventory
     } else if first == "entity" || (first == "entitytype" && grid.header.len() > 2 && !has("description")) {
         GridKind::Layout
-    } else if matches!(first.as_str(), "index" | "indexname" | "gsi" | "name") && grid.column_containing(&["partition", "pk", "hash"]).is_some() {
+    } else if matches!(first.as_str(), "index" | "indexname" | "gsi" | "name")
+        && grid.column_containing(&["partition", "pk", "hash"]).is_some()
+    {
         GridKind::Indexes
     } else {
         GridKind::Other
@@ -358,7 +420,11 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
     section.index_sections.retain(|index| {
         let valid = super::cells::valid_name(&index.name);
         if !valid {
-            sink.unread(format!("line {}: index `{}`", index.line, index.name), "not an index name DynamoDB takes: the index is left out", Vec::new());
+            sink.unread(
+                format!("line {}: index `{}`", index.line, index.name),
+                "not an index name DynamoDB takes: the index is left out",
+                Vec::new(),
+            );
         }
         valid
     });
@@ -405,13 +471,19 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
         Some(keys) => keys,
         None => {
             let mut table_columns = columns.iter().filter(|c| !index_attributes.contains(c));
-            let base_attributes: Vec<String> =
-                calls.iter().filter(|c| c.index.is_none()).flat_map(|c| condition_attributes(&c.key_condition)).collect();
+            let base_attributes: Vec<String> = calls
+                .iter()
+                .filter(|c| c.index.is_none())
+                .flat_map(|c| condition_attributes(&c.key_condition))
+                .collect();
             let sample_columns: Vec<String> = section.samples.first().map(|g| g.header.clone()).unwrap_or_default();
             match table_columns.next() {
                 Some(first) => {
                     let second = table_columns.next().filter(|s| {
-                        base_attributes.contains(s) || base_attributes.is_empty() || squash(s).ends_with("sk") || squash(s).contains("sort")
+                        base_attributes.contains(s)
+                            || base_attributes.is_empty()
+                            || squash(s).ends_with("sk")
+                            || squash(s).contains("sort")
                     });
                     (KeyAttribute::text(first), second.map(|s| KeyAttribute::text(s)))
                 }
@@ -425,7 +497,8 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
                     // Sample items with no key bullet: the first column is the partition key, a
                     // second one named as a sort key is the sort key.
                     let first = sample_columns[0].trim_matches('`').to_string();
-                    let second = sample_columns.get(1).filter(|s| squash(s).ends_with("sk") || squash(s).contains("sort"));
+                    let second =
+                        sample_columns.get(1).filter(|s| squash(s).ends_with("sk") || squash(s).contains("sort"));
                     sink.notes.push(format!(
                         "table `{}`: no key given: `{first}`{} taken from its sample items' columns",
                         section.name,
@@ -463,7 +536,8 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
     let (item_samples, others): (Vec<Grid>, Vec<Grid>) =
         section.samples.into_iter().partition(|g| shows_items_of(g, &table.partition_key.name, &index_keys));
     for grid in others {
-        let index = table.indexes.iter().find(|i| shows_items_of(&grid, &i.partition_key.name, &[])).map(|i| i.name.clone());
+        let index =
+            table.indexes.iter().find(|i| shows_items_of(&grid, &i.partition_key.name, &[])).map(|i| i.name.clone());
         sink.notes.push(match index {
             Some(index) => format!("line {}: sample items of index `{index}`: left out (the table's items make the index)", grid.line),
             None => format!(
@@ -550,13 +624,21 @@ fn attach_hints(design: &mut Design, hints: Vec<CallHint>, sink: &mut Sink) {
         }
         let here = format!("line {}: inventory row \"{}\"", hint.line, hint.id);
         let Some(operation) = operation_of(&hint.operation) else {
-            sink.unread(here, format!("`{}` is not an operation Dynalab can run: the pattern has no call", hint.operation), vec![hint.id]);
+            sink.unread(
+                here,
+                format!("`{}` is not an operation Dynalab can run: the pattern has no call", hint.operation),
+                vec![hint.id],
+            );
             continue;
         };
         let Some((t, index)) = resolve_target(design, &hint.target) else {
             sink.unread(
                 here,
-                format!("`{}` names no table or index of the design ({}): the pattern has no call", hint.target, design.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")),
+                format!(
+                    "`{}` names no table or index of the design ({}): the pattern has no call",
+                    hint.target,
+                    design.tables.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
+                ),
                 vec![hint.id],
             );
             continue;
@@ -589,7 +671,13 @@ fn attach_hints(design: &mut Design, hints: Vec<CallHint>, sink: &mut Sink) {
                 }
             },
         };
-        design.tables[t].calls.push(CallRow { id: hint.id, pattern, operation: operation.to_string(), key_condition, index });
+        design.tables[t].calls.push(CallRow {
+            id: hint.id,
+            pattern,
+            operation: operation.to_string(),
+            key_condition,
+            index,
+        });
     }
 }
 
@@ -716,7 +804,13 @@ fn section_from_prose(prose: &[(usize, String)], title: &str) -> Option<Section>
             let word = rest
                 .split_whitespace()
                 .map(|w| w.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '`')))
-                .find(|w| !w.is_empty() && !matches!(w.to_ascii_lowercase().as_str(), "is" | "of" | "named" | "called" | "the" | "a" | "an" | "attribute" | "=" | "("))?;
+                .find(|w| {
+                    !w.is_empty()
+                        && !matches!(
+                            w.to_ascii_lowercase().as_str(),
+                            "is" | "of" | "named" | "called" | "the" | "a" | "an" | "attribute" | "=" | "("
+                        )
+                })?;
             let word = word.trim_matches('`');
             (!word.is_empty()).then(|| word.to_string())
         };
@@ -734,7 +828,9 @@ fn section_from_prose(prose: &[(usize, String)], title: &str) -> Option<Section>
         }
     }
     let partition = partition?;
-    let name = name.filter(|n| n.len() >= 3 && !NOT_NAMES.contains(&n.to_ascii_lowercase().as_str())).unwrap_or_else(|| table_name_from(title));
+    let name = name
+        .filter(|n| n.len() >= 3 && !NOT_NAMES.contains(&n.to_ascii_lowercase().as_str()))
+        .unwrap_or_else(|| table_name_from(title));
     Some(Section {
         name,
         line,
@@ -789,7 +885,9 @@ pub fn paste_inventory(text: &str) -> Result<Vec<crate::design::InventoryRow>, S
     let mut sink = Sink::default();
     grids::read_inventory(&grid, &mut sink, &mut rows, &mut Vec::new());
     if rows.is_empty() {
-        return Err("no rows: paste a Markdown table or rows copied from a spreadsheet (cells separated by tabs)".into());
+        return Err(
+            "no rows: paste a Markdown table or rows copied from a spreadsheet (cells separated by tabs)".into()
+        );
     }
     if !sink.unread.is_empty() {
         return Err(sink.unread.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
@@ -812,10 +910,12 @@ mod tests {
         assert_eq!(rows[1].peak_rps, Some(300.0));
         let one = paste_inventory("| 3 | Place order | write | - | - | 50 | atomic |").expect("a pipe row");
         assert_eq!(one[0].consistency, Some(Consistency::Transactional));
-        let with_header = paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
+        let with_header =
+            paste_inventory("| # | Pattern | Type |\n|---|---|---|\n| 9 | x | write |\n").expect("header");
         assert_eq!(with_header[0].id, "9");
         assert!(paste_inventory("hello").is_err());
-        let error = paste_inventory("| 3 | Place order | write | - | - | lots | atomic |").expect_err("a bad rate is said");
+        let error =
+            paste_inventory("| 3 | Place order | write | - | - | lots | atomic |").expect_err("a bad rate is said");
         assert!(error.contains("`lots` is not a number of requests per second"), "{error}");
     }
 

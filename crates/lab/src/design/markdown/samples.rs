@@ -14,7 +14,11 @@ use serde_json::{json, Map, Value};
 /// Entities for `table` from its sample items, and the items themselves (DynamoDB JSON: a key
 /// typed as the table declares it, other numbers and booleans as such); what could not be read is
 /// said.
-pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sink) -> (Vec<Entity>, Vec<Map<String, Value>>) {
+pub fn entities_from_samples(
+    grids: &[Grid],
+    table: &TableDesign,
+    sink: &mut Sink,
+) -> (Vec<Entity>, Vec<Map<String, Value>>) {
     let mut items: Vec<Map<String, Value>> = Vec::new();
     let keys: Vec<String> = table.key_attributes().iter().map(|k| k.name.clone()).collect();
     let mut groups: Vec<Group> = Vec::new();
@@ -48,7 +52,9 @@ pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sin
             }
             let shape: Vec<String> = templates
                 .iter()
-                .filter(|(k, _)| *k == table.partition_key.name || table.sort_key.as_ref().is_some_and(|s| s.name == *k))
+                .filter(|(k, _)| {
+                    *k == table.partition_key.name || table.sort_key.as_ref().is_some_and(|s| s.name == *k)
+                })
                 .map(|(k, t)| format!("{k}={}", shape_of(t)))
                 .collect();
             let name = entity_column
@@ -92,7 +98,10 @@ pub fn entities_from_samples(grids: &[Grid], table: &TableDesign, sink: &mut Sin
 /// other cell a number, a boolean or text as it reads (a number with a leading zero stays text).
 fn sample_item(values: &[(String, String)], table: &TableDesign) -> Map<String, Value> {
     let kinds = table.key_attributes();
-    let number = |text: &str| text.parse::<f64>().is_ok_and(f64::is_finite) && (!text.starts_with('0') || text == "0" || text.starts_with("0."));
+    let number = |text: &str| {
+        text.parse::<f64>().is_ok_and(f64::is_finite)
+            && (!text.starts_with('0') || text == "0" || text.starts_with("0."))
+    };
     values
         .iter()
         .map(|(name, text)| {
@@ -120,8 +129,11 @@ struct Group {
 impl Group {
     fn entity(self, keys: &[String]) -> Entity {
         let total = self.rows.len();
-        let keys_of: Vec<(String, Template, f64)> =
-            self.templates.into_iter().map(|(k, t, n)| (k, t, if n >= total { 1.0 } else { n as f64 / total as f64 })).collect();
+        let keys_of: Vec<(String, Template, f64)> = self
+            .templates
+            .into_iter()
+            .map(|(k, t, n)| (k, t, if n >= total { 1.0 } else { n as f64 / total as f64 }))
+            .collect();
         let placeholders: Vec<String> =
             keys_of.iter().flat_map(|(_, t, _)| t.placeholders().map(String::from).collect::<Vec<_>>()).collect();
         let mut attributes = Vec::new();
@@ -139,8 +151,10 @@ impl Group {
             let shared = values.len() == total && values.windows(2).all(|w| w[0] == w[1]);
             // Numbers stay numbers (a counter is ADDed to); a value every item shares is kept.
             let numeric = !values.is_empty() && values.iter().all(|v| v.parse::<f64>().is_ok_and(f64::is_finite));
-            let example =
-                values.first().filter(|v| (shared || numeric) && !v.contains(['<', '>', ','])).map(|v| (*v).to_string());
+            let example = values
+                .first()
+                .filter(|v| (shared || numeric) && !v.contains(['<', '>', ',']))
+                .map(|v| (*v).to_string());
             attributes.push(Attribute { name, example, size: None });
         }
         let per_collection = (total as f64 / self.partitions.len().max(1) as f64).round().max(1.0) as u64;
@@ -206,7 +220,6 @@ fn infer(value: &str, key: &str, values: &[(String, String)], keys: &[String]) -
     }
     Template { parts }
 }
-
 
 /// `USER`, `ORDER`, `META`, `PROFILE`, `V0`: text a key is made of, not a value.
 fn is_constant_word(segment: &str) -> bool {
@@ -302,7 +315,10 @@ mod tests {
         let values = vec![("PK".to_string(), "USER#u1".to_string()), ("userId".to_string(), "u1".to_string())];
         let keys = vec!["PK".to_string(), "SK".to_string()];
         assert_eq!(infer("USER#u1", "PK", &values, &keys).to_string(), "USER#<userId>");
-        assert_eq!(infer("ORDER#2026-01-02T10:00:00Z#o9", "SK", &values, &keys).to_string(), "ORDER#<orderAt>#<orderId>");
+        assert_eq!(
+            infer("ORDER#2026-01-02T10:00:00Z#o9", "SK", &values, &keys).to_string(),
+            "ORDER#<orderAt>#<orderId>"
+        );
         assert_eq!(infer("PROFILE", "SK", &values, &keys).to_string(), "PROFILE");
         assert_eq!(infer("alice@example.com", "email", &values, &keys).to_string(), "<email>");
     }

@@ -40,16 +40,21 @@ pub(super) fn refused_parameters(parameters: &Map<String, Value>, given: &BTreeM
                 continue;
             }
             if let Some(allowed) = parameter.get("AllowedValues").and_then(Value::as_array) {
-                let texts: Vec<String> = allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)).collect();
+                let texts: Vec<String> =
+                    allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)).collect();
                 if !texts.iter().any(|t| t == one) {
                     refuse(format!("Parameter '{name}' must be one of AllowedValues"));
                 }
             }
             if let Some(pattern) = parameter.get("AllowedPattern").and_then(Value::as_str) {
                 match regex_lite::Regex::new(&format!("^(?:{pattern})$")) {
-                    Ok(regex) if !regex.is_match(one) => refuse(format!("Parameter '{name}' must match pattern {pattern}")),
+                    Ok(regex) if !regex.is_match(one) => {
+                        refuse(format!("Parameter '{name}' must match pattern {pattern}"))
+                    }
                     Ok(_) => {}
-                    Err(_) => refuse(format!("Parameter '{name}': AllowedPattern {pattern} is not a pattern CloudFormation reads")),
+                    Err(_) => refuse(format!(
+                        "Parameter '{name}': AllowedPattern {pattern} is not a pattern CloudFormation reads"
+                    )),
                 }
             }
             let bound = |key: &str| parameter.get(key).and_then(|v| v.as_f64().or_else(|| v.as_str()?.parse().ok()));
@@ -203,8 +208,10 @@ mod tests {
         });
         let parameters = parameters.as_object().expect("object");
         assert!(refused_parameters(parameters, &BTreeMap::new()).is_empty());
-        let given: BTreeMap<String, String> =
-            [("Stage", "qa"), ("Reads", "500"), ("Prefix", "App-1")].iter().map(|(k, v)| ((*k).into(), (*v).into())).collect();
+        let given: BTreeMap<String, String> = [("Stage", "qa"), ("Reads", "500"), ("Prefix", "App-1")]
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect();
         let refused = refused_parameters(parameters, &given).join("\n");
         assert!(refused.contains("Parameter 'Stage' must be one of AllowedValues"), "{refused}");
         assert!(refused.contains("Parameter 'Reads' must be a number not greater than 100"), "{refused}");
@@ -219,7 +226,8 @@ mod tests {
             "Both": {"Fn::And": [{"Condition": "IsProd"}, {"Fn::Equals": ["a", "a"]}]},
             "Loop": {"Fn::Not": [{"Condition": "Loop"}]}
         });
-        let mut resolve = |value: &Value, _: &str| if value == &json!({"Ref": "Stage"}) { json!("prod") } else { value.clone() };
+        let mut resolve =
+            |value: &Value, _: &str| if value == &json!({"Ref": "Stage"}) { json!("prod") } else { value.clone() };
         let (known, errors) = evaluate(conditions.as_object().expect("object"), &mut resolve);
         assert_eq!(known.get("IsProd"), Some(&true));
         assert_eq!(known.get("IsNotProd"), Some(&false));

@@ -143,7 +143,8 @@ impl Resolver<'_> {
                         let holds = match self.conditions.get(name) {
                             Some(holds) => *holds,
                             None => {
-                                self.errors.push(format!("{at}: `Fn::If` names no condition of the template (`{name}`)"));
+                                self.errors
+                                    .push(format!("{at}: `Fn::If` names no condition of the template (`{name}`)"));
                                 true
                             }
                         };

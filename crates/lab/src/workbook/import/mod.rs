@@ -111,19 +111,35 @@ pub fn import_with(text: &str, options: &Options) -> Result<Imported, String> {
     if onetable::is_onetable(object) {
         return onetable::onetable(object);
     }
-    Err(format!("not a format Dynalab reads: {}", crate::design::markdown::NO_DESIGN.trim_start_matches("no design in this text: ")))
+    Err(format!(
+        "not a format Dynalab reads: {}",
+        crate::design::markdown::NO_DESIGN.trim_start_matches("no design in this text: ")
+    ))
 }
 
 /// Program source that builds tables (a CDK app, a OneTable schema in JavaScript): what to run
 /// to get a file Dynalab reads.
 fn source_code(text: &str) -> Option<String> {
-    let cdk = ["aws-cdk-lib", "@aws-cdk/", "from aws_cdk", "import aws_cdk", "new dynamodb.Table", "new dynamodb.TableV2", "dynamodb.Table(", "TableV2("];
+    let cdk = [
+        "aws-cdk-lib",
+        "@aws-cdk/",
+        "from aws_cdk",
+        "import aws_cdk",
+        "new dynamodb.Table",
+        "new dynamodb.TableV2",
+        "dynamodb.Table(",
+        "TableV2(",
+    ];
     if cdk.iter().any(|marker| text.contains(marker)) {
         return Some("a CDK app's source, not a template: run `cdk synth` and check the template it writes (`dynalab check cdk.out/STACK.template.json`); a synthesized template is read like any CloudFormation template".into());
     }
-    let javascript = text.contains("export default") || text.contains("module.exports") || text.contains("export const");
+    let javascript =
+        text.contains("export default") || text.contains("module.exports") || text.contains("export const");
     if javascript && text.contains("models") && text.contains("indexes") {
-        return Some("a OneTable schema in JavaScript: Dynalab reads it as JSON (`JSON.stringify(Schema)` in Node writes it)".into());
+        return Some(
+            "a OneTable schema in JavaScript: Dynalab reads it as JSON (`JSON.stringify(Schema)` in Node writes it)"
+                .into(),
+        );
     }
     None
 }
@@ -164,12 +180,18 @@ pub fn in_file_terms(source: Source, problem: &str) -> String {
         named(path).map(|name| format!("table `{name}`"))
     } else if head.starts_with("patterns[") {
         named(path).map(|id| {
-            let call = head.split(".requests").nth(1).and_then(index).map_or(String::new(), |n| format!(", call {}", n + 1));
+            let call =
+                head.split(".requests").nth(1).and_then(index).map_or(String::new(), |n| format!(", call {}", n + 1));
             format!("pattern {id}{call}")
         })
     } else if let Some(rest) = head.strip_prefix("fixtures.") {
         let table = rest.split('[').next().unwrap_or(rest);
-        Some(index(rest).map_or_else(|| format!("the items of table `{table}`"), |n| format!("item {} of table `{table}`", n + 1)))
+        Some(
+            index(rest).map_or_else(
+                || format!("the items of table `{table}`"),
+                |n| format!("item {} of table `{table}`", n + 1),
+            ),
+        )
     } else {
         None
     };
@@ -301,9 +323,15 @@ mod tests {
     #[test]
     fn a_plans_problems_are_said_in_the_files_terms() {
         let source = Source::DesignDocument;
-        assert_eq!(in_file_terms(source, "tables[0] (library): ValidationException: x"), "table `library`: ValidationException: x");
+        assert_eq!(
+            in_file_terms(source, "tables[0] (library): ValidationException: x"),
+            "table `library`: ValidationException: x"
+        );
         assert_eq!(in_file_terms(source, "patterns[2].requests[0] (AP3): no index"), "pattern AP3, call 1: no index");
-        assert_eq!(in_file_terms(source, "fixtures.library[4]: Missing the key SK"), "item 5 of table `library`: Missing the key SK");
+        assert_eq!(
+            in_file_terms(source, "fixtures.library[4]: Missing the key SK"),
+            "item 5 of table `library`: Missing the key SK"
+        );
         assert_eq!(in_file_terms(Source::Workbook, "tables[0] (t): x"), "tables[0] (t): x");
     }
 

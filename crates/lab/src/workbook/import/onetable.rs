@@ -20,9 +20,13 @@ pub(super) fn onetable(schema: &Map<String, Value>) -> Result<Imported, String> 
     let mut notes = Vec::new();
     let indexes = schema.get("indexes").and_then(Value::as_object).cloned().unwrap_or_default();
     let primary = &indexes["primary"];
-    let hash = primary.get("hash").and_then(Value::as_str).ok_or("indexes.primary.hash: the table's partition key is required")?;
+    let hash = primary
+        .get("hash")
+        .and_then(Value::as_str)
+        .ok_or("indexes.primary.hash: the table's partition key is required")?;
     let sort = primary.get("sort").and_then(Value::as_str);
-    let type_field = schema.get("params").and_then(|p| p.get("typeField")).and_then(Value::as_str).unwrap_or("_type").to_string();
+    let type_field =
+        schema.get("params").and_then(|p| p.get("typeField")).and_then(Value::as_str).unwrap_or("_type").to_string();
     let name = schema
         .get("params")
         .and_then(|p| p.get("table"))
@@ -49,7 +53,9 @@ pub(super) fn onetable(schema: &Map<String, Value>) -> Result<Imported, String> 
         };
         let projection = match index.get("project") {
             Some(Value::String(p)) if p == "keys" => Projection::KeysOnly,
-            Some(Value::Array(names)) => Projection::Include(names.iter().filter_map(Value::as_str).map(String::from).collect()),
+            Some(Value::Array(names)) => {
+                Projection::Include(names.iter().filter_map(Value::as_str).map(String::from).collect())
+            }
             _ => Projection::All,
         };
         table.indexes.push(IndexDesign {
@@ -73,16 +79,30 @@ pub(super) fn onetable(schema: &Map<String, Value>) -> Result<Imported, String> 
                     Ok(template) => keys.push((field.clone(), template, 1.0)),
                     Err(why) => notes.push(format!("models.{model}.{field}.value: {why}: left out")),
                 },
-                _ if key_names.contains(field) => notes.push(format!("models.{model}.{field}: a key attribute without a value template: left out")),
+                _ if key_names.contains(field) => {
+                    notes.push(format!("models.{model}.{field}: a key attribute without a value template: left out"))
+                }
                 _ => attributes.push(Attribute { name: field.clone(), example: None, size: None }),
             }
         }
         if !keys.iter().any(|(k, _, _)| *k == table.partition_key.name) {
-            notes.push(format!("models.{model}: no `{}` value template: the model is left out of the fixture", table.partition_key.name));
+            notes.push(format!(
+                "models.{model}: no `{}` value template: the model is left out of the fixture",
+                table.partition_key.name
+            ));
             continue;
         }
         attributes.push(Attribute { name: type_field.clone(), example: Some(model.clone()), size: None });
-        table.entities.push(Entity { name: model.clone(), keys, attributes, items: None, per_collection: None, size: None, skew: None, notes: String::new() });
+        table.entities.push(Entity {
+            name: model.clone(),
+            keys,
+            attributes,
+            items: None,
+            per_collection: None,
+            size: None,
+            skew: None,
+            notes: String::new(),
+        });
     }
     let design = Design { name: format!("OneTable schema `{name}`"), tables: vec![table.clone()], ..Design::default() };
     let converted = design.to_workbook()?;
@@ -155,11 +175,14 @@ fn data_items(data: &Value, table: &TableDesign, type_field: &str, notes: &mut V
                 Some(value) => {
                     item.insert(attribute.clone(), json!(value));
                 }
-                None => notes.push(format!("data[{i}] ({model}): `{attribute}` = `{template}` lacks a field the item does not have")),
+                None => notes.push(format!(
+                    "data[{i}] ({model}): `{attribute}` = `{template}` lacks a field the item does not have"
+                )),
             }
         }
         item.insert(type_field.to_string(), json!(model));
-        let key: Vec<String> = key_names.iter().map(|k| item.get(*k).map(ToString::to_string).unwrap_or_default()).collect();
+        let key: Vec<String> =
+            key_names.iter().map(|k| item.get(*k).map(ToString::to_string).unwrap_or_default()).collect();
         if key.iter().any(String::is_empty) {
             notes.push(format!("data[{i}] ({model}): no primary key: left out"));
             continue;
@@ -207,6 +230,10 @@ mod tests {
         assert_eq!(items.len(), 2, "the duplicate is reported, not written over the first");
         assert_eq!(items[1]["sk"], "user#ada@acme.com");
         assert_eq!(items[1]["gs1sk"], "User#");
-        assert!(imported.notes.iter().any(|n| n.contains("has the primary key of data item 1")), "{:?}", imported.notes);
+        assert!(
+            imported.notes.iter().any(|n| n.contains("has the primary key of data item 1")),
+            "{:?}",
+            imported.notes
+        );
     }
 }

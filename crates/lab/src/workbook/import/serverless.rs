@@ -13,7 +13,7 @@ const MAX_PASSES: usize = 16;
 const MAX_DEPTH: usize = 64;
 
 const SOURCES: [&str; 12] =
-    ["self:", "opt:", "sls:", "env:", "aws:", "param:", "ssm:", "cf:", "s3:", "file(", "strToBool(", "sls(" ];
+    ["self:", "opt:", "sls:", "env:", "aws:", "param:", "ssm:", "cf:", "s3:", "file(", "strToBool(", "sls("];
 
 /// Whether `document` is a Serverless Framework service: a `service` and a `provider` or `resources`.
 pub(super) fn is_serverless(document: &Map<String, Value>) -> bool {
@@ -33,7 +33,10 @@ pub(super) fn serverless(document: &Map<String, Value>, options: &Options) -> Re
         let at = if i == 0 { "resources".to_string() } else { format!("resources[{i}]") };
         let resolved = resolver.value(part, &at, 0);
         let Some(object) = resolved.as_object() else {
-            resolver.notes.push(format!("{at}: `{}` is not read (a file the framework includes): left out", resolved.as_str().unwrap_or("?")));
+            resolver.notes.push(format!(
+                "{at}: `{}` is not read (a file the framework includes): left out",
+                resolved.as_str().unwrap_or("?")
+            ));
             continue;
         };
         for section in ["Resources", "Conditions", "Parameters", "Description"] {
@@ -52,7 +55,10 @@ pub(super) fn serverless(document: &Map<String, Value>, options: &Options) -> Re
     }
     let functions = document.get("functions").and_then(Value::as_object).map_or(0, Map::len);
     if functions > 0 {
-        resolver.notes.push(format!("left out: {functions} function{} (not DynamoDB tables)", if functions == 1 { "" } else { "s" }));
+        resolver.notes.push(format!(
+            "left out: {functions} function{} (not DynamoDB tables)",
+            if functions == 1 { "" } else { "s" }
+        ));
     }
     if !template.get("Resources").is_some_and(Value::is_object) {
         return Err(format!(
@@ -63,7 +69,12 @@ pub(super) fn serverless(document: &Map<String, Value>, options: &Options) -> Re
     // The framework's variables used the parameters given; CloudFormation's take only its own.
     let template_parameters = template.get("Parameters").and_then(Value::as_object).cloned().unwrap_or_default();
     let forwarded = Options {
-        parameters: options.parameters.iter().filter(|(k, _)| template_parameters.contains_key(*k)).map(|(k, v)| (k.clone(), v.clone())).collect(),
+        parameters: options
+            .parameters
+            .iter()
+            .filter(|(k, _)| template_parameters.contains_key(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
     };
     let mut imported = cloudformation(&template, &forwarded)?;
     imported.source = Source::Serverless;
@@ -92,8 +103,12 @@ impl Variables<'_> {
         }
         match value {
             Value::String(text) => self.text(text, at, depth),
-            Value::Array(items) => Value::Array(items.iter().enumerate().map(|(i, v)| self.value(v, &format!("{at}[{i}]"), depth + 1)).collect()),
-            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), self.value(v, &format!("{at}.{k}"), depth + 1))).collect()),
+            Value::Array(items) => Value::Array(
+                items.iter().enumerate().map(|(i, v)| self.value(v, &format!("{at}[{i}]"), depth + 1)).collect(),
+            ),
+            Value::Object(map) => Value::Object(
+                map.iter().map(|(k, v)| (k.clone(), self.value(v, &format!("{at}.{k}"), depth + 1))).collect(),
+            ),
             other => other.clone(),
         }
     }
@@ -114,7 +129,8 @@ impl Variables<'_> {
                     current.replace_range(start..=end, &shown);
                 }
                 None => {
-                    self.notes.push(format!("{at}: `${{{inside}}}` has no value here and no fallback: left as its text"));
+                    self.notes
+                        .push(format!("{at}: `${{{inside}}}` has no value here and no fallback: left as its text"));
                     // Marked so it is not read again; CloudFormation would see the same text.
                     current.replace_range(start..=end, &format!("«{inside}»"));
                 }
@@ -162,8 +178,12 @@ impl Variables<'_> {
             return given(name);
         }
         match candidate {
-            "sls:stage" => Some(given("stage").or_else(|| self.provider("stage", depth)).unwrap_or_else(|| json!("dev"))),
-            "aws:region" => Some(given("region").or_else(|| self.provider("region", depth)).unwrap_or_else(|| json!("us-east-1"))),
+            "sls:stage" => {
+                Some(given("stage").or_else(|| self.provider("stage", depth)).unwrap_or_else(|| json!("dev")))
+            }
+            "aws:region" => {
+                Some(given("region").or_else(|| self.provider("region", depth)).unwrap_or_else(|| json!("us-east-1")))
+            }
             "aws:accountId" => Some(json!("000000000000")),
             "sls:instanceId" => Some(json!("instance")),
             _ => None,
@@ -217,8 +237,9 @@ fn split_fallbacks(inside: &str) -> Vec<&str> {
 
 fn quoted(text: &str) -> Option<&str> {
     let text = text.trim();
-    (text.len() >= 2 && ((text.starts_with('\'') && text.ends_with('\'')) || (text.starts_with('"') && text.ends_with('"'))))
-        .then(|| &text[1..text.len() - 1])
+    (text.len() >= 2
+        && ((text.starts_with('\'') && text.ends_with('\'')) || (text.starts_with('"') && text.ends_with('"'))))
+    .then(|| &text[1..text.len() - 1])
 }
 
 fn lookup<'a>(document: &'a Map<String, Value>, path: &str) -> Option<&'a Value> {
@@ -274,7 +295,8 @@ mod tests {
         assert_eq!(names, ["orders-dev"], "the audit table's condition is false in dev");
         assert_eq!(imported.workbook.tables[0]["ProvisionedThroughput"]["ReadCapacityUnits"], json!(5));
         assert!(imported.notes.iter().any(|n| n.contains("left out: 1 function")), "{:?}", imported.notes);
-        let prod = Options { parameters: [("stage".to_string(), "prod".to_string())].into_iter().collect::<BTreeMap<_, _>>() };
+        let prod =
+            Options { parameters: [("stage".to_string(), "prod".to_string())].into_iter().collect::<BTreeMap<_, _>>() };
         let imported = serverless(&document(), &prod).expect("imports");
         let names: Vec<&str> = imported.workbook.tables.iter().filter_map(|t| t["TableName"].as_str()).collect();
         assert_eq!(names, ["audit-prod", "orders-prod"]);
@@ -284,9 +306,14 @@ mod tests {
     #[test]
     fn a_variable_without_a_value_is_named() {
         let mut doc = document();
-        doc["resources"]["Resources"]["Orders"]["Properties"]["SSESpecification"] = json!({"KMSMasterKeyId": "${ssm:/keys/orders}"});
+        doc["resources"]["Resources"]["Orders"]["Properties"]["SSESpecification"] =
+            json!({"KMSMasterKeyId": "${ssm:/keys/orders}"});
         let imported = serverless(&doc, &Options::default()).expect("imports");
-        assert!(imported.notes.iter().any(|n| n.contains("`${ssm:/keys/orders}` has no value here")), "{:?}", imported.notes);
+        assert!(
+            imported.notes.iter().any(|n| n.contains("`${ssm:/keys/orders}` has no value here")),
+            "{:?}",
+            imported.notes
+        );
         let mut empty = document();
         empty.remove("resources");
         assert!(serverless(&empty, &Options::default()).expect_err("no tables").contains("resources.Resources"));

@@ -15,7 +15,10 @@ use std::collections::BTreeMap;
 /// Whether `text` is more likely Terraform than YAML or Markdown.
 pub fn looks_like_terraform(text: &str) -> bool {
     text.lines().map(str::trim_start).any(|line| {
-        (line.starts_with("resource \"") || line.starts_with("variable \"") || line.starts_with("terraform {") || line.starts_with("provider \""))
+        (line.starts_with("resource \"")
+            || line.starts_with("variable \"")
+            || line.starts_with("terraform {")
+            || line.starts_with("provider \""))
             && line.trim_end().ends_with('{')
     })
 }
@@ -55,7 +58,8 @@ pub(super) fn terraform(text: &str, options: &Options) -> Result<Imported, Strin
             "aws_dynamodb_table" | "aws_appautoscaling_target" => {
                 for (suffix, scope) in instances(block, &context, &at, &mut notes, &mut errors) {
                     let scoped = scope.as_ref().map_or(&context, |s| s);
-                    let reader = Reader { context: scoped, at: format!("{at}{suffix}"), notes: &mut notes, errors: &mut errors };
+                    let reader =
+                        Reader { context: scoped, at: format!("{at}{suffix}"), notes: &mut notes, errors: &mut errors };
                     let logical = format!("{kind}.{label}{suffix}");
                     if kind == "aws_dynamodb_table" {
                         let (properties, regions) = reader.table(block.body(), label);
@@ -65,7 +69,10 @@ pub(super) fn terraform(text: &str, options: &Options) -> Result<Imported, Strin
                         }
                         resources.insert(logical, json!({"Type": "AWS::DynamoDB::Table", "Properties": properties}));
                     } else if let Some(target) = reader.scaling_target(block.body()) {
-                        resources.insert(logical, json!({"Type": "AWS::ApplicationAutoScaling::ScalableTarget", "Properties": target}));
+                        resources.insert(
+                            logical,
+                            json!({"Type": "AWS::ApplicationAutoScaling::ScalableTarget", "Properties": target}),
+                        );
                     }
                 }
             }
@@ -73,7 +80,10 @@ pub(super) fn terraform(text: &str, options: &Options) -> Result<Imported, Strin
         }
     }
     for (kind, count) in left_out {
-        notes.push(format!("left out: {count} {kind} resource{} (not a DynamoDB table)", if count == 1 { "" } else { "s" }));
+        notes.push(format!(
+            "left out: {count} {kind} resource{} (not a DynamoDB table)",
+            if count == 1 { "" } else { "s" }
+        ));
     }
     if !errors.is_empty() {
         return Err(errors.join("\n"));
@@ -81,7 +91,8 @@ pub(super) fn terraform(text: &str, options: &Options) -> Result<Imported, Strin
     if !resources.values().any(|r| r["Type"] == "AWS::DynamoDB::Table") {
         return Err("a Terraform file with no aws_dynamodb_table resource: nothing to check".into());
     }
-    let mut imported = cloudformation(&json!({"Resources": resources}).as_object().cloned().unwrap_or_default(), &Options::default())?;
+    let mut imported =
+        cloudformation(&json!({"Resources": resources}).as_object().cloned().unwrap_or_default(), &Options::default())?;
     imported.source = Source::Terraform;
     imported.workbook.name = "Terraform configuration".into();
     for (name, regions) in replicas {
@@ -114,7 +125,8 @@ fn to_hcl(value: &Value) -> hcl::Value {
 /// an error where it is used (said once, here).
 fn variables(body: &Body, options: &Options, notes: &mut Vec<String>, errors: &mut Vec<String>) -> Value {
     let mut values = Map::new();
-    let declared: Vec<String> = body.blocks().filter(|b| b.identifier() == "variable").filter_map(|b| labels(b).first().cloned()).collect();
+    let declared: Vec<String> =
+        body.blocks().filter(|b| b.identifier() == "variable").filter_map(|b| labels(b).first().cloned()).collect();
     if let Some(name) = options.parameters.keys().find(|n| !declared.contains(n)) {
         errors.push(format!("--parameter {name}: the configuration has no variable of that name"));
     }
@@ -130,7 +142,9 @@ fn variables(body: &Body, options: &Options, notes: &mut Vec<String>, errors: &m
                 values.insert(name, json_of(&value));
             }
             Some(Err(e)) => notes.push(format!("variable \"{name}\": its default could not be evaluated ({e})")),
-            None => notes.push(format!("variable \"{name}\" has no default and no value given (--parameter {name}=VALUE)")),
+            None => {
+                notes.push(format!("variable \"{name}\" has no default and no value given (--parameter {name}=VALUE)"))
+            }
         }
     }
     Value::Object(values)
@@ -228,7 +242,8 @@ fn instances<'a>(
 }
 
 /// Attributes that shape a table: one that cannot be evaluated stops the check.
-const SHAPING: [&str; 8] = ["hash_key", "range_key", "billing_mode", "read_capacity", "write_capacity", "name", "projection_type", "type"];
+const SHAPING: [&str; 8] =
+    ["hash_key", "range_key", "billing_mode", "read_capacity", "write_capacity", "name", "projection_type", "type"];
 
 struct Reader<'a, 'c> {
     context: &'a Context<'c>,
@@ -320,7 +335,10 @@ impl Reader<'_, '_> {
             p.insert("TableClass".into(), json!(class));
         }
         if let Some(Value::Object(tags)) = self.value(body, "tags", "") {
-            let tags: Vec<Value> = tags.into_iter().map(|(k, v)| json!({"Key": k, "Value": v.as_str().map_or_else(|| v.to_string(), String::from)})).collect();
+            let tags: Vec<Value> = tags
+                .into_iter()
+                .map(|(k, v)| json!({"Key": k, "Value": v.as_str().map_or_else(|| v.to_string(), String::from)}))
+                .collect();
             p.insert("Tags".into(), Value::Array(tags));
         }
         if let Some(pitr) = body.blocks().find(|b| b.identifier() == "point_in_time_recovery") {
@@ -358,14 +376,22 @@ impl Reader<'_, '_> {
             index.insert("KeySchema".into(), Value::Array(keys));
         }
         let mut projection = Map::new();
-        projection.insert("ProjectionType".into(), json!(self.text(body, "projection_type", within).unwrap_or_else(|| "ALL".into())));
+        projection.insert(
+            "ProjectionType".into(),
+            json!(self.text(body, "projection_type", within).unwrap_or_else(|| "ALL".into())),
+        );
         if let Some(Value::Array(names)) = self.value(body, "non_key_attributes", within) {
             projection.insert("NonKeyAttributes".into(), Value::Array(names));
         }
         index.insert("Projection".into(), Value::Object(projection));
         if global {
-            if let (Some(reads), Some(writes)) = (self.value(body, "read_capacity", within), self.value(body, "write_capacity", within)) {
-                index.insert("ProvisionedThroughput".into(), json!({"ReadCapacityUnits": reads, "WriteCapacityUnits": writes}));
+            if let (Some(reads), Some(writes)) =
+                (self.value(body, "read_capacity", within), self.value(body, "write_capacity", within))
+            {
+                index.insert(
+                    "ProvisionedThroughput".into(),
+                    json!({"ReadCapacityUnits": reads, "WriteCapacityUnits": writes}),
+                );
             }
         }
         Value::Object(index)
@@ -392,37 +418,55 @@ fn declare_functions(context: &mut Context) {
     fn text(args: &FuncArgs, i: usize) -> String {
         args[i].as_str().map_or_else(|| args[i].to_string(), String::from)
     }
-    context.declare_func("lower", FuncDef::builder().param(ParamType::Any).build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0).to_lowercase()))));
-    context.declare_func("upper", FuncDef::builder().param(ParamType::Any).build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0).to_uppercase()))));
-    context.declare_func("tostring", FuncDef::builder().param(ParamType::Any).build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0)))));
+    context.declare_func(
+        "lower",
+        FuncDef::builder()
+            .param(ParamType::Any)
+            .build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0).to_lowercase()))),
+    );
+    context.declare_func(
+        "upper",
+        FuncDef::builder()
+            .param(ParamType::Any)
+            .build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0).to_uppercase()))),
+    );
+    context.declare_func(
+        "tostring",
+        FuncDef::builder().param(ParamType::Any).build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0)))),
+    );
     context.declare_func(
         "tonumber",
-        FuncDef::builder().param(ParamType::Any).build(|args: FuncArgs| {
-            text(&args, 0).parse::<f64>().map(hcl::Value::from).map_err(|e| e.to_string())
-        }),
+        FuncDef::builder()
+            .param(ParamType::Any)
+            .build(|args: FuncArgs| text(&args, 0).parse::<f64>().map(hcl::Value::from).map_err(|e| e.to_string())),
     );
     context.declare_func(
         "replace",
-        FuncDef::builder().params([ParamType::Any, ParamType::Any, ParamType::Any]).build(|args: FuncArgs| {
-            Ok(hcl::Value::from(text(&args, 0).replace(&text(&args, 1), &text(&args, 2))))
-        }),
+        FuncDef::builder()
+            .params([ParamType::Any, ParamType::Any, ParamType::Any])
+            .build(|args: FuncArgs| Ok(hcl::Value::from(text(&args, 0).replace(&text(&args, 1), &text(&args, 2))))),
     );
     context.declare_func(
         "join",
         FuncDef::builder().params([ParamType::Any, ParamType::Any]).build(|args: FuncArgs| {
-            let parts: Vec<String> = args[1].as_array().map(|items| items.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)).collect()).unwrap_or_default();
+            let parts: Vec<String> = args[1]
+                .as_array()
+                .map(|items| items.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)).collect())
+                .unwrap_or_default();
             Ok(hcl::Value::from(parts.join(&text(&args, 0))))
         }),
     );
     context.declare_func(
         "lookup",
-        FuncDef::builder().params([ParamType::Any, ParamType::Any]).variadic_param(ParamType::Any).build(|args: FuncArgs| {
-            let key = text(&args, 1);
-            match args[0].as_object().and_then(|map| map.get(&key)) {
-                Some(found) => Ok(found.clone()),
-                None => args.get(2).cloned().ok_or_else(|| format!("lookup: no key `{key}` and no default")),
-            }
-        }),
+        FuncDef::builder().params([ParamType::Any, ParamType::Any]).variadic_param(ParamType::Any).build(
+            |args: FuncArgs| {
+                let key = text(&args, 1);
+                match args[0].as_object().and_then(|map| map.get(&key)) {
+                    Some(found) => Ok(found.clone()),
+                    None => args.get(2).cloned().ok_or_else(|| format!("lookup: no key `{key}` and no default")),
+                }
+            },
+        ),
     );
     context.declare_func(
         "coalesce",
@@ -529,17 +573,27 @@ resource "aws_lambda_function" "api" {
         assert!(imported.workbook.setup.iter().any(|c| c.operation.as_deref() == Some("UpdateTimeToLive")));
         let declared = imported.workbook.capacity.get("shop-dev-orders").expect("the scaling range");
         assert!(serde_json::to_string(declared).expect("json").contains("100"), "{declared:?}");
-        assert!(imported.notes.iter().any(|n| n.contains("left out: 1 aws_lambda_function resource")), "{:?}", imported.notes);
+        assert!(
+            imported.notes.iter().any(|n| n.contains("left out: 1 aws_lambda_function resource")),
+            "{:?}",
+            imported.notes
+        );
     }
 
     #[test]
     fn variables_take_parameters() {
-        let prod = Options { parameters: [("stage".to_string(), "prod".to_string()), ("reads".to_string(), "40".to_string())].into_iter().collect() };
+        let prod = Options {
+            parameters: [("stage".to_string(), "prod".to_string()), ("reads".to_string(), "40".to_string())]
+                .into_iter()
+                .collect(),
+        };
         let imported = terraform(FILE, &prod).expect("imports");
         let names: Vec<&str> = imported.workbook.tables.iter().filter_map(|t| t["TableName"].as_str()).collect();
         assert_eq!(names, ["audit", "shop-prod-orders"]);
         let unknown = Options { parameters: [("nope".to_string(), "1".to_string())].into_iter().collect() };
         assert!(terraform(FILE, &unknown).expect_err("unknown").contains("no variable of that name"));
-        assert!(terraform("resource \"aws_dynamodb_table\" \"x\" {", &Options::default()).expect_err("broken").contains("HCL cannot parse"));
+        assert!(terraform("resource \"aws_dynamodb_table\" \"x\" {", &Options::default())
+            .expect_err("broken")
+            .contains("HCL cannot parse"));
     }
 }
