@@ -7,6 +7,10 @@
 // WebAssembly memory (it only grows, so it is the peak) after the load and after the auto-save:
 // the engine's (its Web Worker's, `engine_memory_bytes`) where the build has one, else the page's.
 // After a reload: when the page answers a click (interactive), and when the items are back.
+// Beside it, alternating with the page's runs: the same items (the first run's exported
+// workspace) written by the same engine through the npm package in Node (packages/dynalab,
+// built by scripts/npm-package), the engine's own time without a page: the page's load and its
+// restore are quoted as ratios of it.
 // Usage: node benches/playground.mjs [dist] [repetitions, default 5] [users, default 4000]
 // (40000 users make the 1,000,000-item workspace). Loopback only.
 import fs from 'node:fs';
@@ -14,6 +18,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { serve, launch, watchedPage } from '../tests/browser/serve-and-launch.mjs';
+import { Engine } from '../packages/dynalab/index.node.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
@@ -58,9 +63,22 @@ try {
   const scanGaps = [];
   const saved = [];
   const restored = [];
+  const inNode = [];
+  let exported = null;
   let items = 0;
+  /** The exported workspace's tables and items written through the npm package's engine in Node. */
+  const loadInNode = () => {
+    const engine = new Engine({ now: 1_700_000_000_000 });
+    const started = performance.now();
+    for (const table of exported.tables) {
+      engine.execute('CreateTable', table.create);
+      for (const item of table.items) engine.execute('PutItem', { TableName: table.create.TableName, Item: item });
+    }
+    return performance.now() - started;
+  };
   for (let run = 0; run < repetitions; run++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    if (exported) inNode.push(loadInNode());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     const page = await watchedPage(context, errors);
     await page.goto(url);
     await page.getByRole('tab', { name: 'Examples & fixtures' }).click();
@@ -102,6 +120,14 @@ try {
     }));
     while (await savedItems() < items) await page.waitForTimeout(250);
     saved.push(await page.evaluate(() => performance.now()) - loadedAt);
+    if (!exported) {
+      // The same items for the Node side: the workspace as the Export button writes it.
+      const [download] = await Promise.all([page.waitForEvent('download'), t(page, 'export').click()]);
+      const chunks = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+      exported = JSON.parse(Buffer.concat(chunks).toString());
+      inNode.push(loadInNode());
+    }
     const reloadStart = Date.now();
     await page.reload();
     // Interactive: a tab answers a click (the restore may still run).
@@ -151,9 +177,9 @@ try {
   const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js)$/.test(f));
   const gzipped = files.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
   console.log(`runs: ${repetitions} (medians; all: load ${loads.join('/')} ms, longest frame gap ${gaps.map((g) => g.toFixed(0)).join('/')} ms)`);
-  console.log(`load ${items.toLocaleString('en')} generated items: ${median(loads)} ms`);
+  console.log(`load ${items.toLocaleString('en')} generated items: ${median(loads)} ms in the page; the same items through the npm package in Node: ${median(inNode).toFixed(0)} ms (runs: ${inNode.map((n) => n.toFixed(0)).join('/')}); page / Node ${(median(loads) / median(inNode)).toFixed(2)}×`);
   console.log(`WebAssembly memory after the load: ${mib(median(memoryLoaded))} MiB; after the auto-save: ${mib(median(memorySaved))} MiB`);
-  console.log(`auto-save complete (every part in IndexedDB) ${median(saved).toFixed(0)} ms after the load; after a reload the page answers a click in ${median(interactive)} ms and every item is back in ${median(restored)} ms (longest frame gap meanwhile ${median(restoreGaps).toFixed(0)} ms), using ${mib(median(memoryRestored))} MiB`);
+  console.log(`auto-save complete (every part in IndexedDB) ${median(saved).toFixed(0)} ms after the load; after a reload the page answers a click in ${median(interactive)} ms and every item is back in ${median(restored)} ms (${(median(restored) / median(inNode)).toFixed(2)}× the Node load; longest frame gap meanwhile ${median(restoreGaps).toFixed(0)} ms), using ${mib(median(memoryRestored))} MiB`);
   console.log(`longest gap between frames during the load: ${median(gaps).toFixed(0)} ms`);
   console.log(`longest gap between frames in the 2 s after it (the auto-save): ${median(saveGaps).toFixed(0)} ms (runs: ${saveGaps.map((g) => g.toFixed(0)).join('/')})`);
   console.log(`Query, 20 items of the hottest user: ${median(queries).toFixed(2)} ms the first time after the reload, ${median(warmQueries).toFixed(2)} ms after (the timer's resolution is 0.1 ms)`);

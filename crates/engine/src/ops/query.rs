@@ -140,14 +140,11 @@ pub fn check_select(select: Option<&str>, projection: Option<ProjectionSource>, 
     }
 }
 
-/// An `ExclusiveStartKey` must be exactly a key of the table. Real DynamoDB's wording (dynoxide's
-/// captures): a wrong count is "The provided starting key is invalid"; a wrong name or type adds
-/// the key-schema reason on a Scan but not on a Query.
-pub fn start_key(
-    schema: &KeySchema,
-    start: Option<&Item>,
-    explain_mismatch: bool,
-) -> Result<Option<(KeyValue, Option<KeyValue>)>> {
+/// An `ExclusiveStartKey` must be exactly a key of the table. Real DynamoDB's wording: a wrong
+/// count, name or type is "The provided starting key is invalid" with nothing after it, on a
+/// Query and a Scan alike (the 2026 conformance evidence; docs/fidelity.md); other refusals of
+/// a key value keep their reason after it.
+pub fn start_key(schema: &KeySchema, start: Option<&Item>) -> Result<Option<(KeyValue, Option<KeyValue>)>> {
     const INVALID: &str = "The provided starting key is invalid";
     let Some(start) = start else { return Ok(None) };
     let expected = 1 + usize::from(schema.range.is_some());
@@ -155,7 +152,7 @@ pub fn start_key(
         return Err(DynamoError::validation(INVALID));
     }
     schema.key_of_request(start).map(Some).map_err(|e| {
-        if explain_mismatch || !e.message.ends_with("does not match the schema") {
+        if !e.message.ends_with("does not match the schema") {
             DynamoError::validation(format!("{INVALID}: {}", e.message))
         } else {
             DynamoError::validation(INVALID)
@@ -443,7 +440,7 @@ fn query_table<'t>(
     let partition =
         keys.partition.first().cloned().ok_or_else(|| DynamoError::validation("Query key condition not supported"))?;
     let sort_condition = keys.sort.first();
-    let start = start_key(schema, exclusive_start_key, false)?;
+    let start = start_key(schema, exclusive_start_key)?;
     let (mut lower, mut upper) = match sort_condition {
         Some(sort) => sort.bounds(),
         None => (Bound::Unbounded, Bound::Unbounded),

@@ -133,9 +133,12 @@ pub fn check(mut input: ScanInput) -> Result<Checked> {
                 "The Segment parameter is required but was not present in the request when parameter TotalSegments is present",
             ))
         }
+        // The constraint form, as the service answers it today (docs/fidelity.md); an older
+        // vintage said "The Segment parameter is zero-based and must be less than …".
         (Some(segment), Some(total)) if segment >= total => {
             return Err(DynamoError::validation(format!(
-                "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {segment} is not less than TotalSegments: {total}"
+                "1 validation error detected: Value '{segment}' at 'segment' failed to satisfy constraint: Member must have value less than or equal to {}",
+                total - 1
             )))
         }
         (Some(segment), Some(total)) => Some((segment as u64, total as u64)),
@@ -194,7 +197,7 @@ pub fn run_checked(engine: &Engine, checked: Checked) -> Result<ReadOutput<'_>> 
     let page = match target.index {
         None => {
             let schema = &table.definition.key_schema;
-            let start = start_key(schema, input.exclusive_start_key.as_ref().and_then(Deferred::value), true)?;
+            let start = start_key(schema, input.exclusive_start_key.as_ref().and_then(Deferred::value))?;
             if let Some(start) = &start {
                 check_segment(table.storage.hash(&start.0))?;
             }
