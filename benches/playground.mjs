@@ -66,15 +66,20 @@ try {
   const inNode = [];
   let exported = null;
   let items = 0;
-  /** The exported workspace's tables and items written through the npm package's engine in Node. */
+  /** The exported workspace's tables and items written through the npm package's engine in
+   * Node, each PutItem's request text made before the clock starts (as the page's generator
+   * makes its texts): the engine's own time. */
   const loadInNode = () => {
     const engine = new Engine({ now: 1_700_000_000_000 });
     const started = performance.now();
-    for (const table of exported.tables) {
+    for (const table of exported) {
       engine.execute('CreateTable', table.create);
-      for (const item of table.items) engine.execute('PutItem', { TableName: table.create.TableName, Item: item });
+      for (const request of table.requests) engine.execute('PutItem', request);
     }
-    return performance.now() - started;
+    const took = performance.now() - started;
+    // Its memory back to the WebAssembly instance, so the next load starts as this one did.
+    engine.free();
+    return took;
   };
   for (let run = 0; run < repetitions; run++) {
     if (exported) inNode.push(loadInNode());
@@ -125,7 +130,10 @@ try {
       const [download] = await Promise.all([page.waitForEvent('download'), t(page, 'export').click()]);
       const chunks = [];
       for await (const chunk of await download.createReadStream()) chunks.push(chunk);
-      exported = JSON.parse(Buffer.concat(chunks).toString());
+      exported = JSON.parse(Buffer.concat(chunks).toString()).tables.map((table) => ({
+        create: table.create,
+        requests: table.items.map((item) => JSON.stringify({ TableName: table.create.TableName, Item: item })),
+      }));
       inNode.push(loadInNode());
     }
     const reloadStart = Date.now();
