@@ -73,12 +73,28 @@ try {
   await page.goto(url);
   await page.getByRole('heading', { name: 'Dynalab' }).waitFor();
 
+  await run.step('an empty workspace\'s Design tab says where to start, not an error', async () => {
+    await tab(page, 'Design');
+    await t(page, 'studio-empty').waitFor();
+    assert.equal(await t(page, 'studio-error').count(), 0);
+  });
+
   await run.step(`${users * 25} items from the generator: the Design tab proves them, its memory under 512 MB`, async () => {
     await tab(page, 'Examples & fixtures');
     await t(page, 'gen-users').fill(String(users));
     await t(page, 'gen-orders').fill('12');
     const started = Date.now();
     await t(page, 'generate').click();
+    // The progress bar sits below the cards: the Generate button stays uncovered.
+    await page.locator('.progress').waitFor();
+    const covered = await page.evaluate(() => {
+      const button = document.querySelector('[data-test="generate"]');
+      button.scrollIntoView({ block: 'end' });
+      const box = button.getBoundingClientRect();
+      const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return top === button || button.contains(top) ? null : top?.outerHTML.slice(0, 80);
+    });
+    assert.equal(covered, null, `the Generate button is covered by ${covered}`);
     await t(page, 'notice').getByText(/written|loaded|items/i).first().waitFor({ timeout: 300000 });
     await page.waitForFunction(() => !document.querySelector('[data-test="cancel-load"]'), null, { timeout: 300000 });
     console.log(`  generated in ${Date.now() - started} ms`);
@@ -131,6 +147,11 @@ try {
       await run.step('a console trial leaves the verdicts as proved, says so, and gives the proved items back', async () => {
         const proved = [await t(p, 'studio-verdict').textContent(), await verdicts(p)];
         assert.match(proved[1][0], /^pass GetItem · 1 item\(s\)/, 'the proof reads the workspace\'s items');
+        // Units are rounded as people read them; hints come from this design, not the orders example.
+        for (const v of proved[1]) assert.doesNotMatch(v, /\d\.\d{3,} (RCU|WCU)/, v);
+        const hints = await p.$$eval('[data-test="inventory"] input[placeholder]', (inputs) => inputs.map((i) => i.placeholder));
+        assert.ok(hints.some((h) => h.includes('MEMBER#') || h.includes('BOOK#')), hints.join(' | '));
+        assert.ok(!hints.some((h) => /ORDER#|USER#<userId>|'OPEN'|SHIPPED|stock/.test(h)), hints.join(' | '));
         // The transaction, as proved, run on the workspace: it writes.
         const transaction = t(p, 'inventory-row').filter({ has: p.locator('[data-test="call-action"]') }).first();
         await transaction.locator('[data-test="pattern-console"]').click();
@@ -168,6 +189,11 @@ try {
         await tab(p, name);
         await p.waitForTimeout(400);
         if (name === 'Learn') {
+          // A workshop's steps are numbered once (by their own text, not also by the list).
+          await t(p, 'pack-writes').click();
+          await t(p, 'steps').waitFor();
+          assert.equal(await t(p, 'steps').evaluate((list) => getComputedStyle(list).listStyleType), 'none');
+          assert.match(await t(p, 'steps').locator('li').first().textContent(), /^1\. /);
           await t(p, 'pack-cart').click();
           await p.waitForTimeout(300);
         }
