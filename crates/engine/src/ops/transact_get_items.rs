@@ -69,13 +69,18 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
     // A key that does not fit its table cancels the transaction with a ValidationError reason for
     // that action (dynoxide's captures of the real service); Local answers a plain error.
     let mut reasons = Vec::with_capacity(items.len());
-    for item in &items {
+    for (i, item) in items.iter().enumerate() {
+        // Coral names the member: `transactItems.2.member.get.tableName`.
+        let at = |field: &str| format!("transactItems.{}.member.get{field}", i + 1);
         let Some(get) = &item.get else {
-            return Err(DynamoError::validation("1 validation error detected: Value null at 'transactItems.1.member.get' failed to satisfy constraint: Member must not be null"));
+            return Err(DynamoError::validation(format!(
+                "1 validation error detected: Value null at '{}' failed to satisfy constraint: Member must not be null",
+                at("")
+            )));
         };
         let mut v = Violations::new();
-        v.table_name("tableName", get.table_name.as_ref());
-        v.required("key", get.key.as_ref());
+        v.table_name(&at(".tableName"), get.table_name.as_ref());
+        v.required(&at(".key"), get.key.as_ref());
         v.finish()?;
         let projection =
             projection_only(get.expression_attribute_names.as_ref(), get.projection_expression.as_deref())?;

@@ -109,8 +109,9 @@ struct Prepared {
     condition: Option<Condition>,
 }
 
-/// The action of one `TransactItems` entry, which must hold exactly one.
-fn prepare(item: TransactWriteItem) -> Result<Prepared> {
+/// The action of one `TransactItems` entry (the `n`th, from 1), which must hold exactly one. Its
+/// fields' violations name the member, as Coral does: `transactItems.2.member.put.tableName`.
+fn prepare(n: usize, item: TransactWriteItem) -> Result<Prepared> {
     let choices = [
         (Kind::Check, item.condition_check),
         (Kind::Put, item.put),
@@ -129,22 +130,29 @@ fn prepare(item: TransactWriteItem) -> Result<Prepared> {
             return Err(DynamoError::validation("TransactItems can only contain one of Check, Put, Update or Delete"))
         }
     };
+    let member = match kind {
+        Kind::Check => "conditionCheck",
+        Kind::Put => "put",
+        Kind::Delete => "delete",
+        Kind::Update => "update",
+    };
+    let at = |field: &str| format!("transactItems.{n}.member.{member}.{field}");
     let mut v = Violations::new();
-    v.table_name("tableName", action.table_name.as_ref());
+    v.table_name(&at("tableName"), action.table_name.as_ref());
     v.one_of(
-        "returnValuesOnConditionCheckFailure",
+        &at("returnValuesOnConditionCheckFailure"),
         action.return_values_on_condition_check_failure.as_ref(),
         &RETURN_VALUES_ON_FAILURE,
     );
     match kind {
-        Kind::Put => v.required("item", action.item.as_ref()),
-        _ => v.required("key", action.key.as_ref()),
+        Kind::Put => v.required(&at("item"), action.item.as_ref()),
+        _ => v.required(&at("key"), action.key.as_ref()),
     }
     if kind == Kind::Update {
-        v.required("updateExpression", action.update_expression.as_ref());
+        v.required(&at("updateExpression"), action.update_expression.as_ref());
     }
     if kind == Kind::Check {
-        v.required("conditionExpression", action.condition_expression.as_ref());
+        v.required(&at("conditionExpression"), action.condition_expression.as_ref());
     }
     v.finish()?;
     let mut expressions = Vec::new();
@@ -239,7 +247,7 @@ pub fn check(mut input: TransactWriteItemsInput) -> Result<Checked> {
         Some(_) => serde_json::to_value(&items).map(|v| v.to_string()).unwrap_or_default(),
         None => String::new(),
     };
-    let prepared = items.into_iter().map(prepare).collect();
+    let prepared = items.into_iter().enumerate().map(|(i, item)| prepare(i + 1, item)).collect();
     Ok(Checked { input, fingerprint, prepared })
 }
 
