@@ -168,3 +168,59 @@ fn messages_between_page_and_worker_read_back_as_sent() {
     };
     assert_eq!(back, outcome);
 }
+
+/// A proof keeps the items it ran on: a write in between (a console trial) leaves its verdicts,
+/// says the items changed, and the proved items come back whole.
+#[wasm_bindgen_test]
+fn a_proof_keeps_its_items_while_a_trial_writes_and_gives_them_back() {
+    use crate::worker::studio;
+    use dynalab_lab::design::{markdown, workspace};
+    let (design, _) = markdown::read(include_str!("../../examples/orders-service.design.md")).expect("reads");
+    let (engine, _) = workspace::engine_for(&design, lab::clock()).expect("workspace");
+    let mut beside = lab::Beside::current();
+    beside.studio = dynalab_lab::workspace::Studio { current: design, alternatives: Vec::new(), challenge: None };
+    lab::replace(engine, beside);
+    let proved = studio::prove(None).expect("proves");
+    assert!(!proved.items_changed);
+    assert!(proved.patterns.iter().any(|p| p.items > 0), "proved on the workspace's items");
+    let mark = with_lab(|lab| lab.engine.change_mark());
+    let table = with_lab(|lab| lab.engine.table_names())[0].clone();
+    // A trial in the console: an item written.
+    let key = with_lab(|lab| lab.engine.outline(&table).map(|s| (s.partition_key, s.sort_key)).expect("shape"));
+    let mut item = serde_json::Map::new();
+    item.insert(key.0, json!({"S": "TRIAL#1"}));
+    if let Some(sort) = key.1 {
+        item.insert(sort, json!({"S": "TRIAL"}));
+    }
+    lab::run("PutItem", &json!({"TableName": table, "Item": item}).to_string(), false);
+    assert_ne!(with_lab(|lab| lab.engine.change_mark()), mark);
+    let again = studio::prove(None).expect("proves");
+    assert!(again.items_changed, "the page is told the items changed");
+    assert_eq!(again.patterns, proved.patterns, "the verdicts stay those of the proved items");
+    studio::restore_proved().expect("restores");
+    let back = studio::prove(None).expect("proves");
+    assert!(!back.items_changed);
+    assert_eq!(back.patterns, proved.patterns);
+    let trial_item = with_lab(|lab| {
+        lab.engine.execute_value(
+            "Scan",
+            &json!({"TableName": table, "FilterExpression": "begins_with(#k, :t)",
+            "ExpressionAttributeNames": {"#k": lab.engine.outline(&table).expect("shape").partition_key},
+            "ExpressionAttributeValues": {":t": {"S": "TRIAL#"}}}),
+        )
+    });
+    assert_eq!(trial_item.expect("scans")["Count"], json!(0), "the trial's item is gone with the restore");
+}
+
+/// A worker that failed answers what waits, and every later ask, with its failure: nothing stays
+/// "Proving…".
+#[wasm_bindgen_test]
+async fn a_failed_worker_answers_every_ask_with_its_failure() {
+    crate::client::stopped_for_test("The engine's worker failed: a test.".into());
+    let answer = crate::client::ask(crate::worker::protocol::Ask::Memory).await;
+    crate::client::stopped_for_test(String::new());
+    assert!(
+        matches!(&answer, crate::worker::protocol::Answer::Done(Err(said)) if said.contains("a test")),
+        "{answer:?}"
+    );
+}

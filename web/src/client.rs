@@ -20,6 +20,8 @@ thread_local! {
     static WAITING: RefCell<HashMap<u64, js_sys::Function>> = RefCell::new(HashMap::new());
     static ANSWERS: RefCell<HashMap<u64, Answer>> = RefCell::new(HashMap::new());
     static FACTS: RefCell<Facts> = RefCell::new(Facts::default());
+    /// Why the worker stopped, once it has (an uncaught error): every ask is answered with it.
+    static STOPPED: RefCell<Option<String>> = const { RefCell::new(None) };
     static HISTORY: RefCell<Vec<HistoryEntry>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -55,10 +57,9 @@ pub fn start(ui: Ui, progress: LoadProgress) -> Result<(), String> {
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-        ui.tell(
-            false,
-            format!("The engine's worker failed: {}. Reload the page; your last save is kept.", event.message()),
-        );
+        let said = format!("The engine's worker failed: {}. Reload the page; your last save is kept.", event.message());
+        ui.tell(false, said.clone());
+        stopped(said);
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget();
@@ -77,8 +78,32 @@ fn send(text: String) {
     }
 }
 
+/// The worker failed: what waits for an answer gets the failure (nothing stays "Proving…"), and
+/// so does every later ask (a worker whose WebAssembly trapped cannot be trusted to answer).
+fn stopped(said: String) {
+    STOPPED.with(|s| *s.borrow_mut() = Some(said.clone()));
+    let waiting: Vec<(u64, js_sys::Function)> = WAITING.with(|w| w.borrow_mut().drain().collect());
+    for (id, resolve) in waiting {
+        ANSWERS.with(|a| a.borrow_mut().insert(id, Answer::Done(Err(said.clone()))));
+        let _ = resolve.call0(&JsValue::NULL);
+    }
+}
+
+/// Marks the worker failed with `said` (empty: working again), as its error event does.
+#[cfg(test)]
+pub fn stopped_for_test(said: String) {
+    if said.is_empty() {
+        STOPPED.with(|s| *s.borrow_mut() = None);
+    } else {
+        stopped(said);
+    }
+}
+
 /// Asks the worker and waits for its answer.
 pub async fn ask(ask: Ask) -> Answer {
+    if let Some(said) = STOPPED.with(|s| s.borrow().clone()) {
+        return Answer::Done(Err(said));
+    }
     let id = NEXT_ID.with(|n| n.replace(n.get() + 1));
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         WAITING.with(|w| w.borrow_mut().insert(id, resolve));

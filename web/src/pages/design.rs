@@ -114,6 +114,7 @@ impl Ctx {
 fn design_answer(answer: Answer) -> Result<DesignView, Vec<String>> {
     match answer {
         Answer::Design(design) => design,
+        Answer::Done(Err(said)) => Err(vec![said]),
         other => Err(vec![format!("The engine's worker answered {other:?}")]),
     }
 }

@@ -11,7 +11,7 @@ mod load;
 pub mod protocol;
 pub mod results;
 mod save;
-mod studio;
+pub(crate) mod studio;
 
 pub use lab::clock;
 
