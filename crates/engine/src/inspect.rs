@@ -7,6 +7,7 @@ use crate::table::index::PartitionsFrom;
 use crate::table::StoredItem;
 use crate::value::item_to_json;
 use serde::Serialize;
+use std::ops::ControlFlow;
 
 /// One partition key's items (for an index: one index partition key's entries), in sort order.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -70,30 +71,15 @@ impl Engine {
     /// Item collections of `table`, or of its index `index`, in storage (scan) order: at most
     /// `max_items` items in all, so a view of a large table stays cheap.
     pub fn collections(&self, table: &str, index: Option<&str>, max_items: usize) -> Result<Vec<CollectionView>> {
-        let table = self.table(table)?;
         let mut views = Vec::new();
         let mut budget = max_items;
-        match index {
-            None => {
-                let hash = [table.definition.key_schema.hash.name.as_str()];
-                for (_, items) in table.storage.collections() {
-                    if budget == 0 {
-                        break;
-                    }
-                    views.push(view(&hash, items.into_iter(), &mut budget));
-                }
+        self.each_collection(table, index, |hash, items| {
+            if budget == 0 {
+                return ControlFlow::Break(());
             }
-            Some(name) => {
-                let index = table.index(name).ok_or_else(|| no_such_index(name))?;
-                let hash: Vec<&str> = index.definition.hash.iter().map(|a| a.name.as_str()).collect();
-                for partition in index.partitions_from(PartitionsFrom::First) {
-                    if budget == 0 {
-                        break;
-                    }
-                    views.push(view(&hash, partition.collection.values(), &mut budget));
-                }
-            }
-        }
+            views.push(view(hash, items.into_iter(), &mut budget));
+            ControlFlow::Continue(())
+        })?;
         Ok(views)
     }
 
@@ -105,21 +91,38 @@ impl Engine {
         index: Option<&str>,
         mut visit: impl FnMut(&[&str], &[StoredRef<'_>]),
     ) -> Result<()> {
+        self.each_collection(table, index, |hash, items| {
+            let items: Vec<StoredRef<'_>> = items.into_iter().map(StoredRef).collect();
+            visit(hash, &items);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// The walk both views share: each collection's stored items, in scan order, until `visit`
+    /// breaks.
+    fn each_collection<'s>(
+        &'s self,
+        table: &str,
+        index: Option<&str>,
+        mut visit: impl FnMut(&[&str], Vec<&'s StoredItem>) -> ControlFlow<()>,
+    ) -> Result<()> {
         let table = self.table(table)?;
         match index {
             None => {
                 let hash = [table.definition.key_schema.hash.name.as_str()];
                 for (_, items) in table.storage.collections() {
-                    let items: Vec<StoredRef<'_>> = items.into_iter().map(StoredRef).collect();
-                    visit(&hash, &items);
+                    if visit(&hash, items).is_break() {
+                        break;
+                    }
                 }
             }
             Some(name) => {
                 let index = table.index(name).ok_or_else(|| no_such_index(name))?;
                 let hash: Vec<&str> = index.definition.hash.iter().map(|a| a.name.as_str()).collect();
                 for partition in index.partitions_from(PartitionsFrom::First) {
-                    let items: Vec<StoredRef<'_>> = partition.collection.values().map(StoredRef).collect();
-                    visit(&hash, &items);
+                    if visit(&hash, partition.collection.values().collect()).is_break() {
+                        break;
+                    }
                 }
             }
         }

@@ -130,6 +130,12 @@ fn projection(create: Option<&Value>, index: &str, kind: &str) -> String {
     }
 }
 
+/// A collection's partition key as a designer reads it, from its first item: `USER#1`, or
+/// `globex / grace` for a multi-attribute key (in the key's own order).
+pub(crate) fn collection_key(hash: &[&str], first: &StoredRef<'_>) -> String {
+    hash.iter().filter_map(|name| first.text(name)).collect::<Vec<_>>().join(" / ")
+}
+
 /// Sizes and item collections of a table or an index, measured in one pass.
 #[derive(Default)]
 struct Measured {
@@ -155,10 +161,7 @@ impl Measured {
         if bytes > self.collections.largest_bytes || self.collections.largest_key.is_empty() {
             self.collections.largest_bytes = bytes;
             self.collections.largest_items = items.len();
-            // `USER#1`, or `a / 3` for a multi-attribute key.
-            let first = items.first();
-            self.collections.largest_key =
-                hash.iter().filter_map(|name| first.and_then(|f| f.text(name))).collect::<Vec<_>>().join(" / ");
+            self.collections.largest_key = items.first().map(|first| collection_key(hash, first)).unwrap_or_default();
         }
     }
 
@@ -175,23 +178,25 @@ struct Membership {
 
 impl Membership {
     fn count(&mut self, label: &str, item: &StoredRef<'_>) {
-        let entry = self.by_kind.entry(label.to_string()).or_insert_with(|| KindHeld {
-            label: label.to_string(),
-            held: 0,
-            of: 0,
-            missing: Vec::new(),
-        });
+        if !self.by_kind.contains_key(label) {
+            let held = KindHeld { label: label.to_string(), held: 0, of: 0, missing: Vec::new() };
+            self.by_kind.insert(label.to_string(), held);
+        }
+        let Some(entry) = self.by_kind.get_mut(label) else { return };
         entry.of += 1;
         // An item is in the index when it has every key attribute of it (a wrong type is refused
         // when written).
-        let lacking: Vec<&String> = self.key_attributes.iter().filter(|a| !item.has(a)).collect();
-        if lacking.is_empty() {
-            entry.held += 1;
-        }
-        for attribute in lacking {
-            if !entry.missing.contains(attribute) {
-                entry.missing.push(attribute.clone());
+        let mut held = true;
+        for attribute in &self.key_attributes {
+            if !item.has(attribute) {
+                held = false;
+                if !entry.missing.contains(attribute) {
+                    entry.missing.push(attribute.clone());
+                }
             }
+        }
+        if held {
+            entry.held += 1;
         }
     }
 

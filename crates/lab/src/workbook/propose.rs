@@ -4,7 +4,7 @@
 //! a modelling tool's view (a NoSQL Workbench facet) where one matches. They are drafts for the
 //! designer's inventory: rates 0 and eventual consistency until confirmed, and never a verdict.
 
-use super::inventory::{kind_of, Inventory, SEPARATORS};
+use super::inventory::{collection_key, kind_of, Inventory, SEPARATORS};
 use super::{Call, Consistency, Expect, Facet, KeyShare, Pattern, PatternKind};
 use dynalab_engine::{Engine, TableShape};
 use serde_json::{json, Map, Value};
@@ -25,24 +25,27 @@ pub fn propose(
         let Some(table) = inventory.tables.iter().find(|t| t.name == shape.name) else { continue };
         let pk = &shape.partition_key;
         let key_names: Vec<&str> = std::iter::once(pk.as_str()).chain(shape.sort_key.as_deref()).collect();
-        let prefixed: Vec<&str> =
-            table.kinds.iter().map(|k| k.label.as_str()).filter(|l| l.ends_with(SEPARATORS)).collect();
+        // Kinds get their own Query only when the table holds more than one.
+        let prefixed: Vec<&str> = if table.kinds.len() < 2 {
+            Vec::new()
+        } else {
+            table.kinds.iter().map(|k| k.label.as_str()).filter(|l| l.ends_with(SEPARATORS)).collect()
+        };
         // One pass over the stored items, none copied: the first item of the largest collection,
         // and for each kind the collection holding the most of it (the last of equals).
         let mut largest: Option<Value> = None;
         let mut holders: Vec<(usize, Option<Value>)> = vec![(0, None); prefixed.len()];
         let visited = engine.visit_collections(&shape.name, None, |hash, items| {
             let Some(first) = items.first() else { return };
-            if largest.is_none() {
-                let text: Vec<String> = hash.iter().filter_map(|name| first.text(name)).collect();
-                if text.join(" / ") == table.collections.largest_key {
-                    largest = Some(first.json(&key_names));
-                }
+            if largest.is_none() && collection_key(hash, first) == table.collections.largest_key {
+                largest = Some(first.json(&key_names));
             }
-            let Some(sort_key) = &shape.sort_key else { return };
+            let Some(sort_key) = shape.sort_key.as_ref().filter(|_| !prefixed.is_empty()) else { return };
+            let kinds: Vec<String> = items.iter().filter_map(|i| i.text(sort_key)).map(|k| kind_of(&k)).collect();
             for (label, holder) in prefixed.iter().zip(holders.iter_mut()) {
-                let count = items.iter().filter(|i| i.text(sort_key).is_some_and(|k| kind_of(&k) == *label)).count();
-                if count >= holder.0 {
+                let count = kinds.iter().filter(|k| k == label).count();
+                // A kind the table lists is in some collection: one without it never holds it.
+                if count > 0 && count >= holder.0 {
                     *holder = (count, first.json(&[pk.as_str()]).get(pk).cloned());
                 }
             }
@@ -73,9 +76,6 @@ pub fn propose(
             ),
             query(&shape.name, None, &[(pk, &partition)], None),
         ));
-        if table.kinds.len() < 2 {
-            continue;
-        }
         for (label, (_, holder)) in prefixed.iter().zip(&holders).take(MAX_KIND_QUERIES) {
             let label = *label;
             let Some(partition) = holder else { continue };
