@@ -217,15 +217,16 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
             if said.is_ok() {
                 ui.selected_table.set(state::table_names().into_iter().next());
                 // A request written (or a solution shown) meanwhile is the learner's: kept.
-                if request.get_untracked() == before {
+                if request.try_get_untracked().as_ref() == Some(&before) {
                     prefill();
                 }
             }
             ui.say(&said);
         });
     };
-    let check_last = move || {
-        let step = step();
+    // Judges `step` of pack `id`: both taken before any await, so a page redrawn or left
+    // meanwhile (its signals gone) still records the progress and never reads a disposed value.
+    let judge_step = move |step: dynalab_lab::pack::Step, id: String| {
         leptos::task::spawn_local(async move {
             let Answer::Verdicts { results: verdicts, picture: drawn } =
                 crate::client::ask(Ask::Judge { step: step.clone() }).await
@@ -234,7 +235,7 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
             };
             picture.try_set(drawn);
             if verdicts.iter().all(|r| r.passed) {
-                let (id, step_id) = (pack.with_value(|p| p.id.clone()), step.id.clone());
+                let step_id = step.id.clone();
                 update_progress(ui, &id, |p| {
                     if !p.passed.contains(&step_id) {
                         p.passed.push(step_id);
@@ -244,9 +245,11 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
             results.try_set(Some(verdicts));
         });
     };
+    let check_last = move || judge_step(step(), pack.with_value(|p| p.id.clone()));
     let run_and_check = move |_| {
         let (op, body) = (operation.get_untracked(), request.get_untracked());
-        let expected: Vec<String> = step()
+        let (judged, id) = (step(), pack.with_value(|p| p.id.clone()));
+        let expected: Vec<String> = judged
             .checks
             .iter()
             .filter_map(|c| if let Rule::Error(name) = &c.rule { Some(name.clone()) } else { None })
@@ -270,7 +273,7 @@ fn WorkshopView(pack: Pack, #[prop(optional)] only_step: Option<String>) -> impl
                 }
                 Ok(_) => {}
             }
-            check_last();
+            judge_step(judged, id);
         });
     };
     let show_solution = move |_| {
