@@ -56,6 +56,15 @@ enum Command {
         /// Seconds a request's body may take to arrive.
         #[arg(long, default_value_t = 60)]
         body_timeout: u64,
+        /// Seconds an answer may go without its client reading any of it; then the connection is
+        /// closed and the answer's memory given back.
+        #[arg(long, default_value_t = 30)]
+        write_timeout: u64,
+        /// MiB that answers not yet read by their clients may hold. Past it, a read whose answer is
+        /// over 64 KiB is answered 503 ServiceUnavailable (SDKs retry it) until clients read theirs;
+        /// writes and small answers are always answered.
+        #[arg(long, default_value_t = 256, value_name = "MIB")]
+        answer_memory: usize,
         /// Seconds in-flight requests get to finish after Ctrl-C or SIGTERM (a second signal stops at once).
         #[arg(long, default_value_t = 10)]
         shutdown_grace: u64,
@@ -177,6 +186,8 @@ fn main() -> std::process::ExitCode {
             max_connections,
             idle_timeout,
             body_timeout,
+            write_timeout,
+            answer_memory,
             shutdown_grace,
             credentials,
             credentials_file,
@@ -192,6 +203,8 @@ fn main() -> std::process::ExitCode {
                 max_connections: max_connections.max(1),
                 idle_timeout: Duration::from_secs(idle_timeout.max(1)),
                 body_timeout: Duration::from_secs(body_timeout.max(1)),
+                write_timeout: Duration::from_secs(write_timeout.max(1)),
+                answer_memory: answer_memory.saturating_mul(1024 * 1024),
                 shutdown_grace: Duration::from_secs(shutdown_grace),
             };
             let options = serve::Options { host, port, data_dir, cors_origins, limits, credentials };

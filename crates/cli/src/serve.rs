@@ -92,7 +92,9 @@ pub fn run(options: Options) -> std::io::Result<()> {
 }
 
 fn one_thread_runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread().enable_all().build()
+    // Requests that may run long (Scans, batches) run on the blocking pool; a few threads per
+    // core keep the answers being built at once, and so their memory, bounded.
+    tokio::runtime::Builder::new_current_thread().enable_all().max_blocking_threads(8).build()
 }
 
 /// Ctrl-C or SIGTERM, as a stream: the same listeners see the first signal and the second, so a

@@ -753,3 +753,325 @@ fn a_loopback_server_refuses_other_host_names_and_pages() {
     let endpoints = post(server.port, "DescribeEndpoints", "{}");
     assert!(endpoints.contains(&format!("\"Address\":\"127.0.0.1:{}\"", server.port)), "{endpoints}");
 }
+
+/// One client loops Scans whose 95-term filter reads every byte of 390 KB items; another reads
+/// single items. The Scans run beside the reads, not ahead of them: the reads' p99 stays near
+/// what it is alone.
+#[test]
+fn a_costly_scan_loop_does_not_hold_up_another_clients_reads() {
+    let _serial = serial();
+    let dir = fresh_dir("costly-scan");
+    fill(&dir, 3);
+    let server = start(&dir, &[]);
+    let port = server.port;
+    let payload = "x".repeat(390 * 1024);
+    for n in 0..12 {
+        ok(
+            port,
+            "PutItem",
+            json!({"TableName": "things", "Item": {"id": {"S": format!("big-{n}")}, "payload": {"S": payload}}}),
+        );
+    }
+    let alone = get_latencies(port, 300);
+    let terms: Vec<String> = (0..95).map(|n| format!("contains(payload, :n{n})")).collect();
+    let values: serde_json::Map<String, Value> =
+        (0..95).map(|n| (format!(":n{n}"), json!({"S": format!("needle-{n}")}))).collect();
+    let scan =
+        json!({"TableName": "things", "FilterExpression": terms.join(" OR "), "ExpressionAttributeValues": values});
+    let scanning = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let scans = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let scanner = {
+        let (scanning, scans) = (scanning.clone(), scans.clone());
+        std::thread::spawn(move || {
+            while scanning.load(std::sync::atomic::Ordering::SeqCst) {
+                let answer = ok(port, "Scan", scan.clone());
+                assert_eq!(answer["Count"], 0, "{answer}");
+                scans.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        })
+    };
+    while scans.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        assert!(!scanner.is_finished(), "the scanner stopped before its first Scan");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // Reads for as long as three Scans take at least, the first Scan's end included.
+    let first = scans.load(std::sync::atomic::Ordering::SeqCst);
+    let mut beside = Vec::new();
+    while beside.len() < 300 || scans.load(std::sync::atomic::Ordering::SeqCst) < first + 3 {
+        assert!(!scanner.is_finished(), "the scanner stopped");
+        beside.extend(get_latencies(port, 20));
+    }
+    scanning.store(false, std::sync::atomic::Ordering::SeqCst);
+    scanner.join().expect("scanner");
+    let scans = scans.load(std::sync::atomic::Ordering::SeqCst);
+    let reads = beside.len();
+    let (alone, beside) = (p99(alone), p99(beside));
+    println!("GetItem p99 alone {alone:.1} ms, over {reads} reads beside {scans} costly Scans {beside:.1} ms");
+    assert!(beside < alone + 40.0, "GetItem p99 beside costly Scans: {beside:.1} ms (alone {alone:.1} ms)");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A client on one keep-alive connection: requests sent back to back, answers read by their
+/// Content-Length. A connection the server closed is counted as a failure and opened again, as an
+/// SDK's retry would.
+struct KeepAlive {
+    port: u16,
+    stream: Option<TcpStream>,
+    failures: usize,
+}
+
+impl KeepAlive {
+    fn new(port: u16) -> Self {
+        Self { port, stream: None, failures: 0 }
+    }
+
+    /// The status line and body of one answer, or `None` when the connection failed.
+    fn call(&mut self, operation: &str, body: &str) -> Option<(String, Vec<u8>)> {
+        let port = self.port;
+        let stream = self.stream.get_or_insert_with(|| {
+            let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+            stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+            stream
+        });
+        let answer = send(stream, operation, body).and_then(|_| read_answer(stream, usize::MAX));
+        if answer.is_none() {
+            self.stream = None;
+            self.failures += 1;
+        }
+        answer
+    }
+}
+
+fn send(stream: &mut TcpStream, operation: &str, body: &str) -> Option<()> {
+    let request = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: DynamoDB_20120810.{operation}\r\nX-Amz-Date: 20261202T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 Credential=lab/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).ok()
+}
+
+/// One answer's status line and body (at most `most` bytes of it are read); `None` if the
+/// connection ends first.
+fn read_answer(stream: &mut TcpStream, most: usize) -> Option<(String, Vec<u8>)> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        (stream.read(&mut byte).ok()? == 1).then_some(())?;
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_string();
+    let length: usize = head
+        .lines()
+        .find_map(|line| line.to_ascii_lowercase().strip_prefix("content-length: ").map(str::to_string))
+        .and_then(|n| n.trim().parse().ok())?;
+    let mut body = vec![0u8; length.min(most)];
+    stream.read_exact(&mut body).ok()?;
+    Some((head.lines().next().unwrap_or_default().to_string(), body))
+}
+
+/// The idle flood of the fault report, spread over many source addresses: 300 loopback addresses
+/// each hold one idle connection and keep reopening it, past `--max-connections 100`, while a
+/// client uses two keep-alive connections from one address. Newcomers push out the flood's
+/// connections, never the client's: its requests all succeed.
+#[test]
+fn an_idle_flood_from_many_addresses_does_not_take_a_busy_clients_connections() {
+    let _serial = serial();
+    let dir = fresh_dir("many-addresses");
+    fill(&dir, 3);
+    let server = start(&dir, &["--max-connections", "100"]);
+    let port = server.port;
+    let flooding = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let flood = {
+        let flooding = flooding.clone();
+        std::thread::spawn(move || {
+            let address = |n: usize| std::net::Ipv4Addr::new(127, 0, 1 + (n / 250) as u8, 1 + (n % 250) as u8);
+            let server = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+            let mut held: Vec<Option<socket2::Socket>> = (0..300).map(|_| None).collect();
+            let mut opened = 0usize;
+            while flooding.load(std::sync::atomic::Ordering::SeqCst) {
+                for (n, slot) in held.iter_mut().enumerate() {
+                    // Each address closes its connection and opens another.
+                    *slot = None;
+                    let socket =
+                        socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("socket");
+                    socket.bind(&std::net::SocketAddr::from((address(n), 0)).into()).expect("bind");
+                    if socket.connect(&server.into()).is_ok() {
+                        opened += 1;
+                        *slot = Some(socket);
+                    }
+                }
+            }
+            opened
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let get = r#"{"TableName":"things","Key":{"id":{"S":"item-1"}}}"#;
+    let mut client = [KeepAlive::new(port), KeepAlive::new(port)];
+    let mut latencies = Vec::new();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(3) {
+        for connection in &mut client {
+            let began = Instant::now();
+            if let Some((status, _)) = connection.call("GetItem", get) {
+                assert!(status.contains("200"), "{status}");
+                latencies.push(began.elapsed().as_secs_f64() * 1000.0);
+            }
+        }
+    }
+    flooding.store(false, std::sync::atomic::Ordering::SeqCst);
+    let opened = flood.join().expect("flood");
+    let failures: usize = client.iter().map(|c| c.failures).sum();
+    let answered = latencies.len();
+    println!(
+        "GetItem on two keep-alive connections beside an idle flood from 300 addresses ({opened} connections opened): {answered} answered, {failures} failed, p99 {:.1} ms",
+        p99(latencies.clone())
+    );
+    assert!(opened > 600, "the flood opened only {opened} connections");
+    assert_eq!(failures, 0, "the client's connections were taken ({failures} failures, {answered} answered)");
+    assert!(p99(latencies) < 200.0);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn rss_mib(server: &Server) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).expect("status");
+    let kib: f64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS");
+    kib / 1024.0
+}
+
+/// A 15 MB BatchGetItem answer is written to a client that reads it slowly: past the idle timeout
+/// and while newcomers need places, it is never taken for idle and arrives whole. Clients that
+/// ask for such answers and never read them hold at most `--answer-memory` (further large reads
+/// are answered 503 meanwhile), and the write timeout closes them and gives the memory back.
+#[test]
+fn a_large_answer_is_sent_whole_to_a_slow_reader_and_unread_ones_are_bounded() {
+    let _serial = serial();
+    let dir = fresh_dir("large-answers");
+    fill(&dir, 3);
+    let server = start(
+        &dir,
+        &["--max-connections", "24", "--idle-timeout", "1", "--write-timeout", "4", "--answer-memory", "48"],
+    );
+    let port = server.port;
+    let payload = "x".repeat(390 * 1024);
+    let keys: Vec<Value> = (0..40).map(|n| json!({"id": {"S": format!("big-{n}")}})).collect();
+    for key in &keys {
+        let mut item = key.clone();
+        item["payload"] = json!({"S": payload});
+        ok(port, "PutItem", json!({"TableName": "things", "Item": item}));
+    }
+    let batch = json!({"RequestItems": {"things": {"Keys": keys}}}).to_string();
+
+    // The slow reader: its answer waits in the socket past the idle timeout while the places
+    // fill with newcomers.
+    let mut slow = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    slow.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
+    send(&mut slow, "BatchGetItem", &batch).expect("sent");
+    std::thread::sleep(Duration::from_millis(300));
+    let newcomers: Vec<TcpStream> = (0..40).filter_map(|_| TcpStream::connect(("127.0.0.1", port)).ok()).collect();
+    std::thread::sleep(Duration::from_millis(2500));
+    let (status, body) = read_answer(&mut slow, usize::MAX).expect("the whole answer");
+    assert!(status.contains("200"), "{status}");
+    let answer: Value = serde_json::from_slice(&body).expect("a whole JSON answer");
+    assert_eq!(answer["Responses"]["things"].as_array().map(Vec::len), Some(40));
+    assert!(body.len() > 15_000_000, "{} bytes", body.len());
+    drop(newcomers);
+
+    // Twelve clients ask for it and never read.
+    let before = rss_mib(&server);
+    let mut unread = Vec::new();
+    for _ in 0..12 {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        send(&mut stream, "BatchGetItem", &batch).expect("sent");
+        unread.push(stream);
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let holding = rss_mib(&server);
+    // Another client's large read is refused while they hold the memory; its small one is not.
+    let mut other = KeepAlive::new(port);
+    let (refused, said) = other.call("BatchGetItem", &batch).expect("answered");
+    assert!(refused.contains("503"), "{refused}");
+    assert!(String::from_utf8_lossy(&said).contains("have not read yet"), "{}", String::from_utf8_lossy(&said));
+    let (small, _) = other.call("GetItem", r#"{"TableName":"things","Key":{"id":{"S":"item-1"}}}"#).expect("answered");
+    assert!(small.contains("200"), "{small}");
+    println!("RSS {before:.0} MiB before twelve unread 15 MB answers, {holding:.0} MiB while they wait");
+    assert!(holding - before < 48.0 + 40.0, "unread answers grew the server by {:.0} MiB", holding - before);
+
+    // The write timeout closes them; then a large read is answered again.
+    std::thread::sleep(Duration::from_secs(6));
+    for stream in &mut unread {
+        stream.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+        let mut everything = Vec::new();
+        let _ = stream.read_to_end(&mut everything);
+        assert!(everything.len() < 15_000_000, "an unread answer was still sent whole: {}", everything.len());
+    }
+    let (again, _) = KeepAlive::new(port).call("BatchGetItem", &batch).expect("answered");
+    assert!(again.contains("200"), "{again}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The fault report's reproduction: the first byte of a log of 20 items overwritten, then a
+/// start and a repair. Both refuse, naming the file and the formats this build reads; the log is
+/// untouched and nothing is cut aside; the byte put back, every item is there.
+#[test]
+fn a_log_header_this_build_does_not_recognise_stops_the_start_and_repair_and_changes_nothing() {
+    let _serial = serial();
+    let dir = fresh_dir("unknown-header");
+    fill(&dir, 20);
+    let log = dir.join("writes.log");
+    let whole = std::fs::read(&log).expect("log");
+    let mut flipped = whole.clone();
+    flipped[0] ^= 0x01;
+    std::fs::write(&log, &flipped).expect("flip");
+    let started = serve_once(&dir);
+    let said = String::from_utf8_lossy(&started.stderr);
+    assert!(!started.status.success(), "started on a log it does not recognise: {said}");
+    assert!(said.contains(&log.display().to_string()) && said.contains("this build reads"), "{said}");
+    let repaired = Command::new(env!("CARGO_BIN_EXE_dynalab"))
+        .args(["repair", "--data-dir", dir.to_str().expect("path")])
+        .output()
+        .expect("repair runs");
+    assert!(!repaired.status.success(), "repair accepted it");
+    assert!(String::from_utf8_lossy(&repaired.stderr).contains("Nothing was changed"));
+    assert_eq!(std::fs::read(&log).expect("log"), flipped, "the log is untouched");
+    let aside: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("writes.log."))
+        .collect();
+    assert!(aside.is_empty(), "something was cut or copied aside");
+    std::fs::write(&log, &whole).expect("put back");
+    let server = start(&dir, &[]);
+    assert_eq!(count(server.port), 20);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The data directory removed while serving, as the fault report did it: every later write is
+/// refused (nothing acknowledged that no disk holds), and so are reads: memory is ahead of any
+/// disk, so nothing is answered from it.
+#[test]
+fn a_data_directory_removed_while_serving_stops_every_acknowledgement() {
+    let _serial = serial();
+    let dir = fresh_dir("removed-dir");
+    fill(&dir, 5);
+    let server = start(&dir, &[]);
+    let port = server.port;
+    std::fs::remove_dir_all(&dir).expect("removed");
+    for n in 0..20 {
+        let (acknowledged, answer) =
+            call(port, "PutItem", &json!({"TableName": "things", "Item": {"id": {"S": format!("after-{n}")}}}));
+        assert!(!acknowledged, "write {n} was acknowledged after the directory went: {answer}");
+        assert!(answer["message"].as_str().is_some_and(|m| m.contains("removed or replaced")), "{answer}");
+    }
+    let (answered, read) = call(port, "Scan", &json!({"TableName": "things", "Select": "COUNT"}));
+    assert!(!answered && read["message"].as_str().is_some_and(|m| m.contains("removed or replaced")), "{read}");
+    drop(server);
+}

@@ -43,6 +43,8 @@ pub enum ErrorKind {
     UnrecognizedClient,
     /// A signature that does not verify, or a request dated too far from now (`--credentials`).
     InvalidSignature,
+    /// The server is out of a resource for now; retryable (HTTP 503, which every SDK retries).
+    ServiceUnavailable,
 }
 
 impl ErrorKind {
@@ -73,6 +75,7 @@ impl ErrorKind {
             Self::TableNotFound => "TableNotFoundException",
             Self::UnrecognizedClient => "UnrecognizedClientException",
             Self::InvalidSignature => "InvalidSignatureException",
+            Self::ServiceUnavailable => "ServiceUnavailableException",
         }
     }
 
@@ -90,7 +93,8 @@ impl ErrorKind {
             | Self::RequestTimeout
             | Self::InternalFailure
             | Self::UnrecognizedClient
-            | Self::InvalidSignature => "com.amazon.coral.service",
+            | Self::InvalidSignature
+            | Self::ServiceUnavailable => "com.amazon.coral.service",
             _ => "com.amazonaws.dynamodb.v20120810",
         };
         format!("{namespace}#{}", self.name())
@@ -103,6 +107,7 @@ impl ErrorKind {
             Self::RequestEntityTooLarge => 413,
             Self::Forbidden => 403,
             Self::RequestTimeout => 408,
+            Self::ServiceUnavailable => 503,
             _ => 400,
         }
     }

@@ -177,6 +177,60 @@ requests! {
     ExecuteTransaction(ops::execute_transaction::ExecuteTransactionInput) => |e, i| ops::execute_transaction::run(e, &i);
 }
 
+impl Request {
+    /// Whether running it may take long: it reads or writes many items (a Scan, a filtered Query,
+    /// a batch, a transaction, a PartiQL statement). A server runs these away from the threads
+    /// that answer short requests. GetItem, the single-item writes, an unfiltered Query (at most
+    /// 1 MB, read in key order) and the control plane are short.
+    pub fn may_run_long(&self) -> bool {
+        match &self.input {
+            Input::Query(checked) => checked.has_filter(),
+            input => matches!(
+                input,
+                Input::Scan(_)
+                    | Input::BatchGetItem(_)
+                    | Input::BatchWriteItem(_)
+                    | Input::TransactGetItems(_)
+                    | Input::TransactWriteItems(_)
+                    | Input::ExecuteStatement(_)
+                    | Input::BatchExecuteStatement(_)
+                    | Input::ExecuteTransaction(_)
+            ),
+        }
+    }
+}
+
+impl Engine {
+    /// Runs a request that only reads — GetItem, Query, Scan, BatchGetItem, TransactGetItems,
+    /// ListTables — through a shared reference: a server runs these side by side, so a long Scan
+    /// holds up no other read. Any other request is given back, to [`Engine::apply`].
+    // The request is given back by value: boxing it would cost every write an allocation.
+    #[allow(clippy::result_large_err)]
+    pub fn read(&self, request: Request) -> std::result::Result<Applied, Request> {
+        let answer = match request.input {
+            Input::GetItem(i) => answered(ops::get_item::run_checked(self, i), Operation::GetItem),
+            Input::Query(i) => answered(ops::query::run_checked(self, i), Operation::Query),
+            Input::Scan(i) => answered(ops::scan::run_checked(self, i), Operation::Scan),
+            Input::BatchGetItem(i) => answered(ops::batch_get_item::run(self, i), Operation::BatchGetItem),
+            Input::TransactGetItems(i) => answered(ops::transact_get_items::run(self, i), Operation::TransactGetItems),
+            Input::ListTables(i) => answered(ops::list_tables::run(self, &i), Operation::ListTables),
+            input => return Err(Request { input }),
+        };
+        Ok(match answer {
+            Ok((body, tally)) => Applied { response: Ok(body), changed: false, tally },
+            Err(error) => Applied { response: Err(error), changed: false, tally: crate::outcome::Tally::default() },
+        })
+    }
+}
+
+fn answered<O: ResponseBody + crate::outcome::Tallied>(
+    output: Result<O>,
+    operation: Operation,
+) -> Result<(String, crate::outcome::Tally)> {
+    let output = output.map_err(|e| e.answered_by(operation))?;
+    Ok((output.body()?, output.tally()))
+}
+
 /// The ARN prefix of this account's tables (`crate::REGION`, `crate::ACCOUNT_ID`; a test keeps
 /// them in step).
 const OWN_TABLE_ARN_PREFIX: &str = "arn:aws:dynamodb:us-east-1:000000000000:table/";
@@ -414,6 +468,67 @@ fn leaks_rust_names(message: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The server shares one engine between threads reading at once.
+    const _: fn() = || {
+        fn shared<T: Sync + Send>() {}
+        shared::<Engine>();
+    };
+
+    #[test]
+    fn reads_through_a_shared_reference_answer_as_apply_does_and_writes_are_given_back() {
+        let mut engine = Engine::new(std::sync::Arc::new(crate::clock::FixedClock::at(0)));
+        let table = r#"{"TableName":"things","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}]}"#;
+        engine.execute("CreateTable", table).expect("table");
+        for n in 0..5 {
+            let item = format!(
+                r#"{{"TableName":"things","Item":{{"pk":{{"S":"a"}},"sk":{{"N":"{n}"}},"v":{{"S":"x{n}"}}}}}}"#
+            );
+            engine.execute("PutItem", &item).expect("put");
+        }
+        let reads = [
+            (
+                Operation::GetItem,
+                r#"{"TableName":"things","Key":{"pk":{"S":"a"},"sk":{"N":"2"}},"ReturnConsumedCapacity":"TOTAL"}"#,
+            ),
+            (
+                Operation::Query,
+                r#"{"TableName":"things","KeyConditionExpression":"pk = :a","ExpressionAttributeValues":{":a":{"S":"a"}},"Limit":2}"#,
+            ),
+            (
+                Operation::Scan,
+                r#"{"TableName":"things","FilterExpression":"v <> :x","ExpressionAttributeValues":{":x":{"S":"x1"}}}"#,
+            ),
+            (Operation::Scan, r#"{"TableName":"missing"}"#),
+            (Operation::BatchGetItem, r#"{"RequestItems":{"things":{"Keys":[{"pk":{"S":"a"},"sk":{"N":"1"}}]}}}"#),
+            (
+                Operation::TransactGetItems,
+                r#"{"TransactItems":[{"Get":{"TableName":"things","Key":{"pk":{"S":"a"},"sk":{"N":"4"}}}}]}"#,
+            ),
+            (Operation::ListTables, "{}"),
+        ];
+        for (operation, body) in reads {
+            let shared = engine.read(Request::parse(operation, body).expect("parses")).ok().expect("a read");
+            let applied = engine.apply(Request::parse(operation, body).expect("parses"));
+            assert_eq!(shared.response, applied.response, "{operation:?} {body}");
+            assert_eq!((shared.changed, shared.tally), (false, applied.tally), "{operation:?}");
+        }
+        let write =
+            Request::parse(Operation::PutItem, r#"{"TableName":"things","Item":{"pk":{"S":"b"},"sk":{"N":"1"}}}"#);
+        let given_back = engine.read(write.expect("parses")).err().expect("a write is given back");
+        assert_eq!(given_back.operation(), Operation::PutItem);
+        let long = |operation, body| Request::parse(operation, body).expect("parses").may_run_long();
+        assert!(long(Operation::Scan, r#"{"TableName":"things"}"#));
+        assert!(long(
+            Operation::Query,
+            r#"{"TableName":"things","KeyConditionExpression":"pk = :a","FilterExpression":"v = :a","ExpressionAttributeValues":{":a":{"S":"a"}}}"#
+        ));
+        assert!(!long(
+            Operation::Query,
+            r#"{"TableName":"things","KeyConditionExpression":"pk = :a","ExpressionAttributeValues":{":a":{"S":"a"}}}"#
+        ));
+        assert!(!long(Operation::GetItem, r#"{"TableName":"things","Key":{"pk":{"S":"a"},"sk":{"N":"2"}}}"#));
+    }
 
     #[test]
     fn a_body_that_is_not_json_is_refused_in_the_parsers_words_with_its_position() {

@@ -45,8 +45,17 @@ struct Held {
 /// What the server knows of one open connection while it serves it.
 pub struct Activity {
     started: Instant,
-    /// Requests whose headers have arrived and whose answer is not yet sent.
+    /// Requests whose headers have arrived and whose answer's last byte the socket has not yet
+    /// taken: an answer still being written is never idle.
     in_flight: AtomicUsize,
+    /// Of those, answers whose body hyper has taken whole but may still hold, unsent: they end at
+    /// the socket's next completed flush.
+    unflushed: AtomicUsize,
+    /// Milliseconds after the server started (plus one, so 0 means none) since when the socket
+    /// has taken none of an answer's bytes: its client stopped reading.
+    write_stalled_since: AtomicU64,
+    /// Set when the connection is closed for a stalled write: nothing more is sent on it.
+    abandoned: std::sync::atomic::AtomicBool,
     /// Milliseconds after the server started when the connection last had no request in flight.
     idle_since: AtomicU64,
     /// Requests answered on it: a connection that never completed one goes first when full.
@@ -71,6 +80,37 @@ impl Activity {
         self.in_flight.load(Ordering::SeqCst) > 0
     }
 
+    /// The socket took bytes of a write (`stalled` false), or took none for now (true).
+    pub fn wrote(&self, stalled: bool) {
+        if !stalled {
+            self.write_stalled_since.store(0, Ordering::Relaxed);
+        } else if self.write_stalled_since.load(Ordering::Relaxed) == 0 {
+            self.write_stalled_since.store(self.now() + 1, Ordering::Relaxed);
+        }
+    }
+
+    /// The socket has taken everything written to it: answers whose body had ended are sent.
+    pub fn flushed(&self) {
+        if self.unflushed.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let sent = self.unflushed.swap(0, Ordering::SeqCst);
+        self.idle_since.store(self.now(), Ordering::SeqCst);
+        self.answered.fetch_add(sent as u64, Ordering::SeqCst);
+        self.in_flight.fetch_sub(sent, Ordering::SeqCst);
+    }
+
+    /// Milliseconds since the socket last took bytes of a write it was given, if it is stuck.
+    fn write_stalled_for(&self, now: u64) -> Option<u64> {
+        let since = self.write_stalled_since.load(Ordering::Relaxed);
+        (since != 0).then(|| now.saturating_sub(since - 1))
+    }
+
+    /// Whether the connection was closed because its client stopped reading.
+    pub fn is_abandoned(&self) -> bool {
+        self.abandoned.load(Ordering::SeqCst)
+    }
+
     /// Resolves once the connection has been asked to give up its place.
     pub async fn evicted(&self) {
         self.evicted.notified().await;
@@ -81,10 +121,10 @@ impl Activity {
 pub struct Busy(Arc<Activity>);
 
 impl Drop for Busy {
+    /// The answer's body is taken whole (or the request ended without one): the request stays in
+    /// flight until the socket has taken the last byte ([`Activity::flushed`]).
     fn drop(&mut self) {
-        self.0.idle_since.store(self.0.now(), Ordering::SeqCst);
-        self.0.answered.fetch_add(1, Ordering::SeqCst);
-        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+        self.0.unflushed.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -115,6 +155,9 @@ impl Admission {
         let activity = Arc::new(Activity {
             started: self.started,
             in_flight: AtomicUsize::new(0),
+            unflushed: AtomicUsize::new(0),
+            write_stalled_since: AtomicU64::new(0),
+            abandoned: std::sync::atomic::AtomicBool::new(false),
             idle_since: AtomicU64::new(0),
             answered: AtomicU64::new(0),
             evicted: Notify::new(),
@@ -126,18 +169,26 @@ impl Admission {
         Some(Place { registry: self.registry.clone(), id, activity })
     }
 
-    /// Asks every connection idle (no request in flight) for longer than `limit` to close: idle
+    /// Asks every connection idle (no request in flight) for longer than `idle` to close: idle
     /// keep-alive connections, and clients that take longer than that to send a request's headers.
-    /// One sweep every so often replaces a timer armed and disarmed on every request.
-    pub fn close_idle(&self, limit: std::time::Duration) {
-        let limit = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+    /// A connection whose answer the socket has taken nothing of for longer than `write` is closed
+    /// at once, its answer abandoned. One sweep every so often replaces timers armed and disarmed
+    /// on every request.
+    pub fn close_idle(&self, idle: std::time::Duration, write: std::time::Duration) {
+        let millis = |limit: std::time::Duration| u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        let (idle, write) = (millis(idle), millis(write));
         let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut registry = self.registry.lock().unwrap_or_else(PoisonError::into_inner);
         registry.open.retain(|_, held| {
-            let idle_for = now.saturating_sub(held.activity.idle_since.load(Ordering::SeqCst));
-            let overdue = !held.activity.is_busy() && idle_for > limit;
+            let activity = &held.activity;
+            let idle_for = now.saturating_sub(activity.idle_since.load(Ordering::SeqCst));
+            let stalled = activity.write_stalled_for(now).is_some_and(|stalled| stalled > write);
+            if stalled {
+                activity.abandoned.store(true, Ordering::SeqCst);
+            }
+            let overdue = stalled || (!activity.is_busy() && idle_for > idle);
             if overdue {
-                held.activity.evicted.notify_one();
+                activity.evicted.notify_one();
             }
             !overdue
         });
@@ -222,6 +273,7 @@ mod tests {
         let client: Vec<Place> = (0..3).map(|_| admission.admit(ip(200), 8).expect("client")).collect();
         for place in &client {
             drop(place.activity.request());
+            place.activity.flushed();
         }
         let flood: Vec<Place> = (1..=5).map(|n| admission.admit(ip(n), 8).expect("flood")).collect();
         for n in 6..=20 {
@@ -240,7 +292,7 @@ mod tests {
         let _request = busy.activity.request();
         std::thread::sleep(std::time::Duration::from_millis(30));
         let fresh = admission.admit(ip(1), 4).expect("fresh");
-        admission.close_idle(std::time::Duration::from_millis(20));
+        admission.close_idle(std::time::Duration::from_millis(20), std::time::Duration::from_secs(60));
         let open = |place: &Place| admission.registry.lock().expect("lock").open.contains_key(&place.id);
         assert_eq!([open(&idle), open(&busy), open(&fresh)], [false, true, true]);
     }
@@ -252,6 +304,30 @@ mod tests {
         let busy: Vec<Busy> = places.iter().map(|place| place.activity.request()).collect();
         assert!(admission.admit(ip(2), 2).is_none());
         drop(busy);
-        assert!(admission.admit(ip(2), 2).is_some(), "once idle, one makes room");
+        assert!(admission.admit(ip(2), 2).is_none(), "answers not yet sent keep their connections");
+        places[0].activity.flushed();
+        assert!(admission.admit(ip(2), 2).is_some(), "once sent, one makes room");
+    }
+
+    #[test]
+    fn an_answer_still_being_written_is_not_idle_and_a_stalled_one_is_abandoned_after_the_write_timeout() {
+        let admission = Admission::default();
+        let writing = admission.admit(ip(1), 4).expect("writing");
+        let stalled = admission.admit(ip(2), 4).expect("stalled");
+        for place in [&writing, &stalled] {
+            drop(place.activity.request());
+            place.activity.wrote(true);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(40));
+        writing.activity.wrote(false);
+        let millis = std::time::Duration::from_millis;
+        admission.close_idle(millis(10), millis(30));
+        let open = |place: &Place| admission.registry.lock().expect("lock").open.contains_key(&place.id);
+        assert!(open(&writing) && writing.activity.is_busy(), "an answer making progress is kept");
+        assert!(!open(&stalled) && stalled.activity.is_abandoned(), "a stalled answer is abandoned");
+        writing.activity.flushed();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        admission.close_idle(millis(10), millis(30));
+        assert!(!open(&writing) && !writing.activity.is_abandoned(), "once sent, it idles out as any other");
     }
 }

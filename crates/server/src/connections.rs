@@ -1,15 +1,21 @@
 //! Accepting and serving connections, bounded: a cap on open connections where idle ones make room
 //! for new clients ([`crate::admission`]; 503 only when every place is busy), a time limit for a
-//! request's headers that also closes idle keep-alive connections, answers to clients that
-//! half-close after sending, and a graceful stop that finishes what is in flight within a deadline.
+//! request's headers that also closes idle keep-alive connections, an answer counted in flight
+//! until the socket has taken its last byte, a write timeout for clients that stop reading their
+//! answer, answers to clients that half-close after sending, and a graceful stop that finishes
+//! what is in flight within a deadline.
 
-use crate::admission::{Admission, Place};
+use crate::admission::{Activity, Admission, Place};
 use axum::response::Response;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -25,6 +31,12 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// A request's body must arrive within this once its headers have.
     pub body_timeout: Duration,
+    /// A connection whose answer makes no progress into the socket for this long (its client
+    /// stopped reading) is closed, and the answer's memory given back.
+    pub write_timeout: Duration,
+    /// Bytes that answers not yet taken by their clients may hold before large reads are refused
+    /// with a retryable 503 (see `held_answers`).
+    pub answer_memory: usize,
     /// After a stop is asked for, in-flight requests have this long to finish.
     pub shutdown_grace: Duration,
 }
@@ -36,6 +48,8 @@ impl Default for Limits {
             max_connections: 768,
             idle_timeout: Duration::from_secs(60),
             body_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(30),
+            answer_memory: 256 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -57,12 +71,12 @@ where
     F: Future<Output = Response> + Send + 'static,
 {
     let mut connections = JoinSet::new();
-    let mut sweep =
-        tokio::time::interval((limits.idle_timeout / 4).clamp(Duration::from_millis(50), Duration::from_secs(1)));
+    let every = limits.idle_timeout.min(limits.write_timeout) / 4;
+    let mut sweep = tokio::time::interval(every.clamp(Duration::from_millis(50), Duration::from_secs(1)));
     sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            _ = sweep.tick() => admission.close_idle(limits.idle_timeout),
+            _ = sweep.tick() => admission.close_idle(limits.idle_timeout, limits.write_timeout),
             accepted = listener.accept() => {
                 let Ok((stream, peer)) = accepted else {
                     // Out of file descriptors or a connection reset before it was accepted: keep
@@ -120,7 +134,8 @@ where
     // `serve` closes connections with no request in flight past `idle_timeout` instead.
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.half_close(true).keep_alive(true);
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let watched = Watched { stream, activity: place.activity.clone() };
+    let connection = builder.serve_connection(TokioIo::new(watched), service);
     tokio::pin!(connection);
     // Asked to close: idle too long, another client needs the place, or the server stops.
     let asked = async {
@@ -132,14 +147,63 @@ where
     tokio::select! {
         _ = connection.as_mut() => {}
         () = asked => {
-            if !place.activity.is_busy() {
-                // Nothing was asked that could be answered: dropping the connection closes it.
+            if !place.activity.is_busy() || place.activity.is_abandoned() {
+                // Nothing was asked that could be answered, or its client stopped reading the
+                // answer: dropping the connection closes it.
                 return;
             }
             // Finish the request in flight (one that raced in included), then close.
             connection.as_mut().graceful_shutdown();
             let _ = connection.await;
         }
+    }
+}
+
+/// A connection's socket, watched: hyper takes an answer's body whole and may still hold it, so
+/// a request ends when the socket has taken the last byte (a completed flush), and a write the
+/// socket takes nothing of starts the write timeout's clock.
+struct Watched {
+    stream: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.activity.wrote(polled.is_pending());
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.activity.wrote(polled.is_pending());
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let polled = Pin::new(&mut self.stream).poll_flush(cx);
+        if let Poll::Ready(Ok(())) = polled {
+            self.activity.flushed();
+        }
+        polled
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod access;
 pub mod admission;
 pub mod connections;
 pub mod encoding;
+pub mod held_answers;
 pub mod persistence;
 pub mod sigv4;
 
@@ -20,12 +21,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use dynalab_engine::{DynamoError, Engine, ErrorKind, Operation, Request};
+use held_answers::HeldAnswers;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::Incoming;
 use persistence::record::Entry;
 use persistence::WriteLog;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 pub use connections::Limits;
 
@@ -45,10 +47,13 @@ static X_AMZ_CRC32: HeaderName = HeaderName::from_static("x-amz-crc32");
 static X_AMZN_REQUESTID: HeaderName = HeaderName::from_static("x-amzn-requestid");
 
 /// What every request shares: the engine (one lock makes every operation atomic and every
-/// transaction isolated), the server's own address and access rules, and a request counter.
+/// transaction isolated; requests that only read share it, so a long Scan holds up no GetItem),
+/// the memory held by answers not yet sent, the server's own address and access rules, and a
+/// request counter.
 #[derive(Clone)]
 pub struct AppState {
-    store: Arc<Mutex<Store>>,
+    store: Arc<RwLock<Store>>,
+    answers: Arc<HeldAnswers>,
     requests: Arc<AtomicU64>,
     settings: Arc<Settings>,
 }
@@ -84,7 +89,8 @@ impl AppState {
     /// An endpoint whose changes are logged (see [`persistence`]).
     pub fn with_log(engine: Engine, log: Option<WriteLog>, settings: Settings) -> Self {
         Self {
-            store: Arc::new(Mutex::new(Store { engine, log, failed: None })),
+            store: Arc::new(RwLock::new(Store { engine, log, failed: None })),
+            answers: HeldAnswers::new(settings.limits.answer_memory),
             requests: Arc::new(AtomicU64::new(0)),
             settings: Arc::new(settings),
         }
@@ -170,25 +176,35 @@ async fn dynamodb(State(state): State<AppState>, request: axum::extract::Request
         encoding::choose(parts.headers.get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()));
     if let Some(refusal) = state.settings.access.refusal(&parts.headers) {
         // Refused before it runs: a page on another site must not Scan or DeleteTable here.
-        return respond(&request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)), coding);
+        return respond(&state, &request_id, Err(DynamoError::new(ErrorKind::Forbidden, refusal)), coding);
     }
     let body = read_body(body, state.settings.limits.body_timeout).await;
     let large = body.as_ref().is_ok_and(|b| b.len() > RUN_ASIDE_BYTES);
-    let (outcome, headers) = if large {
+    let answered = if large {
         // Decoding and parsing megabytes takes milliseconds: off this thread, whose other
         // connections wait for it otherwise.
         let state = state.clone();
-        let aside =
-            tokio::task::spawn_blocking(move || (answer(&state, &parts.uri, &parts.headers, body), parts.headers));
-        let Ok(answered) = aside.await else {
-            let failed = DynamoError::new(ErrorKind::InternalServerError, "The request failed");
-            return respond(&request_id, Err(failed), coding);
-        };
-        answered
+        aside(move || {
+            let prepared = prepare(&state, &parts.uri, &parts.headers, body);
+            (prepared.and_then(|prepared| run(&state, prepared)), parts.headers)
+        })
+        .await
     } else {
-        (answer(&state, &parts.uri, &parts.headers, body), parts.headers)
+        match prepare(&state, &parts.uri, &parts.headers, body) {
+            // A Scan, a filtered Query, a batch or a transaction may take long: on the blocking
+            // pool, so the runtime's threads go on answering the short requests of others.
+            Ok(Prepared::Parsed { request, body }) if request.may_run_long() => {
+                let state = state.clone();
+                aside(move || (run(&state, Prepared::Parsed { request, body }), parts.headers)).await
+            }
+            prepared => Some((prepared.and_then(|prepared| run(&state, prepared)), parts.headers)),
+        }
     };
-    let mut response = respond(&request_id, outcome, coding);
+    let Some((outcome, headers)) = answered else {
+        let failed = DynamoError::new(ErrorKind::InternalServerError, "The request failed");
+        return respond(&state, &request_id, Err(failed), coding);
+    };
+    let mut response = respond(&state, &request_id, outcome, coding);
     Access::allow_page(&headers, &mut response);
     response
 }
@@ -241,13 +257,21 @@ async fn read_body(body: Body, timeout: std::time::Duration) -> Result<Bytes, Dy
     }
 }
 
-/// The checks of the protocol in DynamoDB's order, then the operation.
-fn answer(
+/// What runs before the engine: the checks of the protocol in DynamoDB's order, the body decoded
+/// and parsed into a request.
+enum Prepared {
+    /// Answered without the engine.
+    Answered(String),
+    /// A request for the engine, with the body it was parsed from (a write's log entry).
+    Parsed { request: Request, body: Bytes },
+}
+
+fn prepare(
     state: &AppState,
     uri: &axum::http::Uri,
     headers: &HeaderMap,
     body: Result<Bytes, DynamoError>,
-) -> Result<String, DynamoError> {
+) -> Result<Prepared, DynamoError> {
     let body = body?;
     check_authorization(headers)?;
     if let Some((access_key, secret)) = &state.settings.credentials {
@@ -260,33 +284,76 @@ fn answer(
     if operation == Operation::DescribeEndpoints {
         // Endpoint discovery must lead back here, to the address this server listens on.
         let address = state.settings.address.as_deref().unwrap_or("127.0.0.1");
-        return Ok(serde_json::json!({"Endpoints": [{"Address": address, "CachePeriodInMinutes": 1440}]}).to_string());
+        let endpoints = serde_json::json!({"Endpoints": [{"Address": address, "CachePeriodInMinutes": 1440}]});
+        return Ok(Prepared::Answered(endpoints.to_string()));
     }
-    let Ok(text) = std::str::from_utf8(&body) else {
-        return Err(DynamoError::serialization("Request body is not valid UTF-8"));
-    };
     // Parsing and the checks that need no table run before the lock is taken: a huge request
     // delays no one else.
-    let request = Request::parse(operation, text)?;
-    apply(state, request, text)
+    let request = Request::parse(operation, body_text(&body)?)?;
+    Ok(Prepared::Parsed { request, body })
 }
 
-/// Applies a parsed request under the lock; a change is made durable before it is acknowledged,
-/// and one that cannot be is undone.
-fn apply(state: &AppState, request: Request, text: &str) -> Result<String, DynamoError> {
-    let Ok(mut store) = state.store.lock() else {
-        return Err(DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure"));
+fn body_text(body: &Bytes) -> Result<&str, DynamoError> {
+    std::str::from_utf8(body).map_err(|_| DynamoError::serialization("Request body is not valid UTF-8"))
+}
+
+/// The engine's answer to a prepared request.
+fn run(state: &AppState, prepared: Prepared) -> Result<String, DynamoError> {
+    match prepared {
+        Prepared::Answered(answer) => Ok(answer),
+        Prepared::Parsed { request, body } => apply(state, request, &body),
+    }
+}
+
+/// Runs `work` on the blocking pool; `None` if it panicked there.
+async fn aside<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    tokio::task::spawn_blocking(work).await.ok()
+}
+
+/// Applies a parsed request: one that only reads under the shared lock, beside other reads; any
+/// other under the exclusive lock, where a change is made durable before it is acknowledged, and
+/// one that cannot be is undone.
+fn apply(state: &AppState, request: Request, body: &Bytes) -> Result<String, DynamoError> {
+    let stopped = || DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure");
+    let request = {
+        let store = state.store.read().map_err(|_| stopped())?;
+        if let Some(reason) = &store.failed {
+            return Err(DynamoError::new(ErrorKind::InternalServerError, reason.clone()));
+        }
+        match store.engine.read(request) {
+            Ok(read) => return read.response.and_then(|body| room_for(state, body)),
+            Err(other) => other,
+        }
     };
+    let mut store = state.store.write().map_err(|_| stopped())?;
     if let Some(reason) = &store.failed {
         return Err(DynamoError::new(ErrorKind::InternalServerError, reason.clone()));
     }
     let operation = request.operation();
     let (at, applied) = store.with_held_clock(|engine| engine.apply(request));
     if let (Some(at), true) = (at, applied.changed) {
-        let entry = Entry::Request { operation: operation.name().to_string(), body: text.to_string() };
+        // The body parsed as UTF-8 already: nothing is replaced.
+        let body = String::from_utf8_lossy(body).into_owned();
+        let entry = Entry::Request { operation: operation.name().to_string(), body };
         store.log_or_undo(at, vec![entry])?;
     }
     applied.response
+}
+
+/// A read's answer, unless answers not yet taken by their clients already hold the memory allowed
+/// (see [`held_answers`]).
+fn room_for(state: &AppState, body: String) -> Result<String, DynamoError> {
+    if state.answers.has_room_for(body.len()) {
+        return Ok(body);
+    }
+    Err(DynamoError::new(
+        ErrorKind::ServiceUnavailable,
+        format!(
+            "dynalab serve holds {} MiB of answers its clients have not read yet (the limit is {} MiB); try again in a moment",
+            state.answers.held() / (1024 * 1024),
+            state.settings.limits.answer_memory / (1024 * 1024)
+        ),
+    ))
 }
 
 impl Store {
@@ -390,6 +457,7 @@ fn check_signature(
 
 /// A response as DynamoDB sends it: JSON 1.0 body, its CRC32, the request id.
 fn respond(
+    state: &AppState,
     request_id: &HeaderValue,
     outcome: Result<String, DynamoError>,
     coding: Option<encoding::Coding>,
@@ -410,7 +478,7 @@ fn respond(
     // Built directly, its header map sized once: `into_response` would set a content type to be
     // replaced and grow the map insert by insert.
     let length = body.len();
-    let mut response = Response::new(Body::from(body));
+    let mut response = Response::new(Body::from(state.answers.hold(body)));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.reserve(8);
@@ -435,7 +503,7 @@ const SWEEP_SLICE: usize = 2_000;
 /// each removal logged (with `--data-dir`) as a TTL deletion. Returns how many went and whether
 /// the pass over every table is complete.
 pub fn sweep_slice(state: &AppState) -> (usize, bool) {
-    let Ok(mut store) = state.store.lock() else { return (0, true) };
+    let Ok(mut store) = state.store.write() else { return (0, true) };
     if store.failed.is_some() {
         return (0, true);
     }

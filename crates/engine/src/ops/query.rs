@@ -235,6 +235,13 @@ pub struct Checked {
     projection: Option<Vec<DocPath>>,
 }
 
+impl Checked {
+    /// Whether items are filtered after they are read: such a Query may read 1 MB to return none.
+    pub(crate) fn has_filter(&self) -> bool {
+        self.filter.is_some()
+    }
+}
+
 pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
     run_checked(engine, check(input)?)
 }
