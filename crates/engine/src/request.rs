@@ -200,6 +200,21 @@ impl Request {
     }
 }
 
+impl Request {
+    /// Whether [`Engine::read`] runs it: it only reads items or tables.
+    pub fn only_reads(&self) -> bool {
+        matches!(
+            self.input,
+            Input::GetItem(_)
+                | Input::Query(_)
+                | Input::Scan(_)
+                | Input::BatchGetItem(_)
+                | Input::TransactGetItems(_)
+                | Input::ListTables(_)
+        )
+    }
+}
+
 impl Engine {
     /// Runs a request that only reads — GetItem, Query, Scan, BatchGetItem, TransactGetItems,
     /// ListTables — through a shared reference: a server runs these side by side, so a long Scan
@@ -508,14 +523,18 @@ mod tests {
             (Operation::ListTables, "{}"),
         ];
         for (operation, body) in reads {
-            let shared = engine.read(Request::parse(operation, body).expect("parses")).ok().expect("a read");
+            let request = Request::parse(operation, body).expect("parses");
+            assert!(request.only_reads(), "{operation:?}");
+            let shared = engine.read(request).ok().expect("a read");
             let applied = engine.apply(Request::parse(operation, body).expect("parses"));
             assert_eq!(shared.response, applied.response, "{operation:?} {body}");
             assert_eq!((shared.changed, shared.tally), (false, applied.tally), "{operation:?}");
         }
         let write =
             Request::parse(Operation::PutItem, r#"{"TableName":"things","Item":{"pk":{"S":"b"},"sk":{"N":"1"}}}"#);
-        let given_back = engine.read(write.expect("parses")).err().expect("a write is given back");
+        let write = write.expect("parses");
+        assert!(!write.only_reads());
+        let given_back = engine.read(write).err().expect("a write is given back");
         assert_eq!(given_back.operation(), Operation::PutItem);
         let long = |operation, body| Request::parse(operation, body).expect("parses").may_run_long();
         assert!(long(Operation::Scan, r#"{"TableName":"things"}"#));

@@ -315,7 +315,8 @@ async fn aside<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> 
 /// one that cannot be is undone.
 fn apply(state: &AppState, request: Request, body: &Bytes) -> Result<String, DynamoError> {
     let stopped = || DynamoError::new(ErrorKind::InternalServerError, "The engine stopped after an earlier failure");
-    let request = {
+    // Writes go straight to the exclusive lock: no shared one is taken and dropped first.
+    let request = if request.only_reads() {
         let store = state.store.read().map_err(|_| stopped())?;
         if let Some(reason) = &store.failed {
             return Err(DynamoError::new(ErrorKind::InternalServerError, reason.clone()));
@@ -324,6 +325,8 @@ fn apply(state: &AppState, request: Request, body: &Bytes) -> Result<String, Dyn
             Ok(read) => return read.response.and_then(|body| room_for(state, body)),
             Err(other) => other,
         }
+    } else {
+        request
     };
     let mut store = state.store.write().map_err(|_| stopped())?;
     if let Some(reason) = &store.failed {
