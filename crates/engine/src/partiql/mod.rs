@@ -10,7 +10,7 @@ use crate::engine::Engine;
 use crate::error::{DynamoError, ErrorKind, Result};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use parse::{Expr, Literal, Path, PathStep, Statement};
+use parse::{Call, Expr, Literal, Path, PathStep, Statement};
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 
@@ -72,31 +72,75 @@ impl Builder<'_> {
 
     /// The DynamoDB JSON of a literal or parameter.
     fn value(&self, expr: &Expr) -> Result<Value> {
+        self.value_at(expr, "root")
+    }
+
+    /// The same, `path` naming where it is inside the value DynamoDB checks (`root`, `root.x`,
+    /// `root[1]`): a number out of DynamoDB's range is refused naming it (2026 evidence).
+    fn value_at(&self, expr: &Expr, path: &str) -> Result<Value> {
         match expr {
             Expr::Param(i) => Ok(self.params.get(*i).cloned().unwrap_or(Value::Null)),
-            Expr::Literal(literal) => self.literal(literal),
+            Expr::Literal(literal) => self.literal(literal, path),
+            // A function where a value must be (an INSERT's item): DynamoDB names it as a type.
+            Expr::Call(call) => Err(DynamoError::validation(format!(
+                "Unsupported data type: {} under key root at {}",
+                call.name, call.at
+            ))),
             _ => Err(DynamoError::validation("Unsupported operand: only literals and parameters can be values here")),
         }
     }
 
-    fn literal(&self, literal: &Literal) -> Result<Value> {
-        Ok(match literal {
-            Literal::Text(s) => json!({"S": s}),
-            Literal::Number(n) => json!({"N": n}),
-            Literal::Bool(b) => json!({"BOOL": b}),
-            Literal::Null => json!({"NULL": true}),
-            Literal::List(items) => json!({"L": items.iter().map(|i| self.value(i)).collect::<Result<Vec<_>>>()?}),
-            Literal::Map(members) => {
+    /// An INSERT's item: each attribute's value is a `root` of its own.
+    fn item(&self, expr: &Expr) -> Result<Value> {
+        match expr {
+            Expr::Literal(Literal::Map(members)) => {
                 let mut map = Map::new();
                 for (k, v) in members {
                     map.insert(k.clone(), self.value(v)?);
                 }
+                Ok(json!({"M": map}))
+            }
+            other => self.value(other),
+        }
+    }
+
+    fn literal(&self, literal: &Literal, path: &str) -> Result<Value> {
+        Ok(match literal {
+            Literal::Text(s) => json!({"S": s}),
+            Literal::Number(n) => {
+                crate::value::Number::parse(n)
+                    .map_err(|e| DynamoError::validation(format!("{} under {path}", e.message)))?;
+                json!({"N": n})
+            }
+            Literal::Bool(b) => json!({"BOOL": b}),
+            Literal::Null => json!({"NULL": true}),
+            Literal::List(items) => json!({"L": items
+                .iter()
+                .enumerate()
+                .map(|(n, i)| self.value_at(i, &format!("{path}[{n}]")))
+                .collect::<Result<Vec<_>>>()?}),
+            Literal::Map(members) => {
+                let mut map = Map::new();
+                for (k, v) in members {
+                    map.insert(k.clone(), self.value_at(v, &format!("{path}.{k}"))?);
+                }
                 json!({"M": map})
             }
+            Literal::Set(items) if items.is_empty() => {
+                return Err(DynamoError::validation("Empty bags are not supported"))
+            }
             Literal::Set(items) => {
-                let values = items.iter().map(|i| self.value(i)).collect::<Result<Vec<_>>>()?;
+                let values = items.iter().map(|i| self.value_at(i, path)).collect::<Result<Vec<_>>>()?;
                 let kind = values.first().and_then(|v| v.as_object()?.keys().next().cloned()).unwrap_or_default();
                 let members: Vec<Value> = values.iter().filter_map(|v| v.get(&kind).cloned()).collect();
+                let written: Vec<&str> = members.iter().filter_map(Value::as_str).collect();
+                if written.iter().enumerate().any(|(i, m)| written[..i].contains(m)) {
+                    // As the set was written, members bare (measured in 2026).
+                    return Err(DynamoError::validation(format!(
+                        "One or more parameter values were invalid: Input collection [{}] contains duplicates.",
+                        written.join(", ")
+                    )));
+                }
                 match kind.as_str() {
                     "S" | "N" | "B" if members.len() == values.len() => json!({format!("{kind}S"): members}),
                     _ => {
@@ -114,10 +158,13 @@ impl Builder<'_> {
         match expr {
             Expr::Path(path) => Ok(self.path(path)),
             Expr::Arith(op, l, r) => Ok(format!("{} {op} {}", self.operand(l)?, self.operand(r)?)),
-            Expr::Call(name, args) if name == "size" => match args.as_slice() {
+            Expr::Call(call) if call.name == "size" => match call.args.as_slice() {
                 [path] => Ok(format!("size({})", self.operand(path)?)),
                 _ => Err(DynamoError::validation("size() takes one path")),
             },
+            Expr::Call(call) => {
+                Err(DynamoError::validation(format!("Unrecognized function: {} at {}", call.name, call.at)))
+            }
             other => {
                 let value = self.value(other)?;
                 Ok(self.placeholder(value))
@@ -142,13 +189,63 @@ impl Builder<'_> {
             Expr::Missing(v, negated) => {
                 format!("{}({})", if *negated { "attribute_exists" } else { "attribute_not_exists" }, self.operand(v)?)
             }
-            Expr::Call(name, args) => {
-                let args = args.iter().map(|a| self.operand(a)).collect::<Result<Vec<_>>>()?;
-                format!("{name}({})", args.join(", "))
+            Expr::Call(call) => {
+                if !WHERE_FUNCTIONS.contains(&call.name.as_str()) {
+                    return Err(DynamoError::validation(format!(
+                        "Unrecognized function: {} at {}",
+                        call.name, call.at
+                    )));
+                }
+                if call.name.starts_with("attribute_") && call.name.ends_with("exists") && call.args.len() != 1 {
+                    return Err(DynamoError::validation(format!(
+                        "Incorrect number of operands for operator or function; operator or function: {}, number of operands: {}",
+                        call.name,
+                        call.args.len()
+                    )));
+                }
+                let args = call.args.iter().map(|a| self.operand(a)).collect::<Result<Vec<_>>>()?;
+                format!("{}({})", call.name, args.join(", "))
             }
             _ => return Err(DynamoError::validation("Unsupported condition in the WHERE clause")),
         })
     }
+}
+
+/// The functions a WHERE clause may call; any other is "Unrecognized" (`exists`, `set_add`).
+const WHERE_FUNCTIONS: [&str; 6] =
+    ["attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains", "size"];
+
+enum SetFunction {
+    Add,
+    Delete,
+}
+
+/// `SET a = set_add(a, <<…>>)` (or `set_delete`): members added to (removed from) the set `a`
+/// holds, an ADD (DELETE) clause of the native update. The first argument must be the path
+/// assigned to and the second a set, in DynamoDB's words where they are not (measured in 2026).
+fn set_function<'e>(path: &Path, value: &'e Expr) -> Result<Option<(SetFunction, &'e Expr)>> {
+    let Expr::Call(Call { name, args, at, args_at }) = value else { return Ok(None) };
+    let (function, upper) = match name.as_str() {
+        "set_add" => (SetFunction::Add, "SET_ADD"),
+        "set_delete" => (SetFunction::Delete, "SET_DELETE"),
+        _ => return Ok(None),
+    };
+    let [first, members] = args.as_slice() else {
+        return Err(DynamoError::validation(format!("{upper} must have exactly two arguments at {at}")));
+    };
+    if !matches!(first, Expr::Path(p) if p == path) {
+        return Err(DynamoError::validation(format!(
+            "The first argument to {upper} must equal the assignment value at {at}"
+        )));
+    }
+    if !matches!(members, Expr::Param(_) | Expr::Literal(Literal::Set(_))) {
+        // The position given is the first argument's.
+        let first_at = args_at.first().copied().unwrap_or(*at);
+        return Err(DynamoError::validation(format!(
+            "The second argument to {upper} must be a value with type SET at {first_at}"
+        )));
+    }
+    Ok(Some((function, members)))
 }
 
 /// The top-level AND terms of a WHERE clause.
@@ -182,7 +279,7 @@ fn range_condition(term: &Expr, attribute: &str) -> bool {
     match term {
         Expr::Compare(op, l, r) => *op != "<>" && on(l) && !matches!(r.as_ref(), Expr::Path(_)),
         Expr::Between(v, _, _) => on(v),
-        Expr::Call(name, args) => name == "begins_with" && args.first().is_some_and(on),
+        Expr::Call(call) => call.name == "begins_with" && call.args.first().is_some_and(on),
         _ => false,
     }
 }
@@ -311,7 +408,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             })
         }
         Statement::Insert { item, .. } => {
-            let item = b.value(item)?;
+            let item = b.item(item)?;
             let Some(members) = item.get("M").and_then(Value::as_object) else {
                 return Err(DynamoError::validation(
                     "Unsupported operand: INSERT takes a map of the item's attributes",
@@ -340,12 +437,22 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             let (key, rest) = key_of(&b, filter.as_ref())?;
             request["Key"] = key;
             let mut clauses = Vec::new();
-            if !set.is_empty() {
-                let parts = set
-                    .iter()
-                    .map(|(p, v)| Ok(format!("{} = {}", b.path(p), b.operand(v)?)))
-                    .collect::<Result<Vec<_>>>()?;
-                clauses.push(format!("SET {}", parts.join(", ")));
+            let (mut assigned, mut added, mut deleted) = (Vec::new(), Vec::new(), Vec::new());
+            for (path, value) in set {
+                match set_function(path, value)? {
+                    Some((SetFunction::Add, members)) => {
+                        added.push(format!("{} {}", b.path(path), b.operand(members)?))
+                    }
+                    Some((SetFunction::Delete, members)) => {
+                        deleted.push(format!("{} {}", b.path(path), b.operand(members)?));
+                    }
+                    None => assigned.push(format!("{} = {}", b.path(path), b.operand(value)?)),
+                }
+            }
+            for (clause, parts) in [("SET", assigned), ("ADD", added), ("DELETE", deleted)] {
+                if !parts.is_empty() {
+                    clauses.push(format!("{clause} {}", parts.join(", ")));
+                }
             }
             if !remove.is_empty() {
                 clauses.push(format!("REMOVE {}", remove.iter().map(|p| b.path(p)).collect::<Vec<_>>().join(", ")));
@@ -460,7 +567,7 @@ fn top_level_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
                 top_level_names(item, out);
             }
         }
-        Expr::Call(_, arguments) => arguments.iter().for_each(|e| top_level_names(e, out)),
+        Expr::Call(call) => call.args.iter().for_each(|e| top_level_names(e, out)),
     }
 }
 

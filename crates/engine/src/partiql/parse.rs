@@ -36,6 +36,31 @@ pub enum Literal {
     Set(Vec<Expr>),
 }
 
+/// Where a token is in the statement, as DynamoDB's messages give it (`at 1:8:16`): line and
+/// column counted in characters from 1, and the token's length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub line: usize,
+    pub column: usize,
+    pub length: usize,
+}
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.line, self.column, self.length)
+    }
+}
+
+/// A function call: its name in lower case, its arguments, and where the name and each
+/// argument's first token are (DynamoDB's messages point at them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub name: String,
+    pub args: Vec<Expr>,
+    pub at: Span,
+    pub args_at: Vec<Span>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     Literal(Literal),
@@ -48,7 +73,7 @@ pub enum Expr {
     Not(Box<Expr>),
     Between(Box<Expr>, Box<Expr>, Box<Expr>),
     In(Box<Expr>, Vec<Expr>),
-    Call(String, Vec<Expr>),
+    Call(Call),
     Missing(Box<Expr>, bool),
 }
 
@@ -94,19 +119,72 @@ impl Statement {
     }
 }
 
+/// A complete statement followed by more tokens (2026 evidence: the same words after every kind of
+/// statement, a stray parenthesis, ORDER BY out of place, a number split from its exponent).
+const LEFTOVER: &str = "Statement wasn't well formed, can't be processed: Unexpected token after expression";
+
+/// Why the lexer stopped.
+enum Unreadable {
+    /// What DynamoDB refuses with nothing after the colon: a `#`, an unterminated block comment,
+    /// a number whose exponent or scale does not fit 32 bits (its parser's BigDecimal).
+    Blank,
+    /// Anything else (an unterminated string): the statement is quoted back.
+    Statement,
+}
+
 fn malformed(statement: &str) -> DynamoError {
     DynamoError::validation(format!("Statement wasn't well formed, can't be processed: {statement}"))
 }
 
-fn lex(text: &str) -> Option<Vec<Token>> {
+/// The tokens of `text` and where each is.
+fn lex(text: &str) -> std::result::Result<(Vec<Token>, Vec<Span>), Unreadable> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
+    let mut spans = Vec::new();
+    let (mut line, mut line_start) = (1, 0);
     let mut i = 0;
     while i < chars.len() {
+        // Each token pushed since the last turn gets its span here, from where it started.
+        let start = i;
+        let pushed = tokens.len();
+        lex_one(&chars, &mut i, &mut tokens)?;
+        if tokens.len() > pushed {
+            spans.push(Span { line, column: start - line_start + 1, length: i - start });
+        }
+        for (at, c) in chars.iter().enumerate().take(i).skip(start) {
+            if *c == '\n' {
+                line += 1;
+                line_start = at + 1;
+            }
+        }
+    }
+    Ok((tokens, spans))
+}
+
+/// Reads the token (or the whitespace) at `*i`, moving `*i` past it.
+fn lex_one(chars: &[char], at: &mut usize, tokens: &mut Vec<Token>) -> std::result::Result<(), Unreadable> {
+    let mut i = *at;
+    {
         let c = chars[i];
+        if c == '-' && chars.get(i + 1) == Some(&'-') {
+            while chars.get(i).is_some_and(|c| *c != '\n') {
+                i += 1;
+            }
+            *at = i;
+            return Ok(());
+        }
+        if c == '/' && chars.get(i + 1) == Some(&'*') {
+            let end = (i + 2..chars.len().saturating_sub(1)).find(|&j| chars[j] == '*' && chars[j + 1] == '/');
+            *at = end.ok_or(Unreadable::Blank)? + 2;
+            return Ok(());
+        }
+        if c == '#' {
+            return Err(Unreadable::Blank);
+        }
         if c.is_whitespace() {
             i += 1;
-            continue;
+            *at = i;
+            return Ok(());
         }
         if c == '\'' || c == '"' {
             let mut value = String::new();
@@ -125,11 +203,12 @@ fn lex(text: &str) -> Option<Vec<Token>> {
                         value.push(other);
                         i += 1;
                     }
-                    None => return None,
+                    None => return Err(Unreadable::Statement),
                 }
             }
             tokens.push(if c == '\'' { Token::Text(value) } else { Token::Quoted(value) });
-            continue;
+            *at = i;
+            return Ok(());
         }
         if c.is_ascii_digit()
             || (c == '-'
@@ -148,8 +227,13 @@ fn lex(text: &str) -> Option<Vec<Token>> {
             {
                 i += 1;
             }
-            tokens.push(Token::Number(chars[start..i].iter().collect()));
-            continue;
+            let number: String = chars[start..i].iter().collect();
+            if !scale_fits(&number) {
+                return Err(Unreadable::Blank);
+            }
+            tokens.push(Token::Number(number));
+            *at = i;
+            return Ok(());
         }
         if c.is_alphabetic() || c == '_' {
             let start = i;
@@ -157,14 +241,16 @@ fn lex(text: &str) -> Option<Vec<Token>> {
                 i += 1;
             }
             tokens.push(Token::Word(chars[start..i].iter().collect()));
-            continue;
+            *at = i;
+            return Ok(());
         }
         let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
         let symbol = ["<<", ">>", "<=", ">=", "<>", "!="].into_iter().find(|s| *s == two);
         if let Some(symbol) = symbol {
             tokens.push(Token::Symbol(symbol));
             i += 2;
-            continue;
+            *at = i;
+            return Ok(());
         }
         let one = [".", ",", "(", ")", "[", "]", "{", "}", ":", "=", "<", ">", "+", "-", "*"]
             .into_iter()
@@ -172,15 +258,29 @@ fn lex(text: &str) -> Option<Vec<Token>> {
         match (c, one) {
             ('?', _) => tokens.push(Token::Param),
             (_, Some(symbol)) => tokens.push(Token::Symbol(symbol)),
-            _ => return None,
+            _ => return Err(Unreadable::Statement),
         }
         i += 1;
     }
-    Some(tokens)
+    *at = i;
+    Ok(())
+}
+
+/// Whether a number literal's exponent, and its scale (digits after the point less the exponent),
+/// each fit a 32-bit integer, as the BigDecimal DynamoDB's parser reads it into requires.
+fn scale_fits(number: &str) -> bool {
+    let (mantissa, exponent) = match number.find(['e', 'E']) {
+        Some(at) => (&number[..at], &number[at + 1..]),
+        None => (number, "0"),
+    };
+    let Ok(exponent) = exponent.parse::<i64>() else { return exponent.is_empty() };
+    let fraction = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i64);
+    i32::try_from(exponent).is_ok() && i32::try_from(fraction - exponent).is_ok()
 }
 
 struct Parser {
     tokens: Vec<Token>,
+    spans: Vec<Span>,
     at: usize,
     params: usize,
     depth: usize,
@@ -192,6 +292,11 @@ struct Parser {
 type Parsed<T> = std::result::Result<T, ()>;
 
 impl Parser {
+    /// Where the next token is (the statement's end when there is none).
+    fn span(&self) -> Span {
+        self.spans.get(self.at).copied().unwrap_or_default()
+    }
+
     fn peek(&self) -> Option<&Token> {
         self.tokens.get(self.at)
     }
@@ -248,6 +353,15 @@ impl Parser {
         }
     }
 
+    /// A SELECT column: a path; a function there is refused where it stands.
+    fn column(&mut self) -> Parsed<Path> {
+        if matches!(self.tokens.get(self.at + 1), Some(Token::Symbol("("))) {
+            let at = self.span();
+            return self.refuse(format!("Unexpected path component at {at}"));
+        }
+        self.path()
+    }
+
     /// `"table"` or `"table"."index"`, as DynamoDB checks them before looking the table up.
     fn table(&mut self) -> Parsed<(String, Option<String>)> {
         let table = self.name()?;
@@ -261,6 +375,19 @@ impl Parser {
         Ok((table, index))
     }
 
+    /// After a table name: a name that starts no clause is an alias (`t`, `AS t`), which DynamoDB
+    /// refuses in its own words.
+    fn no_alias(&mut self) -> Parsed<()> {
+        const CLAUSES: [&str; 6] = ["WHERE", "ORDER", "SET", "REMOVE", "RETURNING", "VALUE"];
+        match self.peek() {
+            Some(Token::Word(w)) if !CLAUSES.iter().any(|c| w.eq_ignore_ascii_case(c)) => {
+                self.refuse("Aliasing is not supported")
+            }
+            Some(Token::Quoted(_)) => self.refuse("Aliasing is not supported"),
+            _ => Ok(()),
+        }
+    }
+
     fn refuse<T>(&mut self, message: impl Into<String>) -> Parsed<T> {
         self.refusal = Some(message.into());
         Err(())
@@ -271,14 +398,15 @@ impl Parser {
             let projection = if self.symbol("*") {
                 None
             } else {
-                let mut paths = vec![self.path()?];
+                let mut paths = vec![self.column()?];
                 while self.symbol(",") {
-                    paths.push(self.path()?);
+                    paths.push(self.column()?);
                 }
                 Some(paths)
             };
             self.expect_keyword("FROM")?;
             let (table, index) = self.table()?;
+            self.no_alias()?;
             let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
             let mut descending = false;
             if self.keyword("ORDER") {
@@ -294,12 +422,16 @@ impl Parser {
         if self.keyword("INSERT") {
             self.expect_keyword("INTO")?;
             let table = self.name()?;
-            self.expect_keyword("VALUE")?;
+            if !self.keyword("VALUE") {
+                // An alias here is not one: the statement ends at the table, and what follows is left over.
+                return self.refuse(LEFTOVER);
+            }
             let item = self.primary()?;
             return Ok(Statement::Insert { table, item });
         }
         if self.keyword("UPDATE") {
             let table = self.name()?;
+            self.no_alias()?;
             let (mut set, mut remove) = (Vec::new(), Vec::new());
             loop {
                 if self.keyword("SET") {
@@ -332,6 +464,7 @@ impl Parser {
         if self.keyword("DELETE") {
             self.expect_keyword("FROM")?;
             let table = self.name()?;
+            self.no_alias()?;
             let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
             let returning = self.returning()?;
             if let Some(other) = returning.as_deref().filter(|r| *r != "ALL_OLD") {
@@ -514,10 +647,12 @@ impl Parser {
                 Expr::Literal(Literal::Null)
             }
             Token::Word(w) if matches!(self.tokens.get(self.at + 1), Some(Token::Symbol("("))) => {
+                let at = self.span();
                 self.at += 2;
-                let mut args = Vec::new();
+                let (mut args, mut args_at) = (Vec::new(), Vec::new());
                 if !self.symbol(")") {
                     loop {
+                        args_at.push(self.span());
                         args.push(self.additive()?);
                         if self.symbol(")") {
                             break;
@@ -525,7 +660,7 @@ impl Parser {
                         self.expect(",")?;
                     }
                 }
-                Expr::Call(w.to_ascii_lowercase(), args)
+                Expr::Call(Call { name: w.to_ascii_lowercase(), args, at, args_at })
             }
             Token::Word(_) | Token::Quoted(_) => Expr::Path(self.path()?),
             Token::Symbol(_) => return Err(()),
@@ -551,14 +686,17 @@ impl Parser {
 
 /// Parses one statement; also returns how many `?` it has.
 pub fn parse(text: &str) -> Result<(Statement, usize)> {
-    let tokens = lex(text).ok_or_else(|| malformed(text))?;
-    let mut parser = Parser { tokens, at: 0, params: 0, depth: 0, refusal: None };
+    let (tokens, spans) = lex(text).map_err(|unreadable| match unreadable {
+        Unreadable::Blank => malformed(""),
+        Unreadable::Statement => malformed(text),
+    })?;
+    let mut parser = Parser { tokens, spans, at: 0, params: 0, depth: 0, refusal: None };
     let statement = parser.statement().map_err(|()| match parser.refusal.take() {
         Some(refusal) => DynamoError::validation(refusal),
         None => malformed(text),
     })?;
     if parser.at != parser.tokens.len() {
-        return Err(malformed(text));
+        return Err(DynamoError::validation(LEFTOVER));
     }
     Ok((statement, parser.params))
 }
@@ -589,6 +727,13 @@ mod tests {
     }
 
     #[test]
+    fn spans_count_lines_and_columns_in_characters_from_one() {
+        let (_, spans) = lex("SELECT é\n  size(x)").ok().expect("lexes");
+        let at: Vec<String> = spans.iter().map(ToString::to_string).collect();
+        assert_eq!(at, ["1:1:6", "1:8:1", "2:3:4", "2:7:1", "2:8:1", "2:9:1"]);
+    }
+
+    #[test]
     fn malformed_statements_are_refused_whole() {
         for text in [
             "SELEC * FROM t",
@@ -596,11 +741,26 @@ mod tests {
             "INSERT INTO t VALUE {'a' 1}",
             "SELECT * FROM t WHERE 'x",
             "UPDATE t WHERE a = 1",
-            "DELETE FROM t extra",
         ] {
             let error = parse(text).expect_err(text);
             assert_eq!(error.message, format!("Statement wasn't well formed, can't be processed: {text}"));
         }
+        let refused = |text: &str| parse(text).expect_err(text).message;
+        for text in
+            ["SELECT * FROM t WHERE pk = 1 foo", "DELETE FROM t WHERE pk = 1 ORDER BY pk", "INSERT INTO t x VALUE {}"]
+        {
+            assert_eq!(refused(text), LEFTOVER, "{text}");
+        }
+        for text in ["DELETE FROM t extra", "SELECT * FROM t AS x", "UPDATE t x SET a = 1"] {
+            assert_eq!(refused(text), "Aliasing is not supported", "{text}");
+        }
+        for text in
+            ["SELECT * FROM t WHERE pk = 1 # c", "SELECT * FROM t /* c", "SELECT * FROM t WHERE pk = 1e2147483648"]
+        {
+            assert_eq!(refused(text), "Statement wasn't well formed, can't be processed: ", "{text}");
+        }
+        let (commented, _) = parse("SELECT * -- all\nFROM /* the table */ t").expect("comments are skipped");
+        assert!(matches!(commented, Statement::Select { .. }));
         let deep = format!("SELECT * FROM t WHERE {}a = 1{}", "(".repeat(10_000), ")".repeat(10_000));
         assert!(parse(&deep).is_err());
     }
