@@ -353,6 +353,36 @@ impl Parser {
         }
     }
 
+    /// An UPDATE's SET and REMOVE clauses, one after another; at least one.
+    fn assignments(&mut self) -> Parsed<(Vec<(Path, Expr)>, Vec<Path>)> {
+        let (mut set, mut remove) = (Vec::new(), Vec::new());
+        loop {
+            if self.keyword("SET") {
+                loop {
+                    let path = self.path()?;
+                    self.expect("=")?;
+                    set.push((path, self.additive()?));
+                    if !self.symbol(",") {
+                        break;
+                    }
+                }
+            } else if self.keyword("REMOVE") {
+                loop {
+                    remove.push(self.path()?);
+                    if !self.symbol(",") {
+                        break;
+                    }
+                }
+            } else {
+                break;
+            }
+        }
+        if set.is_empty() && remove.is_empty() {
+            return Err(());
+        }
+        Ok((set, remove))
+    }
+
     /// A SELECT column: a path; a function there is refused where it stands.
     fn column(&mut self) -> Parsed<Path> {
         if matches!(self.tokens.get(self.at + 1), Some(Token::Symbol("("))) {
@@ -429,34 +459,20 @@ impl Parser {
             let item = self.primary()?;
             return Ok(Statement::Insert { table, item });
         }
+        if self.keyword("FROM") {
+            // The FROM-first UPDATE: `FROM "t" WHERE <key> SET … | REMOVE …`, in that order.
+            let table = self.name()?;
+            self.no_alias()?;
+            self.expect_keyword("WHERE")?;
+            let filter = Some(self.expr()?);
+            let (set, remove) = self.assignments()?;
+            let returning = self.returning()?;
+            return Ok(Statement::Update { table, set, remove, filter, returning });
+        }
         if self.keyword("UPDATE") {
             let table = self.name()?;
             self.no_alias()?;
-            let (mut set, mut remove) = (Vec::new(), Vec::new());
-            loop {
-                if self.keyword("SET") {
-                    loop {
-                        let path = self.path()?;
-                        self.expect("=")?;
-                        set.push((path, self.additive()?));
-                        if !self.symbol(",") {
-                            break;
-                        }
-                    }
-                } else if self.keyword("REMOVE") {
-                    loop {
-                        remove.push(self.path()?);
-                        if !self.symbol(",") {
-                            break;
-                        }
-                    }
-                } else {
-                    break;
-                }
-            }
-            if set.is_empty() && remove.is_empty() {
-                return Err(());
-            }
+            let (set, remove) = self.assignments()?;
             let filter = if self.keyword("WHERE") { Some(self.expr()?) } else { None };
             let returning = self.returning()?;
             return Ok(Statement::Update { table, set, remove, filter, returning });
