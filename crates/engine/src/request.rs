@@ -534,7 +534,7 @@ mod tests {
             Request::parse(Operation::PutItem, r#"{"TableName":"things","Item":{"pk":{"S":"b"},"sk":{"N":"1"}}}"#);
         let write = write.expect("parses");
         assert!(!write.only_reads());
-        let given_back = engine.read(write).err().expect("a write is given back");
+        let given_back = engine.read(write).expect_err("a write is given back");
         assert_eq!(given_back.operation(), Operation::PutItem);
         let long = |operation, body| Request::parse(operation, body).expect("parses").may_run_long();
         assert!(long(Operation::Scan, r#"{"TableName":"things"}"#));

@@ -60,11 +60,11 @@ pub fn run(engine: &mut Engine, input: &ExecuteTransactionInput) -> Result<Value
     }
     if reads > 0 {
         let mut items = Vec::new();
-        for native in &natives {
-            let Some(key) = native.item_key.clone() else {
-                return Err(DynamoError::validation(
-                    "Must have an equality condition on all key attributes in the WHERE clause for transactional reads",
-                ));
+        for (n, native) in natives.iter().enumerate() {
+            let Some(key) = native.item_key.clone().filter(|_| partiql::names_one_item_only(native)) else {
+                return Err(DynamoError::validation(format!(
+                    "Validation failed in TransactStatements[{n}]: Select statements within ExecuteTransaction must specify the primary key in the where clause."
+                )));
             };
             let request = &native.request;
             let mut get = json!({"TableName": request["TableName"], "Key": key});

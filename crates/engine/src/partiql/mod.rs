@@ -4,6 +4,7 @@
 //! UpdateItem of an existing item, DELETE a DeleteItem — so capacity, errors and semantics are the
 //! native operations'. Messages: DynamoDB Local's, the only source measured (fact sheet has none).
 
+pub mod parameters;
 pub mod parse;
 
 use crate::engine::Engine;
@@ -441,7 +442,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
             for (path, value) in set {
                 match set_function(path, value)? {
                     Some((SetFunction::Add, members)) => {
-                        added.push(format!("{} {}", b.path(path), b.operand(members)?))
+                        added.push(format!("{} {}", b.path(path), b.operand(members)?));
                     }
                     Some((SetFunction::Delete, members)) => {
                         deleted.push(format!("{} {}", b.path(path), b.operand(members)?));
@@ -589,7 +590,14 @@ pub fn prepare_parsed(
     if count != params.len() {
         return Err(DynamoError::validation("Number of parameters in request and statement don't match."));
     }
+    parameters::check(params)?;
     native(engine, statement, params, extra)
+}
+
+/// Whether a SELECT reads exactly one item by its whole key and nothing else: what batches and
+/// transactions may read (a further condition in the WHERE is refused there, 2026 evidence).
+pub fn names_one_item_only(native: &Native) -> bool {
+    native.item_key.is_some() && native.request.get("FilterExpression").is_none()
 }
 
 /// Runs a native request; an INSERT over an existing key is DynamoDB's DuplicateItemException.

@@ -290,6 +290,8 @@ struct Parser {
 }
 
 type Parsed<T> = std::result::Result<T, ()>;
+/// An UPDATE's SET assignments and REMOVE paths.
+type Assignments = (Vec<(Path, Expr)>, Vec<Path>);
 
 impl Parser {
     /// Where the next token is (the statement's end when there is none).
@@ -354,7 +356,7 @@ impl Parser {
     }
 
     /// An UPDATE's SET and REMOVE clauses, one after another; at least one.
-    fn assignments(&mut self) -> Parsed<(Vec<(Path, Expr)>, Vec<Path>)> {
+    fn assignments(&mut self) -> Parsed<Assignments> {
         let (mut set, mut remove) = (Vec::new(), Vec::new());
         loop {
             if self.keyword("SET") {
@@ -495,7 +497,7 @@ impl Parser {
             }
             return Ok(Statement::Delete { table, filter, returning });
         }
-        Err(())
+        self.refuse("Statement wasn't well formed, can't be processed: Expected data manipulation")
     }
 
     /// `RETURNING ALL|MODIFIED OLD|NEW *` as a ReturnValues value.
@@ -751,13 +753,12 @@ mod tests {
 
     #[test]
     fn malformed_statements_are_refused_whole() {
-        for text in [
-            "SELEC * FROM t",
-            "SELECT * FROM",
-            "INSERT INTO t VALUE {'a' 1}",
-            "SELECT * FROM t WHERE 'x",
-            "UPDATE t WHERE a = 1",
-        ] {
+        assert_eq!(
+            parse("SELEC * FROM t").expect_err("not a statement").message,
+            "Statement wasn't well formed, can't be processed: Expected data manipulation"
+        );
+        for text in ["SELECT * FROM", "INSERT INTO t VALUE {'a' 1}", "SELECT * FROM t WHERE 'x", "UPDATE t WHERE a = 1"]
+        {
             let error = parse(text).expect_err(text);
             assert_eq!(error.message, format!("Statement wasn't well formed, can't be processed: {text}"));
         }
