@@ -179,8 +179,11 @@ fn prepare(n: usize, item: TransactWriteItem) -> Result<Prepared> {
     Ok(Prepared { kind, action, actions, condition })
 }
 
-/// The rest of an action's checks, against the engine's tables.
-fn plan(engine: &Engine, prepared: Prepared) -> Result<Planned> {
+/// The rest of an action's checks, against the engine's tables. The outer error refuses the whole
+/// request; the inner one is the action's own: a key or index key of the wrong type cancels the
+/// transaction with a ValidationError reason for that action (an empty key value, a missing key
+/// attribute or an oversized Put still refuse the request: DynamoDB splits them this way).
+fn plan(engine: &Engine, prepared: Prepared) -> Result<std::result::Result<Planned, DynamoError>> {
     let Prepared { kind, action, actions, condition } = prepared;
     let return_old_on_failure = action.return_values_on_condition_check_failure.as_deref() == Some("ALL_OLD");
     let table_name = action.table_name.clone().unwrap_or_default();
@@ -192,15 +195,24 @@ fn plan(engine: &Engine, prepared: Prepared) -> Result<Planned> {
         if item_size(&item) > super::MAX_ITEM_BYTES {
             return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
         }
+        if let Some(mismatch) = schema.item_key_type_mismatch(&item) {
+            return Ok(Err(mismatch));
+        }
         let key = schema.key_of_item(&item)?;
+        if let Err(mismatch) = table.check_index_key_types(&item) {
+            return Ok(Err(mismatch));
+        }
         table.check_item_for_indexes(&item, false)?;
         (key, schema.key_item(&item), Some(item))
     } else {
         let key_item = action.key.unwrap_or_default();
+        if schema.request_key_type_mismatch(&key_item) {
+            return Ok(Err(DynamoError::validation("The provided key element does not match the schema")));
+        }
         (schema.key_of_request(&key_item)?, key_item, None)
     };
     super::refuse_key_updates(&actions, schema)?;
-    Ok(Planned { kind, table: table_name, key, key_item, item, actions, condition, return_old_on_failure })
+    Ok(Ok(Planned { kind, table: table_name, key, key_item, item, actions, condition, return_old_on_failure }))
 }
 
 /// A transaction with every check done that needs no engine: the request's constraints, and each
@@ -275,11 +287,13 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
     let mut payload = 0usize;
     for prepared in prepared {
         let step = plan(engine, prepared?)?;
-        payload += step.item.as_ref().map_or_else(|| item_size(&step.key_item), item_size);
+        if let Ok(step) = &step {
+            payload += step.item.as_ref().map_or_else(|| item_size(&step.key_item), item_size);
+        }
         planned.push(step);
     }
     let mut seen: HashSet<(String, PrimaryKey)> = HashSet::new();
-    for step in &planned {
+    for step in planned.iter().flatten() {
         if !seen.insert((step.table.clone(), step.key.clone())) {
             return Err(DynamoError::validation("Transaction request cannot include multiple operations on one item"));
         }
@@ -295,6 +309,15 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
     let mut images: Vec<Option<Option<Item>>> = Vec::with_capacity(planned.len());
     let mut failed = false;
     for step in &mut planned {
+        let step = match step {
+            Ok(step) => step,
+            Err(refused) => {
+                failed = true;
+                reasons.push(json!({"Code": "ValidationError", "Message": refused.message}));
+                images.push(None);
+                continue;
+            }
+        };
         let table = engine.table(&step.table)?;
         // Decoded when a condition or an update reads it; a plain put or delete does not.
         let reads_old = step.condition.is_some() || matches!(step.kind, Kind::Update);
@@ -317,9 +340,15 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
             Kind::Put => Ok(Some(step.item.take())),
             Kind::Delete => Ok(Some(None)),
             Kind::Update if old.is_none() && super::only_removes(&step.actions) => Ok(Some(None)),
-            Kind::Update => new_image(old.unwrap_or(&step.key_item), &step.actions)
-                .and_then(|i| table.check_item_for_indexes(&i, true).map(|()| i))
-                .map(|i| Some(Some(i))),
+            Kind::Update => {
+                let image = new_image(old.unwrap_or(&step.key_item), &step.actions)
+                    .and_then(|i| table.check_index_key_types(&i).map(|()| i));
+                if let Ok(image) = &image {
+                    // An empty index key value refuses the whole request, as on a Put.
+                    table.check_index_keys_not_empty(image, true)?;
+                }
+                image.and_then(|i| table.check_item_for_indexes(&i, true).map(|()| Some(Some(i))))
+            }
         };
         match image {
             Ok(image) => {
@@ -341,7 +370,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
     let mut consumed: BTreeMap<String, Consumption> = BTreeMap::new();
     let mut replay_units: BTreeMap<String, Units> = BTreeMap::new();
     let mut touched: BTreeMap<String, Vec<KeyValue>> = BTreeMap::new();
-    for (step, image) in planned.into_iter().zip(images) {
+    for (step, image) in planned.into_iter().flatten().zip(images) {
         if step.kind != Kind::Check {
             let partitions = touched.entry(step.table.clone()).or_default();
             if !partitions.contains(&step.key.0) {

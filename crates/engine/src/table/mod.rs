@@ -226,6 +226,13 @@ impl Table {
     }
 
     fn check_index_key_values(&self, item: &Item, via_update: bool) -> Result<()> {
+        self.check_index_key_types(item)?;
+        self.check_index_keys_not_empty(item, via_update)
+    }
+
+    /// Index key attributes of their index's scalar type and within the key size limits. A
+    /// transaction cancels an action failing this with a ValidationError reason.
+    pub fn check_index_key_types(&self, item: &Item) -> Result<()> {
         for index in &self.indexes {
             if let Some((hash, range)) = index.definition.key_of(item) {
                 schema::check_key_sizes(&hash, &range)?;
@@ -242,6 +249,17 @@ impl Table {
                         index.definition.name
                     )));
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// No index key attribute an empty string or binary. A transaction refuses the whole request
+    /// for this one, where it cancels for a wrong type (DynamoDB splits them this way).
+    pub fn check_index_keys_not_empty(&self, item: &Item, via_update: bool) -> Result<()> {
+        for index in &self.indexes {
+            for attribute in index.definition.key_attributes() {
+                let Some(value) = item.get(&attribute.name) else { continue };
                 let empty = matches!(value, AttributeValue::S(s) if s.is_empty())
                     || matches!(value, AttributeValue::B(b) if b.is_empty());
                 if empty {

@@ -54,6 +54,30 @@ impl KeySchema {
         self.checked_key(item)
     }
 
+    /// Whether a key attribute of the item being written has another type than the schema's (the
+    /// first missing one ends the look, as `key_of_item` reports a missing key first). A
+    /// transaction cancels such an action with a ValidationError reason instead of refusing the
+    /// whole request (2026 evidence, tests/tier3/error-messages/transactWriteItems).
+    pub fn item_key_type_mismatch(&self, item: &Item) -> Option<DynamoError> {
+        for attribute in self.attributes() {
+            let value = item.get(&attribute.name)?;
+            if value.type_name() != attribute.kind.name() {
+                return self.key_of_item(item).err();
+            }
+        }
+        None
+    }
+
+    /// Whether a request's `Key` names exactly the key attributes but one with another type: the
+    /// case a transaction cancels with a ValidationError reason (a missing or extra attribute is
+    /// still refused for the whole request).
+    pub fn request_key_type_mismatch(&self, key: &Item) -> bool {
+        let expected = 1 + usize::from(self.range.is_some());
+        key.len() == expected
+            && self.attributes().all(|a| key.contains_key(&a.name))
+            && self.attributes().any(|a| key.get(&a.name).is_some_and(|v| v.type_name() != a.kind.name()))
+    }
+
     /// The primary key given as a request's `Key` (GetItem, UpdateItem, DeleteItem, ExclusiveStartKey aside).
     pub fn key_of_request(&self, key: &Item) -> Result<PrimaryKey> {
         let expected = 1 + usize::from(self.range.is_some());
