@@ -23,6 +23,16 @@ pub struct Request {
     pub(crate) input: Input,
 }
 
+impl Request {
+    /// An UpdateItem made from a PartiQL UPDATE: DynamoDB sizes it as the finished item only,
+    /// without UpdateItem's charge for the statement (`ops::update_size`).
+    pub(crate) fn size_update_as_finished_item(&mut self) {
+        if let Input::UpdateItem(checked) = &mut self.input {
+            checked.size_finished_item_only();
+        }
+    }
+}
+
 /// The answer to a name that is not an operation the engine runs.
 pub fn unknown_operation(name: &str) -> DynamoError {
     match ops::cloud_only::feature(name) {

@@ -35,6 +35,7 @@ pub mod transact_get_items;
 pub mod transact_write_items;
 pub mod update_continuous_backups;
 pub mod update_item;
+mod update_size;
 pub mod update_table;
 pub mod update_time_to_live;
 

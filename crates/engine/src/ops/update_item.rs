@@ -51,6 +51,16 @@ pub struct Checked {
     input: UpdateItemInput,
     actions: Vec<Action>,
     condition: Option<Condition>,
+    /// Whether the statement itself counts against the 400 KB limit (`update_size`): an
+    /// UpdateExpression sent to UpdateItem, not AttributeUpdates or a PartiQL UPDATE.
+    statement_sized: bool,
+}
+
+impl Checked {
+    /// Sizes the finished item only, as a PartiQL UPDATE is sized.
+    pub(crate) fn size_finished_item_only(&mut self) {
+        self.statement_sized = false;
+    }
 }
 
 pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutput> {
@@ -88,6 +98,8 @@ pub fn check(mut input: UpdateItemInput) -> Result<Checked> {
             ("ExpressionAttributeValues", input.expression_attribute_values.is_some()),
         ],
     )?;
+    // AttributeUpdates becomes an expression below but is sized as the finished item only.
+    let statement_sized = input.update_expression.is_some();
     let own_maps =
         Rewritten::has_maps(input.expression_attribute_names.as_ref(), input.expression_attribute_values.as_ref());
     let mut legacy = Rewritten::default();
@@ -118,11 +130,11 @@ pub fn check(mut input: UpdateItemInput) -> Result<Checked> {
         None => None,
     };
     placeholders.check_unused()?;
-    Ok(Checked { input, actions, condition })
+    Ok(Checked { input, actions, condition, statement_sized })
 }
 
 pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOutput> {
-    let Checked { input, actions, condition } = checked;
+    let Checked { input, actions, condition, statement_sized } = checked;
     let table_name = input.table_name.unwrap_or_default();
     let limit = engine.item_collection_limit;
     let table = engine.table_mut(&table_name)?;
@@ -132,6 +144,10 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<UpdateItemOu
     super::refuse_key_updates(&actions, schema)?;
     let old = table.storage.get(&key);
     let old_item = old.map(crate::table::StoredItem::item);
+    // Charged before the condition is read (the charge does not depend on it).
+    if statement_sized && super::update_size::statement_bytes(&actions, old_item.as_ref()) > MAX_ITEM_BYTES {
+        return Err(DynamoError::validation("Item size to update has exceeded the maximum allowed size"));
+    }
     check_condition(condition.as_ref(), old_item.as_ref(), input.return_values_on_condition_check_failure.as_ref())?;
     // Removing attributes from an item that does not exist creates nothing; the write still
     // costs its unit.

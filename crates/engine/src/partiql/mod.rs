@@ -602,7 +602,7 @@ pub fn names_one_item_only(native: &Native) -> bool {
 
 /// Runs a native request; an INSERT over an existing key is DynamoDB's DuplicateItemException.
 pub fn run(engine: &mut Engine, native: &Native) -> Result<Value> {
-    let mut response = engine.execute_value(native.operation, &native.request).map_err(|e| {
+    let mut response = execute(engine, native).map_err(|e| {
         if native.insert && e.kind == ErrorKind::ConditionalCheckFailed {
             DynamoError::new(ErrorKind::DuplicateItem, "Duplicate primary key exists in table")
         } else {
@@ -615,6 +615,21 @@ pub fn run(engine: &mut Engine, native: &Native) -> Result<Value> {
         }
     }
     Ok(response)
+}
+
+/// Runs the native request; an UPDATE is sized as the finished item, not as UpdateItem's statement.
+fn execute(engine: &mut Engine, native: &Native) -> Result<Value> {
+    if native.operation != "UpdateItem" {
+        return engine.execute_value(native.operation, &native.request);
+    }
+    let mut request =
+        crate::request::Request::parse(crate::operation::Operation::UpdateItem, &native.request.to_string())?;
+    request.size_update_as_finished_item();
+    let body = engine.apply(request).response?;
+    if body.is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    serde_json::from_str(&body).map_err(|e| DynamoError::new(ErrorKind::InternalServerError, e.to_string()))
 }
 
 /// An error of the native request a statement became, as PartiQL says it (pinned against
