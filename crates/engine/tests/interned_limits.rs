@@ -33,8 +33,9 @@ fn item(i: usize, named_from: usize) -> Value {
     item.insert("g".into(), json!({"S": "all"}));
     for bit in 0..13 {
         if i & (1 << bit) != 0 {
+            // Set members in DynamoDB's order (bytewise), as they read back.
             let value =
-                if bit % 2 == 0 { json!({"N": bit.to_string()}) } else { json!({"SS": ["a", format!("\"{bit}")]}) };
+                if bit % 2 == 0 { json!({"N": bit.to_string()}) } else { json!({"SS": [format!("\"{bit}"), "a"]}) };
             item.insert(format!("f{bit}"), value);
         }
     }

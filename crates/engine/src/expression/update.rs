@@ -83,11 +83,12 @@ fn value_of(item: &Item, operand: &Operand) -> Result<AttributeValue> {
 }
 
 fn add(current: &AttributeValue, value: &AttributeValue) -> Result<AttributeValue> {
-    fn union<T: PartialEq + Clone>(set: &[T], more: &[T]) -> Vec<T> {
+    // Kept in DynamoDB's order (`value::in_dynamodb_order`): both sides already are.
+    fn union<T: Ord + Clone>(set: &[T], more: &[T]) -> Vec<T> {
         let mut out = set.to_vec();
         for v in more {
-            if !out.contains(v) {
-                out.push(v.clone());
+            if let Err(at) = out.binary_search(v) {
+                out.insert(at, v.clone());
             }
         }
         out

@@ -147,8 +147,21 @@ impl<'de> Visitor<'de> for ValueVisitor {
             invalid("Supplied AttributeValue is empty, must contain exactly one of the supported datatypes")
         })?;
         check_set(&value)?;
-        Ok(value)
+        Ok(in_dynamodb_order(value))
     }
+}
+
+/// A set's members in the order DynamoDB keeps and returns them, whatever the order sent: strings
+/// and binaries bytewise, numbers by value (eu-west-2, 2026-10-09, the autumn-2026 suite's
+/// updateItem tests; fact sheet: `NS ["2","1.0","10"]` came back `["1","2","10"]`).
+pub(crate) fn in_dynamodb_order(mut value: AttributeValue) -> AttributeValue {
+    match &mut value {
+        AttributeValue::Ss(set) => set.sort_unstable(),
+        AttributeValue::Ns(set) => set.sort_unstable(),
+        AttributeValue::Bs(set) => set.sort_unstable(),
+        _ => {}
+    }
+    value
 }
 
 fn parse_number<E: de::Error>(text: &str) -> Result<Number, E> {
