@@ -184,20 +184,23 @@ fn update_indexes(
     let update = &updates[0];
     match (&update.create, &update.delete, &update.update) {
         (Some(create), None, None) => {
-            let mut definitions = table.definition.attribute_definitions.clone();
-            for d in new_definitions {
-                let (Some(name), Some(kind)) = (&d.attribute_name, d.attribute_type.as_deref().and_then(ScalarType::parse)) else {
-                    continue;
-                };
-                match definitions.iter().find(|existing| &existing.name == name) {
-                    // DynamoDB Local's wording (no capture of the real service's).
-                    Some(existing) if existing.kind != kind => {
-                        return Err(DynamoError::validation(
-                            "invalid attribute, SchemaElement redefined should be of same type as previously defined",
-                        ))
-                    }
-                    Some(_) => {}
-                    None => definitions.push(KeyAttribute { name: name.clone(), kind }),
+            // The new index's keys must be defined in this request (the stored definitions do not
+            // count), and an attribute already defined keeps its type whatever the request says
+            // (eu-west-2, 2026-07: the conformance suite's issue #78, dynoxide's #144).
+            let stored = &table.definition.attribute_definitions;
+            let requested: Vec<KeyAttribute> = new_definitions
+                .iter()
+                .filter_map(|d| {
+                    let name = d.attribute_name.clone()?;
+                    let kind = d.attribute_type.as_deref().and_then(ScalarType::parse)?;
+                    let kind = stored.iter().find(|existing| existing.name == name).map_or(kind, |existing| existing.kind);
+                    Some(KeyAttribute { name, kind })
+                })
+                .collect();
+            let mut definitions = stored.clone();
+            for d in &requested {
+                if !definitions.iter().any(|existing| existing.name == d.name) {
+                    definitions.push(d.clone());
                 }
             }
             let provisioned = match table.definition.billing {
@@ -208,7 +211,7 @@ fn update_indexes(
                 std::slice::from_ref(create),
                 &[],
                 &table.definition.key_schema,
-                &definitions,
+                &requested,
                 provisioned,
             )?;
             let definition = parsed.pop().ok_or_else(|| DynamoError::validation("Invalid GlobalSecondaryIndexUpdates"))?;
