@@ -61,7 +61,7 @@ pub fn run(engine: &Engine, input: TransactGetItemsInput) -> Result<TransactGetI
     }
     if items.len() > 100 {
         return Err(DynamoError::validation(
-            "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100.",
+            "1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
         ));
     }
     let mut plans = Vec::with_capacity(items.len());

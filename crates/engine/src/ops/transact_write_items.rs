@@ -249,9 +249,10 @@ pub fn check(mut input: TransactWriteItemsInput) -> Result<Checked> {
         ));
     }
     if items.len() > MAX_ACTIONS {
-        // Real DynamoDB's wording, as moto records it.
+        // The validation framework's wording, which DynamoDB answers in 2026 (the older cohort
+        // echoed the whole request); the autumn-2026 suite accepts only these two.
         return Err(DynamoError::validation(
-            "1 validation error detected at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100.",
+            "1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
         ));
     }
     // Only a request with a token is remembered, so only then is its fingerprint worth computing.
