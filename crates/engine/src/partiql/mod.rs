@@ -179,7 +179,38 @@ impl Builder<'_> {
             Expr::And(l, r) => format!("({}) AND ({})", self.condition(l)?, self.condition(r)?),
             Expr::Or(l, r) => format!("({}) OR ({})", self.condition(l)?, self.condition(r)?),
             Expr::Not(inner) => format!("NOT ({})", self.condition(inner)?),
-            Expr::Compare(op, l, r) => format!("{} {op} {}", self.operand(l)?, self.operand(r)?),
+            Expr::Compare(op, l, r) => match (truth(l), truth(r), l.as_ref(), r.as_ref()) {
+                // A test compared with a boolean literal is the test or its negation.
+                (true, false, _, Expr::Literal(Literal::Bool(b)))
+                | (false, true, Expr::Literal(Literal::Bool(b)), _) => {
+                    let test = if truth(l) { l } else { r };
+                    let holds = match *op {
+                        "=" => *b,
+                        "<>" => !*b,
+                        other => {
+                            return Err(DynamoError::validation(format!(
+                                "Incorrect operand type for operator or function; operator or function: {other}, operand type: BOOL"
+                            )))
+                        }
+                    };
+                    let condition = self.condition(test)?;
+                    if holds {
+                        condition
+                    } else {
+                        format!("NOT ({condition})")
+                    }
+                }
+                _ => format!("{} {op} {}", self.operand(l)?, self.operand(r)?),
+            },
+            Expr::IsType(v, code, negated) => {
+                let type_code = self.placeholder(json!({"S": code}));
+                let test = format!("attribute_type({}, {type_code})", self.operand(v)?);
+                if *negated {
+                    format!("NOT ({test})")
+                } else {
+                    test
+                }
+            }
             Expr::Between(v, lo, hi) => {
                 format!("{} BETWEEN {} AND {}", self.operand(v)?, self.operand(lo)?, self.operand(hi)?)
             }
@@ -209,6 +240,20 @@ impl Builder<'_> {
             }
             _ => return Err(DynamoError::validation("Unsupported condition in the WHERE clause")),
         })
+    }
+}
+
+/// Whether an expression is a test (true or false of an item) rather than a value.
+fn truth(expr: &Expr) -> bool {
+    match expr {
+        Expr::Call(call) => {
+            matches!(
+                call.name.as_str(),
+                "attribute_exists" | "attribute_not_exists" | "attribute_type" | "begins_with" | "contains"
+            )
+        }
+        Expr::Missing(..) | Expr::IsType(..) => true,
+        _ => false,
     }
 }
 
@@ -560,7 +605,7 @@ fn top_level_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
             top_level_names(a, out);
             top_level_names(b, out);
         }
-        Expr::Not(a) | Expr::Missing(a, _) => top_level_names(a, out),
+        Expr::Not(a) | Expr::Missing(a, _) | Expr::IsType(a, ..) => top_level_names(a, out),
         Expr::Between(a, b, c) => [a, b, c].into_iter().for_each(|e| top_level_names(e, out)),
         Expr::In(a, items) => {
             top_level_names(a, out);
