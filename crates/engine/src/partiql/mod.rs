@@ -380,6 +380,12 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                     let index = table
                         .index(index_name)
                         .ok_or_else(|| DynamoError::validation("The table does not have the specified index"))?;
+                    if index.definition.hash.len() > 1 || index.definition.range.len() > 1 {
+                        // DynamoDB's words name tables, but the refusal follows the index (2026 evidence).
+                        return Err(DynamoError::validation(
+                            "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or multi-attribute RANGE keys.",
+                        ));
+                    }
                     check_projected(&index.definition, &table_key, projection.as_deref(), filter.as_ref())?;
                     request["IndexName"] = json!(index_name);
                     (

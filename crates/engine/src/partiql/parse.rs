@@ -676,7 +676,11 @@ impl Parser {
 
     fn primary(&mut self) -> Parsed<Expr> {
         self.enter()?;
-        let token = self.tokens.get(self.at).cloned().ok_or(())?;
+        let Some(token) = self.tokens.get(self.at).cloned() else {
+            // The statement breaks off where a term should be (`… WHERE`).
+            self.refusal = Some("Statement wasn't well formed, can't be processed: Unexpected term".into());
+            return Err(());
+        };
         let expr = match token {
             Token::Param => {
                 self.at += 1;
