@@ -83,6 +83,16 @@ pub struct ConsumedCapacity {
     pub local_secondary_indexes: Option<BTreeMap<String, Capacity>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_secondary_indexes: Option<BTreeMap<String, Capacity>>,
+    /// Under INDEXES only, for a write that changed what a vector index holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector_indexes: Option<BTreeMap<String, VectorWrite>>,
+}
+
+/// `{"VectorWriteRequestBytes": n}`, one vector index's part of a write.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "PascalCase")]
+pub struct VectorWrite {
+    pub vector_write_request_bytes: u64,
 }
 
 impl ConsumedCapacity {
@@ -104,6 +114,8 @@ pub struct Consumption {
     pub table: Units,
     pub global_indexes: BTreeMap<String, Units>,
     pub local_indexes: BTreeMap<String, Units>,
+    /// Bytes written to each vector index (`VectorWriteRequestBytes`), which are not units.
+    pub vector_indexes: BTreeMap<String, u64>,
 }
 
 impl Consumption {
@@ -121,6 +133,9 @@ impl Consumption {
         for (name, units) in &other.local_indexes {
             let slot = self.local_indexes.entry(name.clone()).or_default();
             *slot = *slot + *units;
+        }
+        for (name, bytes) in &other.vector_indexes {
+            *self.vector_indexes.entry(name.clone()).or_default() += bytes;
         }
     }
 
@@ -143,6 +158,7 @@ impl Consumption {
                 table: None,
                 local_secondary_indexes: None,
                 global_secondary_indexes: None,
+                vector_indexes: None,
             }),
             Report::Indexes => Some(ConsumedCapacity {
                 table_name: table_name.to_string(),
@@ -152,6 +168,12 @@ impl Consumption {
                 table: Some(Capacity::of(self.table)),
                 local_secondary_indexes: indexes(&self.local_indexes),
                 global_secondary_indexes: indexes(&self.global_indexes),
+                vector_indexes: (!self.vector_indexes.is_empty()).then(|| {
+                    self.vector_indexes
+                        .iter()
+                        .map(|(name, bytes)| (name.clone(), VectorWrite { vector_write_request_bytes: *bytes }))
+                        .collect()
+                }),
             }),
         }
     }

@@ -91,6 +91,7 @@ operations! {
     UpdateItem: DynamoDb, MayWrite, true;
     DeleteItem: DynamoDb, MayWrite, true;
     Scan: DynamoDb, Read, true;
+    SearchVectors: DynamoDb, Read, false;
     ExecuteStatement: DynamoDb, MayWrite, false;
     BatchExecuteStatement: DynamoDb, MayWrite, false;
     ExecuteTransaction: DynamoDb, MayWrite, false;
@@ -199,6 +200,6 @@ mod tests {
         assert_eq!(reporting.len(), 10, "{reporting:?}");
         assert_eq!(Operation::ExecuteStatement.effect(), Effect::MayWrite);
         assert_eq!(Operation::GetRecords.effect(), Effect::Read);
-        assert_eq!(Operation::ALL.len(), 31);
+        assert_eq!(Operation::ALL.len(), 32);
     }
 }

@@ -107,6 +107,7 @@ nothing_to_count!(
     ops::describe_stream::DescribeStreamOutput,
     ops::get_shard_iterator::GetShardIteratorOutput,
     ops::get_records::GetRecordsOutput,
+    ops::search_vectors::SearchVectorsOutput,
     serde_json::Value,
 );
 

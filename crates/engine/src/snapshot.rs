@@ -184,6 +184,30 @@ fn create_table_request(table: &Table, with_stream: bool) -> Value {
             request[member] = json!(indexes);
         }
     }
+    let vector_indexes: Vec<Value> = table
+        .vector_indexes
+        .iter()
+        .map(|index| {
+            let d = &index.definition;
+            let mut projection = json!({"ProjectionType": d.projection.type_name()});
+            if let Projection::Include(names) = &d.projection {
+                projection["NonKeyAttributes"] = json!(names);
+            }
+            let mut index = json!({"IndexName": d.name, "VectorAttribute": {"AttributeName": d.attribute},
+                "Dimensions": d.dimensions, "DistanceFunction": d.distance.name(), "Projection": projection});
+            if !d.search_schema.is_empty() {
+                index["SearchSchema"] = d
+                    .search_schema
+                    .iter()
+                    .map(|(a, role)| json!({"AttributeName": a.name, "SearchSchemaElementType": role.name()}))
+                    .collect();
+            }
+            index
+        })
+        .collect();
+    if !vector_indexes.is_empty() {
+        request["VectorIndexes"] = json!(vector_indexes);
+    }
     if !table.tags.is_empty() {
         request["Tags"] = json!(table.tags);
     }
@@ -269,6 +293,43 @@ mod tests {
             rebuilt.execute_value("Query", &gsi).expect("query"),
             original.execute_value("Query", &gsi).expect("query")
         );
+    }
+
+    #[test]
+    fn vector_indexes_and_their_vectors_are_rebuilt() {
+        let mut original = engine();
+        let create = json!({"TableName": "docs", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "tenant", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [{"IndexName": "near", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 2,
+                "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["label"]},
+                "SearchSchema": [{"AttributeName": "tenant", "SearchSchemaElementType": "HASH"}]}]});
+        original.execute_value("CreateTable", &create).expect("table");
+        for (pk, x) in [("a", "1"), ("b", "2"), ("c", "-3")] {
+            let item =
+                json!({"pk": {"S": pk}, "tenant": {"S": "t"}, "label": {"S": pk}, "v": {"L": [{"N": x}, {"N": "0"}]}});
+            original.execute_value("PutItem", &json!({"TableName": "docs", "Item": item})).expect("put");
+        }
+        let mut rebuilt = engine();
+        for request in original.recreate_requests() {
+            rebuilt.execute(request.operation.name(), &request.body).expect("replays");
+        }
+        let describe = json!({"TableName": "docs"});
+        assert_eq!(
+            rebuilt.execute_value("DescribeTable", &describe).expect("describe")["Table"]["VectorIndexes"],
+            original.execute_value("DescribeTable", &describe).expect("describe")["Table"]["VectorIndexes"]
+        );
+        let search = json!({"TableName": "docs", "IndexName": "near", "SearchVector": [{"N": "2"}, {"N": "0"}], "TopK": 2,
+            "SearchConditionExpression": "tenant = :t", "ExpressionAttributeValues": {":t": {"S": "t"}}});
+        let found = rebuilt.execute_value("SearchVectors", &search).expect("search");
+        assert_eq!(found, original.execute_value("SearchVectors", &search).expect("search"));
+        let keys: Vec<&str> = found["SearchResults"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .filter_map(|r| r["Item"]["pk"]["S"].as_str())
+            .collect();
+        assert_eq!(keys, ["b", "a"]);
     }
 }
 

@@ -47,6 +47,7 @@ pub struct CreateTableInput {
     #[serde(rename = "SSESpecification")]
     pub sse_specification: Option<super::table_settings::SseSpecificationInput>,
     pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
+    pub vector_indexes: Option<Vec<super::vector_index_definitions::VectorIndexInput>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -112,6 +113,9 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         input.local_secondary_indexes.as_deref().unwrap_or_default(),
     );
     super::stream_specification::check_shape(&mut v, "streamSpecification", input.stream_specification.as_ref());
+    for (i, index) in input.vector_indexes.iter().flatten().enumerate() {
+        super::vector_index_definitions::check_shape(&mut v, &format!("vectorIndexes.{}.member", i + 1), index);
+    }
     v.finish()?;
 
     let billing = billing_mode(input.billing_mode.as_deref(), input.provisioned_throughput.as_ref())?;
@@ -137,7 +141,16 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         &definitions,
         provisioned,
     )?;
-    index_definitions::check_definitions_used(&definitions, &key_schema, &indexes)?;
+    let index_names: Vec<&str> = indexes.iter().map(|i| i.name.as_str()).collect();
+    let vector_indexes = super::vector_index_definitions::parse(
+        input.vector_indexes.as_deref().unwrap_or_default(),
+        &definitions,
+        billing == BillingMode::PayPerRequest,
+        &[],
+        &index_names,
+    )?;
+    let search_schema = super::vector_index_definitions::defined_names(&vector_indexes);
+    index_definitions::check_definitions_used(&definitions, &key_schema, &indexes, &search_schema)?;
     let tags = super::tags::check_tags(input.tags.as_deref().unwrap_or_default())?;
     super::tags::check_tag_count(&[], &tags)?;
     let stream = match &input.stream_specification {
@@ -176,6 +189,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         super::table_settings::apply_on_demand(&mut definition, caps);
     }
     let mut table = Table::new(definition, indexes);
+    table.vector_indexes = vector_indexes.into_iter().map(crate::table::vector_index::VectorIndex::new).collect();
     super::tags::apply(&mut table, tags);
     if let Some(view) = stream {
         table.streams.push(crate::stream::Stream::new(&name, view, now));

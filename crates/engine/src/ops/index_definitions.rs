@@ -221,9 +221,15 @@ pub fn check_definitions_used(
     definitions: &[KeyAttribute],
     table_key: &KeySchema,
     indexes: &[IndexDefinition],
+    search_schema: &[&str],
 ) -> Result<()> {
     let mut used: Vec<&str> = vec![table_key.hash.name.as_str()];
     used.extend(table_key.range.as_ref().map(|r| r.name.as_str()));
+    for name in search_schema {
+        if !used.contains(name) {
+            used.push(name);
+        }
+    }
     for index in indexes {
         for attribute in index.key_attributes() {
             if !used.contains(&attribute.name.as_str()) {

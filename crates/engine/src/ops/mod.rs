@@ -27,6 +27,7 @@ pub mod put_item;
 pub mod query;
 mod read_page;
 pub mod scan;
+pub mod search_vectors;
 pub mod stream_specification;
 mod table_description;
 pub mod table_settings;
@@ -38,6 +39,7 @@ pub mod update_item;
 mod update_size;
 pub mod update_table;
 pub mod update_time_to_live;
+pub mod vector_index_definitions;
 
 pub use table_description::TableDescription;
 

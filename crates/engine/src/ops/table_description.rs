@@ -69,6 +69,79 @@ pub struct TableDescription {
     pub sse_description: Option<super::table_settings::SseDescription>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector_indexes: Option<Vec<VectorIndexDescription>>,
+}
+
+/// One vector index as DescribeTable shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct VectorIndexDescription {
+    pub index_name: String,
+    pub vector_attribute: VectorAttributeDescription,
+    pub dimensions: usize,
+    pub distance_function: &'static str,
+    pub projection: ProjectionDescription,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub search_schema: Vec<SearchSchemaElementDescription>,
+    pub index_status: &'static str,
+    pub index_arn: String,
+    pub item_count: u64,
+    pub index_size_bytes: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct VectorAttributeDescription {
+    pub attribute_name: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct SearchSchemaElementDescription {
+    pub attribute_name: String,
+    pub search_schema_element_type: &'static str,
+}
+
+fn vector_indexes(table: &Table) -> Option<Vec<VectorIndexDescription>> {
+    let arn = table.definition.arn();
+    let list: Vec<VectorIndexDescription> = table
+        .vector_indexes
+        .iter()
+        .map(|index| {
+            let d = &index.definition;
+            VectorIndexDescription {
+                index_name: d.name.clone(),
+                vector_attribute: VectorAttributeDescription { attribute_name: d.attribute.clone() },
+                dimensions: d.dimensions,
+                distance_function: d.distance.name(),
+                projection: projection_of(&d.projection),
+                search_schema: d
+                    .search_schema
+                    .iter()
+                    .map(|(a, role)| SearchSchemaElementDescription {
+                        attribute_name: a.name.clone(),
+                        search_schema_element_type: role.name(),
+                    })
+                    .collect(),
+                index_status: "ACTIVE",
+                index_arn: format!("{arn}/index/{}", d.name),
+                item_count: index.entries.len() as u64,
+                index_size_bytes: index.size_bytes() as u64,
+            }
+        })
+        .collect();
+    (!list.is_empty()).then_some(list)
+}
+
+fn projection_of(projection: &Projection) -> ProjectionDescription {
+    ProjectionDescription {
+        projection_type: projection.type_name(),
+        non_key_attributes: match projection {
+            Projection::Include(names) => Some(names.clone()),
+            _ => None,
+        },
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -132,13 +205,7 @@ fn describe_index(index: &Index, table_arn: &str) -> IndexDescription {
     IndexDescription {
         index_name: d.name.clone(),
         key_schema,
-        projection: ProjectionDescription {
-            projection_type: d.projection.type_name(),
-            non_key_attributes: match &d.projection {
-                Projection::Include(names) => Some(names.clone()),
-                _ => None,
-            },
-        },
+        projection: projection_of(&d.projection),
         index_status: global.then_some("ACTIVE"),
         // On-demand tables' GSIs carry no throughput (as DynamoDB Local shows them).
         provisioned_throughput: d.throughput.filter(|_| global).map(|(read, write)| ProvisionedThroughputDescription {
@@ -214,6 +281,7 @@ impl TableDescription {
             deletion_protection_enabled: d.deletion_protection,
             sse_description: super::table_settings::sse_description(d),
             on_demand_throughput: super::table_settings::on_demand_description(d),
+            vector_indexes: vector_indexes(table),
             table_class_summary: d.table_class.map(|class| TableClassSummary {
                 table_class: class.name(),
                 last_update_date_time: d.table_class_changed_millis.map(seconds),

@@ -25,6 +25,14 @@ pub struct UpdateTableInput {
     #[serde(rename = "SSESpecification")]
     pub sse_specification: Option<super::table_settings::SseSpecificationInput>,
     pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
+    pub vector_index_updates: Option<Vec<VectorIndexUpdate>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct VectorIndexUpdate {
+    pub create: Option<super::vector_index_definitions::VectorIndexInput>,
+    pub delete: Option<IndexNameInput>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,6 +67,12 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
             index_definitions::check_shapes_of_one(&mut v, &field, create);
         }
     }
+    for (i, update) in input.vector_index_updates.iter().flatten().enumerate() {
+        if let Some(create) = &update.create {
+            let field = format!("vectorIndexUpdates.{}.member.create", i + 1);
+            super::vector_index_definitions::check_shape(&mut v, &field, create);
+        }
+    }
     v.finish()?;
     super::create_table::check_no_duplicate_definitions(input.attribute_definitions.as_deref().unwrap_or_default())?;
     let now = engine.now_millis();
@@ -85,6 +99,7 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
         let anything_else = input.billing_mode.is_some()
             || input.provisioned_throughput.is_some()
             || input.global_secondary_index_updates.is_some()
+            || input.vector_index_updates.is_some()
             || input.stream_specification.is_some()
             || input.table_class.is_some();
         if !anything_else {
@@ -99,6 +114,7 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
         let anything_else = input.billing_mode.is_some()
             || input.provisioned_throughput.is_some()
             || input.global_secondary_index_updates.is_some()
+            || input.vector_index_updates.is_some()
             || input.stream_specification.is_some();
         if !anything_else {
             return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
@@ -109,18 +125,33 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
         if input.billing_mode.is_none()
             && input.provisioned_throughput.is_none()
             && input.global_secondary_index_updates.is_none()
+            && input.vector_index_updates.is_none()
         {
             return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
         }
     }
     if let Some(updates) = &input.global_secondary_index_updates {
         update_indexes(table, updates, input.attribute_definitions.as_deref().unwrap_or_default())?;
+        if input.billing_mode.is_none()
+            && input.provisioned_throughput.is_none()
+            && input.vector_index_updates.is_none()
+        {
+            return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
+        }
+    }
+    if let Some(updates) = &input.vector_index_updates {
+        update_vector_indexes(table, updates, input.attribute_definitions.as_deref().unwrap_or_default())?;
         if input.billing_mode.is_none() && input.provisioned_throughput.is_none() {
             return Ok(UpdateTableOutput { table_description: TableDescription::of(table, "UPDATING") });
         }
     }
     let current = table.definition.billing;
     let wanted_mode = input.billing_mode.as_deref();
+    if !table.vector_indexes.is_empty()
+        && (wanted_mode == Some("PROVISIONED") || input.provisioned_throughput.is_some())
+    {
+        return Err(super::vector_index_definitions::only_on_demand());
+    }
     let next = match (wanted_mode, &input.provisioned_throughput, current) {
         (None, None, _) => {
             return Err(DynamoError::validation(
@@ -264,6 +295,74 @@ fn update_indexes(
         (None, None, Some(_)) => Ok(()),
         _ => Err(DynamoError::validation(
             "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified",
+        )),
+    }
+}
+
+/// Creates or deletes one vector index. A new index takes every item's vector at once (DynamoDB
+/// backfills in the background); an item whose vector does not fit the index stays out of it.
+fn update_vector_indexes(
+    table: &mut Table,
+    updates: &[VectorIndexUpdate],
+    new_definitions: &[AttributeDefinitionInput],
+) -> Result<()> {
+    use crate::table::vector_index::VectorIndex;
+    if updates.len() != 1 {
+        return Err(DynamoError::new(
+            ErrorKind::LimitExceeded,
+            "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table",
+        ));
+    }
+    match (&updates[0].create, &updates[0].delete) {
+        (Some(create), None) => {
+            let mut definitions = table.definition.attribute_definitions.clone();
+            for d in new_definitions {
+                let (Some(name), Some(kind)) =
+                    (&d.attribute_name, d.attribute_type.as_deref().and_then(ScalarType::parse))
+                else {
+                    continue;
+                };
+                if !definitions.iter().any(|existing| &existing.name == name) {
+                    definitions.push(KeyAttribute { name: name.clone(), kind });
+                }
+            }
+            let existing: Vec<_> = table.vector_indexes.iter().map(|i| i.definition.clone()).collect();
+            let other_names: Vec<&str> = table.indexes.iter().map(|i| i.definition.name.as_str()).collect();
+            let mut parsed = super::vector_index_definitions::parse(
+                std::slice::from_ref(create),
+                &definitions,
+                table.definition.billing == BillingMode::PayPerRequest,
+                &existing,
+                &other_names,
+            )?;
+            let mut index =
+                VectorIndex::new(parsed.pop().ok_or_else(|| DynamoError::validation("Invalid VectorIndexUpdates"))?);
+            let key_names: Vec<String> = table.key_names().into_iter().map(String::from).collect();
+            let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
+            for (key, stored) in table.storage.items() {
+                index.apply(&key, None, Some(&stored.item()), &key_names);
+            }
+            let used = super::vector_index_definitions::defined_names(std::slice::from_ref(&index.definition));
+            for name in used {
+                if !table.definition.attribute_definitions.iter().any(|d| d.name == name) {
+                    if let Some(d) = definitions.iter().find(|d| d.name == name) {
+                        table.definition.attribute_definitions.push(d.clone());
+                    }
+                }
+            }
+            table.vector_indexes.push(index);
+            Ok(())
+        }
+        (None, Some(delete)) => {
+            let name = delete.index_name.clone().unwrap_or_default();
+            let position = table.vector_indexes.iter().position(|i| i.definition.name == name).ok_or_else(|| {
+                DynamoError::new(ErrorKind::ResourceNotFound, format!("Requested resource not found: Index: {name}"))
+            })?;
+            table.vector_indexes.remove(position);
+            Ok(())
+        }
+        _ => Err(DynamoError::validation(
+            "One or more parameter values were invalid: One of Create or Delete must be given",
         )),
     }
 }

@@ -377,6 +377,10 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 Some(index_name) => {
                     // PartiQL names no index here; Query's own message appends it (a 2026 suite
                     // pinned against DynamoDB, docs/fidelity.md).
+                    if table.vector_indexes.iter().any(|v| &v.definition.name == index_name) {
+                        // A vector index is read by SearchVectors only.
+                        return Err(DynamoError::validation("Scan operation not supported on this index type"));
+                    }
                     let index = table
                         .index(index_name)
                         .ok_or_else(|| DynamoError::validation("The table does not have the specified index"))?;

@@ -10,6 +10,7 @@ mod places;
 pub mod schema;
 pub mod shapes;
 pub mod storage;
+pub mod vector_index;
 
 pub use index::{Index, IndexDefinition, IndexKind, Projection};
 pub use schema::{BillingMode, KeyAttribute, KeySchema, PrimaryKey, TableClass, TableDefinition};
@@ -25,6 +26,8 @@ pub struct Table {
     pub definition: TableDefinition,
     pub storage: Storage,
     pub indexes: Vec<Index>,
+    /// Its vector indexes (DynamoDB's 2026 vector search), each with its copy of the vectors.
+    pub vector_indexes: Vec<vector_index::VectorIndex>,
     /// The TTL attribute, while time to live is enabled.
     pub time_to_live: Option<String>,
     pub tags: Vec<crate::ops::tags::Tag>,
@@ -62,6 +65,7 @@ impl Table {
             storage: Storage::new(&definition.key_schema),
             definition,
             indexes: indexes.into_iter().map(Index::new).collect(),
+            vector_indexes: Vec::new(),
             time_to_live: None,
             tags: Vec::new(),
             streams: Vec::new(),
@@ -97,6 +101,16 @@ impl Table {
         let new_size = new.as_ref().map_or(0, item_size);
         let new_stored = new.as_ref().map(|item| self.storage.encode(item));
         let mut consumption = Consumption::default();
+        if !self.vector_indexes.is_empty() {
+            let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
+            let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
+            let old = self.storage.get(key).map(StoredItem::item);
+            for index in &mut self.vector_indexes {
+                if let Some(bytes) = index.apply(key, old.as_ref(), new.as_ref(), &key_names) {
+                    consumption.vector_indexes.insert(index.definition.name.clone(), bytes);
+                }
+            }
+        }
         if !self.indexes.is_empty() {
             let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
@@ -215,6 +229,9 @@ impl Table {
     /// types), and on LSI tables the 400 KB limit counted over the item and its LSI entries.
     pub fn check_item_for_indexes(&self, item: &Item, via_update: bool) -> Result<()> {
         self.check_index_key_values(item, via_update)?;
+        for index in &self.vector_indexes {
+            index.definition.check_item(item)?;
+        }
         if self.has_local_indexes() && self.stored_with_local_entries(item) > MAX_ITEM_BYTES {
             return Err(DynamoError::validation(if via_update {
                 "Item size to update has exceeded the maximum allowed size"

@@ -30,6 +30,7 @@ pub enum ExprKind {
     KeyCondition,
     Projection,
     Update,
+    SearchCondition,
 }
 
 impl ExprKind {
@@ -40,6 +41,7 @@ impl ExprKind {
             Self::KeyCondition => "KeyConditionExpression",
             Self::Projection => "ProjectionExpression",
             Self::Update => "UpdateExpression",
+            Self::SearchCondition => "SearchConditionExpression",
         }
     }
 
