@@ -63,7 +63,20 @@ check_("a damaged snapshot is refused", damaged?.name === "SnapshotError", damag
 check_("the lab clock starts where it was set", engine.now() === start);
 const expired = engine.advanceClock(5 * 60 * 1000 + 1);
 check_("advancing the clock runs TTL: 5 sessions expired", expired === 5 && counted(engine) === 5, `${expired}`);
-check_("operations are the engine's list", operations().includes("TransactWriteItems") && operations().includes("GetRecords") && operations().length === 31);
+check_("operations are the engine's list", operations().includes("TransactWriteItems") && operations().includes("GetRecords") && operations().includes("SearchVectors") && operations().length === 32);
+const vectors = new Engine({ now: start });
+vectors.execute("CreateTable", { TableName: "docs", BillingMode: "PAY_PER_REQUEST",
+  AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }], KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+  VectorIndexes: [{ IndexName: "near", VectorAttribute: { AttributeName: "v" }, Dimensions: 2, DistanceFunction: "DOT_PRODUCT", Projection: { ProjectionType: "KEYS_ONLY" } }] });
+for (const [pk, x, y] of [["a", "1", "0"], ["b", "0.5", "0.5"], ["c", "-1", "0"]]) {
+  vectors.execute("PutItem", { TableName: "docs", Item: { pk: { S: pk }, v: { L: [{ N: x }, { N: y }] } } });
+}
+const found = vectors.execute("SearchVectors", { TableName: "docs", IndexName: "near", SearchVector: [{ N: "1" }, { N: "0" }], TopK: 2 });
+check_("SearchVectors ranks by dot product, highest first", JSON.stringify(found.SearchResults)
+  === JSON.stringify([{ Item: { pk: { S: "a" } }, Score: 1 }, { Item: { pk: { S: "b" } }, Score: 0.5 }]), JSON.stringify(found));
+const wrongSize = throws(() => vectors.execute("SearchVectors", { TableName: "docs", IndexName: "near", SearchVector: [{ N: "1" }], TopK: 1 }));
+check_("a query vector of another size is DynamoDB's ValidationException", wrongSize instanceof DynamoDBError
+  && wrongSize.message === "Input search vector dimension 1 does not match vector index dimension 2", wrongSize?.message);
 check_("version", version() === JSON.parse(readFileSync(new URL("packages/dynalab/package.json", root))).version);
 
 // The SDK's document client through the handler, on the same engine.
