@@ -42,6 +42,26 @@ fn running_a_request_records_history_and_explains_its_capacity() {
 }
 
 #[wasm_bindgen_test]
+fn a_vector_index_is_searched_in_the_page_from_the_consoles_template() {
+    let create = json!({"TableName": "page_vectors", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "VectorIndexes": [{"IndexName": "vector_index", "VectorAttribute": {"AttributeName": "v"}, "Dimensions": 3,
+            "DistanceFunction": "EUCLIDEAN", "Projection": {"ProjectionType": "KEYS_ONLY"}}]});
+    assert!(run("CreateTable", &create.to_string(), false).response.is_ok());
+    for (pk, v) in [("near", ["0.1", "0.2", "0.3"]), ("far", ["5", "5", "5"])] {
+        let put = json!({"TableName": "page_vectors", "Item": {"pk": {"S": pk}, "v": {"L": v.iter().map(|n| json!({"N": n})).collect::<Vec<_>>()}}});
+        assert!(run("PutItem", &put.to_string(), false).response.is_ok());
+    }
+    let request = crate::pages::console::template("SearchVectors", Some("page_vectors".into()));
+    let outcome = run("SearchVectors", &request, true);
+    let response = outcome.response.expect("searched");
+    assert_eq!(response["SearchResults"][0]["Item"], json!({"pk": {"S": "near"}}), "{request}");
+    assert_eq!(response["SearchResults"][0]["Score"], json!(0.0));
+    assert!(response["ConsumedCapacity"]["VectorSearchRequestBytes"].as_u64().is_some_and(|b| b >= 1024));
+}
+
+#[wasm_bindgen_test]
 fn a_workspace_captured_and_replaced_is_the_same_workspace() {
     create_orders();
     // The design beside the tables goes with them.

@@ -244,6 +244,9 @@ pub struct TableShape {
     #[serde(skip)]
     pub table_class: crate::table::TableClass,
     pub indexes: Vec<IndexShape>,
+    /// Its vector indexes: name, vector attribute and dimensions (for forms; not reported).
+    #[serde(skip)]
+    pub vector_indexes: Vec<(String, String, usize)>,
     pub totals: Totals,
     /// The largest item, and the largest item collection (its items and their LSI entries), in
     /// bytes: measured by [`Engine::shape`] (it reads every item), `None` from [`Engine::outline`].
@@ -324,6 +327,11 @@ impl Engine {
             provisioned,
             table_class: table.definition.table_class.unwrap_or_default(),
             indexes,
+            vector_indexes: table
+                .vector_indexes
+                .iter()
+                .map(|v| (v.definition.name.clone(), v.definition.attribute.clone(), v.definition.dimensions))
+                .collect(),
             totals: Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() },
             largest_item: None,
             largest_collection: None,

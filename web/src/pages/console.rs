@@ -340,6 +340,16 @@ pub fn template(operation: &str, table: Option<String>) -> String {
         "Query" => json!({"TableName": table, "KeyConditionExpression": format!("{hash} = :pk"),
             "ExpressionAttributeValues": {":pk": value}, "ReturnConsumedCapacity": "INDEXES"}),
         "Scan" => json!({"TableName": table, "Limit": 25, "ReturnConsumedCapacity": "INDEXES"}),
+        "SearchVectors" => {
+            // The table's first vector index, with a query vector of its size (0.1, 0.2, …).
+            let (index, dimensions) = shape
+                .as_ref()
+                .and_then(|s| s.vector_indexes.first())
+                .map_or(("vector_index".to_string(), 3), |(name, _, dimensions)| (name.clone(), *dimensions));
+            let vector: Vec<Value> =
+                (1..=dimensions).map(|i| json!({"N": format!("{:.1}", (i % 10) as f64 / 10.0)})).collect();
+            json!({"TableName": table, "IndexName": index, "SearchVector": vector, "TopK": 5, "ReturnConsumedCapacity": "TOTAL"})
+        }
         "BatchGetItem" => json!({"RequestItems": {table.clone(): {"Keys": [key]}}, "ReturnConsumedCapacity": "TOTAL"}),
         "BatchWriteItem" => {
             json!({"RequestItems": {table.clone(): [{"PutRequest": {"Item": key}}]}, "ReturnConsumedCapacity": "INDEXES"})

@@ -300,6 +300,9 @@ pub struct TableFacts {
     /// `S`, `N` or `B`: partition, then sort.
     pub key_types: (String, Option<String>),
     pub indexes: Vec<IndexFacts>,
+    /// Vector indexes: name, vector attribute, dimensions.
+    #[serde(default)]
+    pub vector_indexes: Vec<(String, String, usize)>,
     pub latest_stream_arn: Option<String>,
     pub items: usize,
     pub bytes: usize,
@@ -336,6 +339,7 @@ impl TableFacts {
                     bytes: i.totals.bytes,
                 })
                 .collect(),
+            vector_indexes: shape.vector_indexes.clone(),
             latest_stream_arn: shape.latest_stream_arn.clone(),
             items: shape.totals.items,
             bytes: shape.totals.bytes,
