@@ -152,6 +152,9 @@ fn create_table_request(table: &Table, with_stream: bool) -> Value {
     if let Some(caps) = crate::ops::table_settings::on_demand_description(d) {
         request["OnDemandThroughput"] = json!(caps);
     }
+    if let Some((read, write)) = d.warm_throughput {
+        request["WarmThroughput"] = json!({"ReadUnitsPerSecond": read, "WriteUnitsPerSecond": write});
+    }
     match d.billing {
         BillingMode::PayPerRequest => request["BillingMode"] = json!("PAY_PER_REQUEST"),
         BillingMode::Provisioned { read, write } => {

@@ -48,6 +48,7 @@ pub struct CreateTableInput {
     pub sse_specification: Option<super::table_settings::SseSpecificationInput>,
     pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
     pub vector_indexes: Option<Vec<super::vector_index_definitions::VectorIndexInput>>,
+    pub warm_throughput: Option<super::table_settings::WarmThroughputInput>,
 }
 
 #[derive(Debug, Serialize)]
@@ -180,6 +181,7 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
         kms_key_arn: None,
         on_demand_max: (None, None),
         point_in_time_recovery: None,
+        warm_throughput: None,
     };
     let mut definition = definition;
     if let Some(spec) = &input.sse_specification {
@@ -187,6 +189,9 @@ pub fn run(engine: &mut Engine, input: CreateTableInput) -> Result<CreateTableOu
     }
     if let Some(caps) = &input.on_demand_throughput {
         super::table_settings::apply_on_demand(&mut definition, caps);
+    }
+    if let Some(warm) = &input.warm_throughput {
+        super::table_settings::apply_warm(&mut definition, warm);
     }
     let mut table = Table::new(definition, indexes);
     table.vector_indexes = vector_indexes.into_iter().map(crate::table::vector_index::VectorIndex::new).collect();

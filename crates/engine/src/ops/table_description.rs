@@ -71,6 +71,8 @@ pub struct TableDescription {
     pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vector_indexes: Option<Vec<VectorIndexDescription>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_throughput: Option<super::table_settings::WarmThroughputDescription>,
 }
 
 /// One vector index as DescribeTable shows it.
@@ -282,6 +284,7 @@ impl TableDescription {
             sse_description: super::table_settings::sse_description(d),
             on_demand_throughput: super::table_settings::on_demand_description(d),
             vector_indexes: vector_indexes(table),
+            warm_throughput: super::table_settings::warm_description(d),
             table_class_summary: d.table_class.map(|class| TableClassSummary {
                 table_class: class.name(),
                 last_update_date_time: d.table_class_changed_millis.map(seconds),

@@ -26,6 +26,7 @@ pub struct UpdateTableInput {
     pub sse_specification: Option<super::table_settings::SseSpecificationInput>,
     pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
     pub vector_index_updates: Option<Vec<VectorIndexUpdate>>,
+    pub warm_throughput: Option<super::table_settings::WarmThroughputInput>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -91,7 +92,11 @@ pub fn run(engine: &mut Engine, input: UpdateTableInput) -> Result<UpdateTableOu
     if let Some(caps) = &input.on_demand_throughput {
         super::table_settings::apply_on_demand(&mut table.definition, caps);
     }
-    let settings = input.sse_specification.is_some() || input.on_demand_throughput.is_some();
+    if let Some(warm) = &input.warm_throughput {
+        super::table_settings::apply_warm(&mut table.definition, warm);
+    }
+    let settings =
+        input.sse_specification.is_some() || input.on_demand_throughput.is_some() || input.warm_throughput.is_some();
     if let Some(protected) = input.deletion_protection_enabled {
         table.definition.deletion_protection = protected;
     }

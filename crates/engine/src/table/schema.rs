@@ -188,6 +188,8 @@ pub struct TableDefinition {
     pub on_demand_max: (Option<i64>, Option<i64>),
     /// Point-in-time recovery: since when it is on, and its recovery period in days.
     pub point_in_time_recovery: Option<(u64, u32)>,
+    /// `WarmThroughput` when CreateTable or UpdateTable set it: read and write units a second.
+    pub warm_throughput: Option<(i64, i64)>,
 }
 
 /// A table's storage class: the same engine either way; the price of storage and requests differs.
