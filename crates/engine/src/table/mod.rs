@@ -101,10 +101,14 @@ impl Table {
         let new_size = new.as_ref().map_or(0, item_size);
         let new_stored = new.as_ref().map(|item| self.storage.encode(item));
         let mut consumption = Consumption::default();
+        // What the write is billed beyond each item's stored size (vectors, below).
+        let (mut new_billed, mut old_billed) = (0isize, 0isize);
         if !self.vector_indexes.is_empty() {
             let key_names: Vec<String> = self.key_names().into_iter().map(String::from).collect();
             let key_names: Vec<&str> = key_names.iter().map(String::as_str).collect();
             let old = self.storage.get(key).map(StoredItem::item);
+            new_billed = new.as_ref().map_or(0, |item| self.vector_billing(item));
+            old_billed = old.as_ref().map_or(0, |item| self.vector_billing(item));
             for index in &mut self.vector_indexes {
                 if let Some(bytes) = index.apply(key, old.as_ref(), new.as_ref(), &key_names) {
                     consumption.vector_indexes.insert(index.definition.name.clone(), bytes);
@@ -150,6 +154,8 @@ impl Table {
             stream.capture(keys, old_item.as_ref(), new.as_ref(), origin);
         }
         let old_size = old.as_ref().map_or(0, storage::StoredItem::size);
+        let (new_size, old_size) =
+            (new_size.saturating_add_signed(new_billed), old_size.saturating_add_signed(old_billed));
         consumption.table = Units::write(new_size.max(old_size));
         if partition.is_some() {
             // Only an explanation reads the wording: not formatted on every write.
@@ -163,6 +169,28 @@ impl Table {
             );
         }
         Written { old, consumption }
+    }
+
+    /// How much more (or less) than its stored size a write of `item` is billed: DynamoDB bills an
+    /// attribute a vector index reads as its name and 4 bytes a dimension, not as the list of
+    /// numbers it stores (reads and the 400 KB limit still size the list; eu-west-2 and us-east-1,
+    /// 2026-10-09, the autumn-2026 suite's vector capacity tests).
+    fn vector_billing(&self, item: &Item) -> isize {
+        let mut counted: Vec<&str> = Vec::new();
+        let mut difference = 0isize;
+        for index in &self.vector_indexes {
+            let d = &index.definition;
+            if counted.contains(&d.attribute.as_str()) {
+                continue;
+            }
+            if let Some(value @ AttributeValue::L(elements)) = item.get(&d.attribute) {
+                if elements.len() == d.dimensions {
+                    counted.push(&d.attribute);
+                    difference += (4 * d.dimensions) as isize - value.size() as isize;
+                }
+            }
+        }
+        difference
     }
 
     pub fn has_local_indexes(&self) -> bool {
