@@ -178,23 +178,7 @@ fn one(
             defined.join(", ")
         )));
     }
-    let projection_input =
-        input.projection.clone().unwrap_or(ProjectionInput { projection_type: None, non_key_attributes: None });
-    let projection = match (projection_input.projection_type.as_deref(), projection_input.non_key_attributes) {
-        (Some("INCLUDE"), Some(names)) if !names.is_empty() => Projection::Include(names),
-        (Some("INCLUDE"), _) => {
-            return Err(DynamoError::validation(
-                "One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified",
-            ))
-        }
-        (Some(other), Some(_)) => {
-            return Err(DynamoError::validation(format!(
-                "One or more parameter values were invalid: ProjectionType is {other}, but NonKeyAttributes is specified"
-            )))
-        }
-        (Some("KEYS_ONLY"), None) => Projection::KeysOnly,
-        _ => Projection::All,
-    };
+    let projection = projection(input.projection.as_ref())?;
     let throughput = match (kind, &input.provisioned_throughput, provisioned) {
         (IndexKind::Local, _, _) | (IndexKind::Global, None, None) => None,
         (IndexKind::Global, Some(t), _) => {
@@ -251,4 +235,20 @@ pub fn check_definitions_used(
         defined.join(", "),
         used.join(", ")
     )))
+}
+
+/// An index's `Projection` (a GSI's, an LSI's or a vector index's): ALL when none is given.
+pub fn projection(input: Option<&ProjectionInput>) -> Result<Projection> {
+    let Some(input) = input else { return Ok(Projection::All) };
+    match (input.projection_type.as_deref(), &input.non_key_attributes) {
+        (Some("INCLUDE"), Some(names)) if !names.is_empty() => Ok(Projection::Include(names.clone())),
+        (Some("INCLUDE"), _) => Err(DynamoError::validation(
+            "One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified",
+        )),
+        (Some(other), Some(_)) => Err(DynamoError::validation(format!(
+            "One or more parameter values were invalid: ProjectionType is {other}, but NonKeyAttributes is specified"
+        ))),
+        (Some("KEYS_ONLY"), None) => Ok(Projection::KeysOnly),
+        _ => Ok(Projection::All),
+    }
 }

@@ -5,7 +5,7 @@
 use super::index_definitions::ProjectionInput;
 use crate::error::{DynamoError, Result};
 use crate::table::vector_index::{Distance, SearchRole, VectorIndexDefinition};
-use crate::table::{KeyAttribute, Projection};
+use crate::table::KeyAttribute;
 use crate::validate::Violations;
 use serde::Deserialize;
 
@@ -100,7 +100,7 @@ pub fn parse(
                 "One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.",
             ));
         }
-        let projection = projection(input.projection.as_ref())?;
+        let projection = super::index_definitions::projection(input.projection.as_ref())?;
         let mut search_schema = Vec::new();
         for element in input.search_schema.iter().flatten() {
             let attribute_name = element.attribute_name.clone().unwrap_or_default();
@@ -139,21 +139,6 @@ pub fn only_on_demand() -> DynamoError {
     DynamoError::validation(
         "One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables",
     )
-}
-
-fn projection(input: Option<&ProjectionInput>) -> Result<Projection> {
-    let Some(input) = input else { return Ok(Projection::All) };
-    match (input.projection_type.as_deref(), &input.non_key_attributes) {
-        (Some("INCLUDE"), Some(names)) if !names.is_empty() => Ok(Projection::Include(names.clone())),
-        (Some("INCLUDE"), _) => Err(DynamoError::validation(
-            "One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified",
-        )),
-        (Some(other), Some(_)) => Err(DynamoError::validation(format!(
-            "One or more parameter values were invalid: ProjectionType is {other}, but NonKeyAttributes is specified"
-        ))),
-        (Some("KEYS_ONLY"), None) => Ok(Projection::KeysOnly),
-        _ => Ok(Projection::All),
-    }
 }
 
 /// The names a table's vector indexes read, which its AttributeDefinitions may define.
