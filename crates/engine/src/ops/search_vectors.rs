@@ -157,7 +157,7 @@ fn nearest<'i>(
     };
     let mut best: Vec<Scored<'i>> = Vec::with_capacity(2 * top_k);
     for (key, entry) in candidates {
-        if !filters.iter().all(|(i, value)| entry.filters[*i].as_ref() == Some(value)) {
+        if !filters.iter().all(|(i, value)| entry.filters.get(*i).and_then(Option::as_ref) == Some(value)) {
             continue;
         }
         best.push((distance.score_with_norms(query, query_norm, &entry.vector, entry.norm), key, &entry.vector));
