@@ -9,7 +9,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/dynalab/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 export PATH="$HOME/.cargo/bin:$PWD/web/node_modules/.bin:$PATH"
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it started (minutes:seconds since the script began), so a slow run shows
+# which step grew.
+step() { printf '\n== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 ensure_wasm_target() {
   rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown

@@ -157,6 +157,7 @@ fn capacity_json(steps: &[Step]) -> Value {
     let mut write = 0.0;
     let mut tables: BTreeMap<String, (f64, f64)> = BTreeMap::new();
     let mut indexes: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    let mut vector_bytes: BTreeMap<String, usize> = BTreeMap::new();
     for step in steps {
         let slot = match &step.index {
             Some(index) => indexes.entry(format!("{}/{index}", step.table)).or_default(),
@@ -171,12 +172,19 @@ fn capacity_json(steps: &[Step]) -> Value {
                 write += step.units;
                 slot.1 += step.units;
             }
+            // Bytes, not units: reported apart.
+            StepKind::VectorSearch | StepKind::VectorWrite => {
+                *vector_bytes
+                    .entry(format!("{}/{}", step.table, step.index.as_deref().unwrap_or_default()))
+                    .or_default() += step.bytes;
+            }
         }
     }
     let units = |map: BTreeMap<String, (f64, f64)>| -> Map<String, Value> {
         map.into_iter().map(|(k, (r, w))| (k, json!({"read": r, "write": w, "total": r + w}))).collect()
     };
     json!({"total": read + write, "read": read, "write": write, "tables": units(tables), "indexes": units(indexes),
+        "vector_bytes": vector_bytes,
         "steps": steps.iter().map(Step::to_json).collect::<Vec<_>>()})
 }
 

@@ -1,14 +1,16 @@
 //! The playground's capacity explanation adds up: for every successful corpus request (asked for
 //! `ReturnConsumedCapacity: INDEXES`), the explained steps sum, table by table and index by index,
-//! to the `ConsumedCapacity` the response reports.
+//! to the `ConsumedCapacity` the response reports; a vector index's bytes (searched, or written by
+//! a write) sum to its `VectorSearchRequestBytes` / `VectorWriteRequestBytes`.
 
 use dynalab_engine::Operation;
 use dynalab_tests::corpus::{fresh_engine, load};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// `(table, index or "")` → units, from a response's ConsumedCapacity (object or list).
-fn reported(response: &Value) -> BTreeMap<(String, String), f64> {
+/// `(table, index or "")` → units, from a response's ConsumedCapacity (object or list); a vector
+/// index's bytes under `(table, "index bytes")`.
+fn reported(response: &Value, request: &Value) -> BTreeMap<(String, String), f64> {
     let mut totals = BTreeMap::new();
     let entries = match &response["ConsumedCapacity"] {
         Value::Array(list) => list.clone(),
@@ -16,7 +18,15 @@ fn reported(response: &Value) -> BTreeMap<(String, String), f64> {
         one => vec![one.clone()],
     };
     for entry in entries {
+        if let Some(bytes) = entry["VectorSearchRequestBytes"].as_f64() {
+            let (table, index) = (request["TableName"].as_str(), request["IndexName"].as_str());
+            totals.insert((table.unwrap_or_default().into(), format!("{} bytes", index.unwrap_or_default())), bytes);
+        }
         let table = entry["TableName"].as_str().unwrap_or_default().to_string();
+        for (name, capacity) in entry["VectorIndexes"].as_object().into_iter().flatten() {
+            let bytes = capacity["VectorWriteRequestBytes"].as_f64().unwrap_or(0.0);
+            *totals.entry((table.clone(), format!("{name} bytes"))).or_default() += bytes;
+        }
         let table_units = entry["Table"]["CapacityUnits"].as_f64().unwrap_or(0.0);
         if table_units > 0.0 {
             totals.insert((table.clone(), String::new()), table_units);
@@ -36,6 +46,7 @@ fn reported(response: &Value) -> BTreeMap<(String, String), f64> {
 #[test]
 fn explained_steps_sum_to_the_reported_capacity() {
     let mut checked = 0;
+    let mut vector_checked = 0;
     let mut failures = Vec::new();
     for sequence in load() {
         let mut engine = fresh_engine();
@@ -54,10 +65,15 @@ fn explained_steps_sum_to_the_reported_capacity() {
             let response: Value = serde_json::from_str(&body).expect("response JSON");
             let mut explained: BTreeMap<(String, String), f64> = BTreeMap::new();
             for s in &steps {
-                *explained.entry((s.table.clone(), s.index.clone().unwrap_or_default())).or_default() += s.units;
+                let index = s.index.clone().unwrap_or_default();
+                if s.kind.is_vector() {
+                    *explained.entry((s.table.clone(), format!("{index} bytes"))).or_default() += s.bytes as f64;
+                } else {
+                    *explained.entry((s.table.clone(), index)).or_default() += s.units;
+                }
             }
             explained.retain(|_, units| *units > 0.0);
-            let reported = reported(&response);
+            let reported = reported(&response, &request);
             if explained != reported {
                 failures.push(format!(
                     "{} step {} ({}): explained {explained:?}, reported {reported:?}",
@@ -67,8 +83,10 @@ fn explained_steps_sum_to_the_reported_capacity() {
                 ));
             }
             checked += 1;
+            vector_checked += usize::from(steps.iter().any(|s| s.kind.is_vector()));
         }
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
     assert!(checked > 200, "only {checked} requests checked");
+    assert!(vector_checked > 10, "only {vector_checked} vector searches and writes checked");
 }

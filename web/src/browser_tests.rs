@@ -59,6 +59,18 @@ fn a_vector_index_is_searched_in_the_page_from_the_consoles_template() {
     assert_eq!(response["SearchResults"][0]["Item"], json!({"pk": {"S": "near"}}), "{request}");
     assert_eq!(response["SearchResults"][0]["Score"], json!(0.0));
     assert!(response["ConsumedCapacity"]["VectorSearchRequestBytes"].as_u64().is_some_and(|b| b >= 1024));
+    // The capacity explanation has the search's bytes as a step of its own, not units.
+    let search = outcome.steps.iter().find(|s| s.kind == dynalab_engine::explain::StepKind::VectorSearch);
+    let search = search.expect("a vector search step");
+    assert_eq!((search.index.as_deref(), search.units), (Some("vector_index"), 0.0));
+    assert!(search.arithmetic().contains("VectorSearchRequestBytes"), "{}", search.arithmetic());
+    // The grid shows each result with its score leading.
+    let rows = crate::worker::results::result_items(&response);
+    assert_eq!(rows[0], json!({"(score)": {"N": "0.0"}, "pk": {"S": "near"}}));
+    // A long vector is shown shortened in a cell.
+    let long = json!({"L": (0..1536).map(|i| json!({"N": format!("0.{i}")})).collect::<Vec<_>>()});
+    let (kind, text) = crate::components::item_grid::cell(&long);
+    assert_eq!((kind.as_str(), text.as_str()), ("L", "[0.0, 0.1, 0.2, … 1,536 numbers]"));
 }
 
 #[wasm_bindgen_test]

@@ -236,8 +236,28 @@ fn steps(body: &Value, operation: Operation, request: &Value) -> Vec<Step> {
         units,
         why: "reported by the endpoint's ConsumedCapacity".into(),
     };
+    let vector = |table: &str, index: &str, kind: StepKind, bytes: f64| Step {
+        table: table.to_string(),
+        index: Some(index.to_string()),
+        partition: None,
+        kind,
+        bytes: bytes as usize,
+        units: 0.0,
+        why: "reported by the endpoint's ConsumedCapacity".into(),
+    };
     for entry in entries {
+        // A search reports bytes only, and no table: the request names it.
+        if let Some(bytes) = entry["VectorSearchRequestBytes"].as_f64() {
+            let table = request["TableName"].as_str().unwrap_or_default();
+            let index = request["IndexName"].as_str().unwrap_or_default();
+            out.push(vector(table, index, StepKind::VectorSearch, bytes));
+            continue;
+        }
         let table = entry["TableName"].as_str().unwrap_or_default().to_string();
+        for (name, capacity) in entry["VectorIndexes"].as_object().cloned().unwrap_or_default() {
+            let bytes = capacity["VectorWriteRequestBytes"].as_f64().unwrap_or(0.0);
+            out.push(vector(&table, &name, StepKind::VectorWrite, bytes));
+        }
         let total = entry["Table"]["CapacityUnits"].as_f64().or_else(|| entry["CapacityUnits"].as_f64()).unwrap_or(0.0);
         let mut indexes = 0.0;
         for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {

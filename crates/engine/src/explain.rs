@@ -33,6 +33,17 @@ pub enum StepKind {
         consistent: bool,
     },
     Write,
+    /// A vector search, billed in bytes (`VectorSearchRequestBytes`), not in read units.
+    VectorSearch,
+    /// What a write replicated into a vector index, billed in bytes (`VectorWriteRequestBytes`).
+    VectorWrite,
+}
+
+impl StepKind {
+    /// Whether the step is billed in bytes of a vector index rather than in capacity units.
+    pub fn is_vector(self) -> bool {
+        matches!(self, StepKind::VectorSearch | StepKind::VectorWrite)
+    }
 }
 
 impl Step {
@@ -58,6 +69,10 @@ impl Step {
                 let blocks = self.bytes.div_ceil(1024).max(1);
                 format!("{} B → {blocks} × 1 KB = {} WCU", self.bytes, self.units)
             }
+            StepKind::VectorSearch => {
+                format!("{} B VectorSearchRequestBytes (vector search bytes, no RCU)", self.bytes)
+            }
+            StepKind::VectorWrite => format!("{} B VectorWriteRequestBytes (vector write bytes, no WCU)", self.bytes),
         }
     }
 }
@@ -118,6 +133,26 @@ pub(crate) fn read(
         bytes,
         units: units.as_f64(),
         why: why.to_string(),
+    });
+}
+
+/// A vector index's charge of `bytes` (a search, or what a write replicated into it).
+pub(crate) fn vector(
+    table: &str,
+    index: &str,
+    kind: StepKind,
+    partition: &[KeyValue],
+    bytes: u64,
+    why: impl Into<String>,
+) {
+    record(|| Step {
+        table: table.to_string(),
+        index: Some(index.to_string()),
+        partition: partition_label(partition),
+        kind,
+        bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+        units: 0.0,
+        why: why.into(),
     });
 }
 

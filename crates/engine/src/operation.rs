@@ -91,7 +91,7 @@ operations! {
     UpdateItem: DynamoDb, MayWrite, true;
     DeleteItem: DynamoDb, MayWrite, true;
     Scan: DynamoDb, Read, true;
-    SearchVectors: DynamoDb, Read, false;
+    SearchVectors: DynamoDb, Read, true;
     ExecuteStatement: DynamoDb, MayWrite, false;
     BatchExecuteStatement: DynamoDb, MayWrite, false;
     ExecuteTransaction: DynamoDb, MayWrite, false;
@@ -197,7 +197,7 @@ mod tests {
     fn facts_that_front_ends_rely_on() {
         let reporting: Vec<&str> =
             Operation::ALL.iter().filter(|op| op.reports_capacity()).map(|op| op.name()).collect();
-        assert_eq!(reporting.len(), 10, "{reporting:?}");
+        assert_eq!(reporting.len(), 11, "{reporting:?}");
         assert_eq!(Operation::ExecuteStatement.effect(), Effect::MayWrite);
         assert_eq!(Operation::GetRecords.effect(), Effect::Read);
         assert_eq!(Operation::ALL.len(), 32);

@@ -73,6 +73,12 @@ impl Tallied for ops::transact_get_items::TransactGetItemsOutput<'_> {
     }
 }
 
+impl Tallied for ops::search_vectors::SearchVectorsOutput {
+    fn tally(&self) -> Tally {
+        Tally { items: self.search_results.len() as u64, ..Tally::default() }
+    }
+}
+
 impl Tallied for ops::batch_write_item::BatchWriteItemOutput {
     fn tally(&self) -> Tally {
         Tally { unprocessed: self.unprocessed_items.values().map(|w| w.len() as u64).sum(), ..Tally::default() }
@@ -107,7 +113,6 @@ nothing_to_count!(
     ops::describe_stream::DescribeStreamOutput,
     ops::get_shard_iterator::GetShardIteratorOutput,
     ops::get_records::GetRecordsOutput,
-    ops::search_vectors::SearchVectorsOutput,
     serde_json::Value,
 );
 

@@ -124,7 +124,20 @@ pub fn cell(value: &Value) -> (String, String) {
             let parts: Vec<String> = list.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect();
             format!("{{{}}}", parts.join(", "))
         }
+        Value::Array(list) if kind == "L" => numbers_shortened(list).unwrap_or_else(|| inner.to_string()),
         other => other.to_string(),
     };
     (kind.clone(), text)
+}
+
+/// A list of numbers longer than a few (an embedding of hundreds of dimensions) as its first
+/// three and its length, e.g. `[0.12, -0.5, 0.33, … 1,536 numbers]`; `None` for other lists.
+pub fn numbers_shortened(list: &[Value]) -> Option<String> {
+    const SHOWN: usize = 3;
+    if list.len() <= SHOWN + 1 {
+        return None;
+    }
+    let numbers: Option<Vec<&str>> = list.iter().map(|v| v.get("N").and_then(Value::as_str)).collect();
+    let numbers = numbers?;
+    Some(format!("[{}, … {} numbers]", numbers[..SHOWN].join(", "), dynalab_lab::numbers::thousands(list.len() as u64)))
 }

@@ -161,6 +161,13 @@ fn Capacity(reported: Vec<Value>, steps: Vec<Step>) -> impl IntoView {
     }
     let total: f64 = steps.iter().map(|s| s.units).sum();
     let unit = if steps.iter().any(|s| matches!(s.kind, StepKind::Write)) { "WCU" } else { "RCU" };
+    // Vector indexes bill bytes, apart from the units.
+    let vector_bytes: usize = steps.iter().filter(|s| s.kind.is_vector()).map(|s| s.bytes).sum();
+    let title = match (steps.iter().all(|s| s.kind.is_vector()), vector_bytes) {
+        (_, 0) => format!("Capacity: {total} {unit} in all"),
+        (true, bytes) => format!("Capacity: {bytes} B of vector index (bytes, not units)"),
+        (false, bytes) => format!("Capacity: {total} {unit} in all, and {bytes} B of vector index (bytes, not units)"),
+    };
     let rows = steps
         .into_iter()
         .map(|step| {
@@ -172,6 +179,8 @@ fn Capacity(reported: Vec<Value>, steps: Vec<Step>) -> impl IntoView {
                 StepKind::Read { consistent: true } => "strongly consistent read",
                 StepKind::Read { consistent: false } => "eventually consistent read",
                 StepKind::Write => "write",
+                StepKind::VectorSearch => "vector search",
+                StepKind::VectorWrite => "vector index write",
             };
             view! {
                 <tr>
@@ -185,7 +194,7 @@ fn Capacity(reported: Vec<Value>, steps: Vec<Step>) -> impl IntoView {
         .collect_view();
     Some(view! {
         <div class="capacity grid-wrap" data-test="capacity">
-            <h3>{format!("Capacity: {total} {unit} in all")}</h3>
+            <h3>{title}</h3>
             <table>
                 <thead><tr><th>"Charged to"</th><th>"As"</th><th>"Arithmetic"</th><th>"Why"</th></tr></thead>
                 <tbody>{rows}</tbody>

@@ -14,10 +14,11 @@ use serde_json::{json, Value};
 use std::cell::RefCell;
 
 /// The packs shipped with the playground (also in `packs/` beside it, for `?pack=`).
-const SHIPPED: [&str; 6] = [
+const SHIPPED: [&str; 7] = [
     include_str!("../../../packs/intro.json"),
     include_str!("../../../packs/writes.json"),
     include_str!("../../../packs/scale.json"),
+    include_str!("../../../packs/vectors.json"),
     include_str!("../../../packs/cart.json"),
     include_str!("../../../packs/payments.json"),
     include_str!("../../../packs/leaderboard.json"),

@@ -1,4 +1,5 @@
-//! Tables: create one from a form (keys, billing, GSIs with multi-attribute keys, LSIs) or from
+//! Tables: create one from a form (keys, billing, GSIs with multi-attribute keys, LSIs, vector
+//! indexes) or from
 //! pasted CreateTable JSON, see each described, delete them. DynamoDB's own error is shown next to
 //! the part of the form it is about.
 
@@ -14,13 +15,16 @@ enum Field {
     Billing,
     Gsi,
     Lsi,
+    Vector,
     General,
 }
 
 /// Reads DynamoDB's message for what it names.
 fn field_of(message: &str) -> Field {
     let lower = message.to_ascii_lowercase();
-    if lower.contains("globalsecondaryindex") || lower.contains("global secondary") {
+    if lower.contains("vector") || lower.contains("searchschema") || lower.contains("dimensions") {
+        Field::Vector
+    } else if lower.contains("globalsecondaryindex") || lower.contains("global secondary") {
         Field::Gsi
     } else if lower.contains("localsecondaryindex") || lower.contains("local secondary") {
         Field::Lsi
@@ -57,6 +61,58 @@ impl IndexForm {
     }
 }
 
+/// A vector index as the form edits it: the list attribute it reads, its dimensions and distance,
+/// and its search schema (a HASH filter every search must name, and inline filters).
+#[derive(Clone, Copy)]
+struct VectorIndexForm {
+    name: RwSignal<String>,
+    attribute: RwSignal<String>,
+    dimensions: RwSignal<String>,
+    distance: RwSignal<String>,
+    /// `name:TYPE`, or empty for none.
+    hash_filter: RwSignal<String>,
+    /// `name:TYPE` pairs, comma-separated.
+    inline_filters: RwSignal<String>,
+    projection: RwSignal<String>,
+}
+
+impl VectorIndexForm {
+    fn new(name: &str) -> Self {
+        Self {
+            name: RwSignal::new(name.into()),
+            attribute: RwSignal::new("embedding".into()),
+            dimensions: RwSignal::new("3".into()),
+            distance: RwSignal::new("COSINE".into()),
+            hash_filter: RwSignal::new(String::new()),
+            inline_filters: RwSignal::new(String::new()),
+            projection: RwSignal::new("ALL".into()),
+        }
+    }
+
+    /// Its `VectorIndexes` member; the filters' attributes are defined through `define`.
+    fn request(&self, define: &mut dyn FnMut(&str, &str)) -> Value {
+        let mut schema = Vec::new();
+        for (filters, role) in [(self.hash_filter.get(), "HASH"), (self.inline_filters.get(), "INLINE_FILTER")] {
+            for (name, kind) in attributes(&filters) {
+                define(&name, &kind);
+                schema.push(json!({"AttributeName": name, "SearchSchemaElementType": role}));
+            }
+        }
+        let dimensions = self.dimensions.get();
+        let mut index = json!({
+            "IndexName": self.name.get(),
+            "VectorAttribute": {"AttributeName": self.attribute.get()},
+            "Dimensions": dimensions.trim().parse::<i64>().map_or(Value::from(dimensions), Value::from),
+            "DistanceFunction": self.distance.get(),
+            "Projection": {"ProjectionType": self.projection.get()},
+        });
+        if !schema.is_empty() {
+            index["SearchSchema"] = json!(schema);
+        }
+        index
+    }
+}
+
 /// `a:S, b:N` → `[("a","S"), ("b","N")]`.
 fn attributes(text: &str) -> Vec<(String, String)> {
     text.split(',')
@@ -81,6 +137,7 @@ struct TableForm {
     write: RwSignal<String>,
     gsis: RwSignal<Vec<IndexForm>>,
     lsis: RwSignal<Vec<IndexForm>>,
+    vector_indexes: RwSignal<Vec<VectorIndexForm>>,
 }
 
 impl TableForm {
@@ -145,7 +202,7 @@ impl TableForm {
             if range.is_empty() { Vec::new() } else { vec![(range.clone(), self.range_type.get())] };
         let mut request = json!({
             "TableName": self.name.get(),
-            "AttributeDefinitions": definitions.iter().map(|(n, t)| json!({"AttributeName": n, "AttributeType": t})).collect::<Vec<_>>(),
+            "AttributeDefinitions": [],
             "KeySchema": key_schema(&[(hash.clone(), String::new())], &table_range),
             "BillingMode": self.billing.get(),
         });
@@ -167,6 +224,12 @@ impl TableForm {
         if !lsis.is_empty() {
             request["LocalSecondaryIndexes"] = json!(lsis);
         }
+        let vector_indexes: Vec<Value> = self.vector_indexes.get().iter().map(|v| v.request(&mut define)).collect();
+        if !vector_indexes.is_empty() {
+            request["VectorIndexes"] = json!(vector_indexes);
+        }
+        request["AttributeDefinitions"] =
+            definitions.iter().map(|(n, t)| json!({"AttributeName": n, "AttributeType": t})).collect();
         request
     }
 }
@@ -196,6 +259,7 @@ fn CreateTableForm() -> impl IntoView {
         write: RwSignal::new("5".into()),
         gsis: RwSignal::new(Vec::new()),
         lsis: RwSignal::new(Vec::new()),
+        vector_indexes: RwSignal::new(Vec::new()),
     };
     let error = RwSignal::new(None::<(Field, String)>);
     let error_at = move |field: Field| {
@@ -270,6 +334,40 @@ fn CreateTableForm() -> impl IntoView {
                 .collect_view()
         }
     };
+    let vector_rows = move |list: RwSignal<Vec<VectorIndexForm>>| {
+        move || {
+            list.get()
+                .into_iter()
+                .enumerate()
+                .map(|(i, ix)| {
+                    view! {
+                        <fieldset class="index" data-test="vector-index">
+                            <legend>{format!("Vector index {}", i + 1)}</legend>
+                            <label>"Name "{text_input(ix.name, "Vector index name", "vector-name")}</label>
+                            <label>"Vector attribute "{text_input(ix.attribute, "Vector attribute (a list of numbers)", "vector-attribute")}</label>
+                            <label>"Dimensions "{text_input(ix.dimensions, "Dimensions (1 to 4096)", "vector-dimensions")}</label>
+                            <label>"Distance "
+                                <select data-test="vector-distance" prop:value=move || ix.distance.get() on:change=move |ev| ix.distance.set(event_target_value(&ev))>
+                                    <option value="COSINE">"COSINE"</option>
+                                    <option value="EUCLIDEAN">"EUCLIDEAN"</option>
+                                    <option value="DOT_PRODUCT">"DOT_PRODUCT"</option>
+                                </select>
+                            </label>
+                            <label>"HASH filter "{text_input(ix.hash_filter, "HASH filter attribute (name:TYPE, optional)", "vector-hash")}</label>
+                            <label>"Inline filters "{text_input(ix.inline_filters, "Inline filter attributes (name:TYPE, comma-separated)", "vector-inline")}</label>
+                            <label>"Projection "
+                                <select prop:value=move || ix.projection.get() on:change=move |ev| ix.projection.set(event_target_value(&ev))>
+                                    <option value="ALL">"ALL"</option>
+                                    <option value="KEYS_ONLY">"KEYS_ONLY"</option>
+                                </select>
+                            </label>
+                            <button class="link" on:click=move |_| list.update(|l| { l.remove(i); })>"Remove"</button>
+                        </fieldset>
+                    }
+                })
+                .collect_view()
+        }
+    };
     view! {
         <section class="card" aria-labelledby="create-heading">
             <h2 id="create-heading">"Create a table"</h2>
@@ -300,6 +398,12 @@ fn CreateTableForm() -> impl IntoView {
             {index_rows(form.lsis, false)}
             <button on:click=move |_| form.lsis.update(|l| l.push(IndexForm::new(&format!("lsi{}", l.len() + 1), "", "lsi_sk:S")))>"+ LSI"</button>
             {error_at(Field::Lsi)}
+            <h3>"Vector indexes"</h3>
+            <p class="muted">"Semantic search (SearchVectors) over a list of numbers: an on-demand table, at most 5. A HASH filter is an attribute every search must name, as a partition key for vectors; inline filters narrow a search by equality."</p>
+            {vector_rows(form.vector_indexes)}
+            <button on:click=move |_| form.vector_indexes.update(|l| l.push(VectorIndexForm::new(&format!("vectors{}", l.len() + 1))))
+                data-test="add-vector-index">"+ Vector index"</button>
+            {error_at(Field::Vector)}
             <details>
                 <summary>"The CreateTable request"</summary>
                 <pre>{move || serde_json::to_string_pretty(&form.request()).unwrap_or_default()}</pre>
@@ -423,6 +527,7 @@ mod tests {
                 write: RwSignal::new("5".into()),
                 gsis: RwSignal::new(vec![IndexForm::new("GSI1", "g1:S", "g2:X")]),
                 lsis: RwSignal::new(Vec::new()),
+                vector_indexes: RwSignal::new(Vec::new()),
             };
             let (field, message) = form.check().expect_err("X is no type");
             assert_eq!(field, Field::Gsi);
@@ -432,6 +537,49 @@ mod tests {
             );
             form.gsis.set(vec![IndexForm::new("GSI1", "g1:S", "g2:n")]);
             assert_eq!(form.check(), Ok(()));
+        });
+    }
+
+    #[wasm_bindgen_test]
+    fn a_vector_index_becomes_vector_indexes_with_its_filters_defined() {
+        let owner = leptos::prelude::Owner::new();
+        owner.with(|| {
+            let vectors = VectorIndexForm::new("by_meaning");
+            vectors.dimensions.set("8".into());
+            vectors.hash_filter.set("tenant:S".into());
+            vectors.inline_filters.set("category:S, year:N".into());
+            let form = TableForm {
+                name: RwSignal::new("articles".into()),
+                hash: RwSignal::new("pk".into()),
+                hash_type: RwSignal::new("S".into()),
+                range: RwSignal::new(String::new()),
+                range_type: RwSignal::new("S".into()),
+                billing: RwSignal::new("PAY_PER_REQUEST".into()),
+                read: RwSignal::new("5".into()),
+                write: RwSignal::new("5".into()),
+                gsis: RwSignal::new(Vec::new()),
+                lsis: RwSignal::new(Vec::new()),
+                vector_indexes: RwSignal::new(vec![vectors]),
+            };
+            let request = form.request();
+            assert_eq!(
+                request["VectorIndexes"],
+                json!([{"IndexName": "by_meaning", "VectorAttribute": {"AttributeName": "embedding"}, "Dimensions": 8,
+                    "DistanceFunction": "COSINE", "Projection": {"ProjectionType": "ALL"},
+                    "SearchSchema": [{"AttributeName": "tenant", "SearchSchemaElementType": "HASH"},
+                        {"AttributeName": "category", "SearchSchemaElementType": "INLINE_FILTER"},
+                        {"AttributeName": "year", "SearchSchemaElementType": "INLINE_FILTER"}]}])
+            );
+            let defined: Vec<&str> = request["AttributeDefinitions"]
+                .as_array()
+                .expect("definitions")
+                .iter()
+                .filter_map(|d| d["AttributeName"].as_str())
+                .collect();
+            assert_eq!(defined, ["pk", "tenant", "category", "year"]);
+            let refused =
+                "One or more parameter values were invalid: Number of dimensions must be between 1 and 4096 inclusive.";
+            assert_eq!(field_of(refused), Field::Vector);
         });
     }
 

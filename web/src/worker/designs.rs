@@ -50,12 +50,22 @@ fn view(design: &DesignResult, checked: Option<&Checked>) -> DesignView {
                 write_units: p.write_units,
                 units: units_of(p),
                 // Units per second, said so, with the request rate they come from.
-                at_peak: format!(
-                    "{} {}/s at {} requests/s",
-                    dynalab_lab::numbers::decimal(if write { p.write_units_at_peak } else { p.read_units_at_peak }),
-                    if write { "WCU" } else { "RCU" },
-                    dynalab_lab::numbers::decimal(p.peak_rps)
-                ),
+                at_peak: if p.read_units + p.write_units == 0.0 && !p.vector_bytes.is_empty() {
+                    format!(
+                        "{} B/s vector at {} requests/s",
+                        dynalab_lab::numbers::thousands(
+                            (p.vector_bytes.values().sum::<u64>() as f64 * p.peak_rps).round() as u64
+                        ),
+                        dynalab_lab::numbers::decimal(p.peak_rps)
+                    )
+                } else {
+                    format!(
+                        "{} {}/s at {} requests/s",
+                        dynalab_lab::numbers::decimal(if write { p.write_units_at_peak } else { p.read_units_at_peak }),
+                        if write { "WCU" } else { "RCU" },
+                        dynalab_lab::numbers::decimal(p.peak_rps)
+                    )
+                },
                 peak_rps: p.peak_rps,
                 // A proposal (the design carried no patterns) is shown with what it did, never as a verdict.
                 verdict: if p.proposed { "proposed, not counted".to_string() } else { p.verdict.label().to_string() },
@@ -142,9 +152,17 @@ pub fn check(text: &str) -> Result<DesignView, Vec<String>> {
 
 /// Units one execution consumes, in the pattern's kind (`1 RCU`, `2 WCU`).
 fn units_of(p: &dynalab_lab::workbook::analysis::PatternResult) -> String {
-    match p.kind {
+    let units = match p.kind {
         PatternKind::Write => format!("{} WCU", dynalab_lab::numbers::decimal(p.write_units)),
         PatternKind::Read => format!("{} RCU", dynalab_lab::numbers::decimal(p.read_units)),
+    };
+    // A vector index bills bytes: a search has them alone, a write into an index beside its WCU.
+    let vector: u64 = p.vector_bytes.values().sum();
+    let bytes = format!("{} B vector", dynalab_lab::numbers::thousands(vector));
+    match (vector, p.read_units + p.write_units > 0.0) {
+        (0, _) => units,
+        (_, false) => bytes,
+        (_, true) => format!("{units} + {bytes}"),
     }
 }
 

@@ -35,12 +35,31 @@ pub fn result_items(body: &Value) -> Vec<Value> {
             return vec![item.clone()];
         }
     }
+    if let Some(results) = body.get("SearchResults").and_then(Value::as_array) {
+        return results.iter().map(scored_item).collect();
+    }
     match body.get("Responses") {
         Some(Value::Object(tables)) => tables.values().filter_map(Value::as_array).flatten().cloned().collect(),
         Some(Value::Array(list)) => list.iter().filter_map(|r| r.get("Item").cloned()).collect(),
         _ => Vec::new(),
     }
 }
+
+/// A SearchVectors result as a grid row: its item with its score leading, under a name no
+/// attribute can clash with in the grid's eyes (`(score)`, in parentheses).
+fn scored_item(result: &Value) -> Value {
+    let mut row = serde_json::Map::new();
+    if let Some(score) = result.get("Score") {
+        row.insert(SCORE_COLUMN.into(), serde_json::json!({ "N": score.to_string() }));
+    }
+    if let Some(item) = result.get("Item").and_then(Value::as_object) {
+        row.extend(item.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    Value::Object(row)
+}
+
+/// The grid column a vector search's scores are shown in.
+pub const SCORE_COLUMN: &str = "(score)";
 
 /// The response as the page gets it: whole when small; else without its item lists, which are
 /// kept here. `keys` gives the key attributes to lead the columns (asked only then).
@@ -69,6 +88,7 @@ pub fn shown(text: String, keys: impl FnOnce() -> Vec<String>) -> Shown {
     if let Some(map) = body.as_object_mut() {
         map.remove("Items");
         map.remove("Responses");
+        map.remove("SearchResults");
     }
     let id = NEXT.with(|n| n.replace(n.get() + 1));
     let rows = RemoteRows { result: id, count: items.len(), columns };

@@ -126,9 +126,22 @@ pub fn run(engine: &Engine, input: &SearchVectorsInput) -> Result<SearchVectorsO
             Some(SearchResult { item, score: f64::from(*score) })
         })
         .collect::<Vec<_>>();
-    let consumed_capacity = report.then(|| SearchCapacity {
-        vector_search_request_bytes: search_bytes(index.definition.dimensions, search_results.len()),
-    });
+    let dimensions = index.definition.dimensions;
+    let bytes = search_bytes(dimensions, search_results.len());
+    if crate::explain::recording() {
+        let results = search_results.len();
+        crate::explain::vector(
+            &input.table_name,
+            &index.definition.name,
+            crate::explain::StepKind::VectorSearch,
+            &[],
+            bytes,
+            format!(
+                "the query vector and {results} result vectors, {dimensions} dimensions × 4 B each (at least 1,024 B)"
+            ),
+        );
+    }
+    let consumed_capacity = report.then_some(SearchCapacity { vector_search_request_bytes: bytes });
     Ok(SearchVectorsOutput { search_results, consumed_capacity })
 }
 

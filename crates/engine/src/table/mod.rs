@@ -111,6 +111,14 @@ impl Table {
             old_billed = old.as_ref().map_or(0, |item| self.vector_billing(item));
             for index in &mut self.vector_indexes {
                 if let Some(bytes) = index.apply(key, old.as_ref(), new.as_ref(), &key_names) {
+                    crate::explain::vector(
+                        &self.definition.name,
+                        &index.definition.name,
+                        crate::explain::StepKind::VectorWrite,
+                        std::slice::from_ref(&key.0),
+                        bytes,
+                        "the entry the index keeps: its vector at 4 B a dimension, the keys and projected attributes (at least 1,024 B)",
+                    );
                     consumption.vector_indexes.insert(index.definition.name.clone(), bytes);
                 }
             }

@@ -184,6 +184,7 @@ mod tests {
             include_str!("../../../../packs/intro.json"),
             include_str!("../../../../packs/writes.json"),
             include_str!("../../../../packs/scale.json"),
+            include_str!("../../../../packs/vectors.json"),
             include_str!("../../../../packs/cart.json"),
             include_str!("../../../../packs/payments.json"),
             include_str!("../../../../packs/leaderboard.json"),

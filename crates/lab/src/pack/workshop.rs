@@ -59,8 +59,8 @@ impl Ran {
     }
 }
 
-/// The items a response returned, in order, each with the table it came from: `Item` and `Items`
-/// (the request's table), a batch's `Responses` by table, a transaction's `Responses` by action.
+/// The items a response returned, in order, each with the table it came from: `Item`, `Items`
+/// and a vector search's results (the request's table), a batch's `Responses` by table, a transaction's `Responses` by action.
 pub(crate) fn returned_items<'a>(request: &Value, response: &'a Value) -> Vec<(String, &'a Map<String, Value>)> {
     let table = request["TableName"].as_str().unwrap_or("").to_string();
     let mut items: Vec<(String, &Map<String, Value>)> = Vec::new();
@@ -69,6 +69,8 @@ pub(crate) fn returned_items<'a>(request: &Value, response: &'a Value) -> Vec<(S
     }
     let listed = response.get("Items").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object);
     items.extend(listed.map(|item| (table.clone(), item)));
+    let searched = response.get("SearchResults").and_then(Value::as_array).into_iter().flatten();
+    items.extend(searched.filter_map(|r| r.get("Item").and_then(Value::as_object)).map(|item| (table.clone(), item)));
     match response.get("Responses") {
         Some(Value::Object(tables)) => {
             for (name, list) in tables {
@@ -358,8 +360,12 @@ mod tests {
 
     #[test]
     fn every_shipped_workshop_validates() {
-        for text in [INTRO, include_str!("../../../../packs/writes.json"), include_str!("../../../../packs/scale.json")]
-        {
+        for text in [
+            INTRO,
+            include_str!("../../../../packs/writes.json"),
+            include_str!("../../../../packs/scale.json"),
+            include_str!("../../../../packs/vectors.json"),
+        ] {
             let validated = validate(text, &clock());
             assert!(validated.problems.is_empty(), "{:?}", validated.problems);
             assert!(validated.facts.len() >= 3);

@@ -2,11 +2,12 @@
 //! playground offers them offline.
 
 /// `(file name, text)` for every shipped example: workbook JSON, or the method's Markdown.
-pub const WORKBOOKS: [(&str, &str); 5] = [
+pub const WORKBOOKS: [(&str, &str); 6] = [
     ("orders-service.workbook.json", include_str!("../../../../examples/orders-service.workbook.json")),
     ("task-board.workbook.json", include_str!("../../../../examples/task-board.workbook.json")),
     ("hot-counter.workbook.json", include_str!("../../../../examples/hot-counter.workbook.json")),
     ("hot-counter-sharded.workbook.json", include_str!("../../../../examples/hot-counter-sharded.workbook.json")),
+    ("semantic-search.workbook.json", include_str!("../../../../examples/semantic-search.workbook.json")),
     ("orders-service.design.md", include_str!("../../../../examples/orders-service.design.md")),
 ];
 

@@ -272,8 +272,9 @@ fn plan_call(
     let index = request.get("IndexName").and_then(Value::as_str).map(String::from);
     if let (Some(index), Some(table)) = (&index, tables.first()) {
         let shape = engine.outline(table).map_err(|e| e.message)?;
-        if !shape.indexes.iter().any(|i| &i.name == index) {
-            let known: Vec<&str> = shape.indexes.iter().map(|i| i.name.as_str()).collect();
+        let vector_indexes = shape.vector_indexes.iter().map(|(name, _, _)| name.as_str());
+        let known: Vec<&str> = shape.indexes.iter().map(|i| i.name.as_str()).chain(vector_indexes).collect();
+        if !known.contains(&index.as_str()) {
             return Err(format!(
                 "table `{table}` has no index `{index}` ({})",
                 if known.is_empty() { "it has no indexes".to_string() } else { format!("it has {}", known.join(", ")) }

@@ -16,6 +16,13 @@ pub struct Prices {
     pub wcu_hour: f64,
     /// USD per GB-month of table and index storage (before the free tier).
     pub storage_gb_month: f64,
+    /// USD per GB a vector index bills (`VectorSearchRequestBytes` of searches and
+    /// `VectorWriteRequestBytes` of writes), when a price was published where these prices were
+    /// read. `None`: the bytes are reported, not priced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector_search_per_gb: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector_write_per_gb: Option<f64>,
 }
 
 /// US East (N. Virginia), Standard table class, after the 2024-11-01 on-demand price reduction.
@@ -28,6 +35,11 @@ pub const US_EAST_1: Prices = Prices {
     rcu_hour: 0.000_13,
     wcu_hour: 0.000_65,
     storage_gb_month: 0.25,
+    // Vector search (2026) meters bytes, and no per-byte price was in the evidence these prices
+    // were read from (the AWS pricing pages as of 2024-11-01, the developer guide's "Monitoring
+    // vector index capacity"): a report gives the vector bytes a month and leaves them unpriced.
+    vector_search_per_gb: None,
+    vector_write_per_gb: None,
 };
 
 /// A table's class (the engine's: CreateTable and UpdateTable name it): Standard-IA trades

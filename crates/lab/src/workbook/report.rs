@@ -97,7 +97,19 @@ pub(crate) fn pattern_units(p: &PatternResult) -> (String, String) {
         (false, true) => format!("{} WCU/s", units(p.write_units_at_peak)),
         _ => format!("{} RCU/s", units(p.read_units_at_peak)),
     };
-    (per_call, at_peak)
+    let vector: u64 = p.vector_bytes.values().sum();
+    if vector == 0 {
+        return (per_call, at_peak);
+    }
+    // A vector search bills bytes alone; a write into a vector index bills both.
+    let bytes = format!("{} B vector", crate::numbers::thousands(vector));
+    let bytes_at_peak =
+        format!("{} B/s vector", crate::numbers::thousands((vector as f64 * p.peak_rps).round() as u64));
+    if p.read_units == 0.0 && p.write_units == 0.0 {
+        (bytes, bytes_at_peak)
+    } else {
+        (format!("{per_call} + {bytes}"), format!("{at_peak} + {bytes_at_peak}"))
+    }
 }
 
 fn cell(text: &str) -> String {
@@ -333,6 +345,18 @@ Each of these could not be read; what was assumed or left out is said, and the p
     ];
     for (label, pick) in lines {
         let _ = writeln!(out, "{}", row(&label, pick(&c.at_peak), expected.map(pick), pick(&c.provisioned)));
+    }
+    if let Some(vector) = c.vector {
+        let _ = writeln!(
+            out,
+            "\nVector indexes bill bytes, not units: {} GB a month at peak (searches' VectorSearchRequestBytes and writes' VectorWriteRequestBytes){}.",
+            crate::numbers::decimal(vector.gb_month_at_peak),
+            if vector.priced {
+                ", in Reads and Writes above"
+            } else {
+                " — not in the totals above: the price table has no published price for them"
+            }
+        );
     }
     let _ = writeln!(out, "\nStorage by table:\n");
     for storage in &c.storage {

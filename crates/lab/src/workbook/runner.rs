@@ -106,6 +106,9 @@ pub struct CallRun {
     /// Read and write units by `table` or `table/index`.
     pub read_units: BTreeMap<String, f64>,
     pub write_units: BTreeMap<String, f64>,
+    /// Bytes a vector index billed (searched, or written by a write), by `table/index`: vector
+    /// indexes meter bytes, not capacity units.
+    pub vector_bytes: BTreeMap<String, u64>,
     pub steps: Vec<Step>,
 }
 
@@ -189,6 +192,7 @@ fn run_call(target: &mut dyn Target, call: &PlannedCall) -> CallRun {
         page_bytes: None,
         read_units: BTreeMap::new(),
         write_units: BTreeMap::new(),
+        vector_bytes: BTreeMap::new(),
         steps: Vec::new(),
     };
     for step in &outcome.steps {
@@ -201,6 +205,9 @@ fn run_call(target: &mut dyn Target, call: &PlannedCall) -> CallRun {
                 }
             }
             StepKind::Write => *run.write_units.entry(target).or_default() += step.units,
+            StepKind::VectorSearch | StepKind::VectorWrite => {
+                *run.vector_bytes.entry(target).or_default() += step.bytes as u64;
+            }
         }
     }
     run.read_units.retain(|_, u| *u > 0.0);

@@ -60,6 +60,13 @@ pub struct PatternResult {
     pub write_units_at_peak: f64,
     /// Units one execution consumes per target (`table` or `table/index`): (read, write).
     pub units_by_target: BTreeMap<String, (f64, f64)>,
+    /// Bytes one execution bills vector indexes (searched, and written by writes), per
+    /// `table/index`: vector indexes meter bytes, not units.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub vector_bytes: BTreeMap<String, u64>,
+    /// Those bytes a month with the pattern at its peak rate, in GB.
+    #[serde(skip_serializing_if = "crate::workbook::analysis::calls::is_zero")]
+    pub vector_gb_month_at_peak: f64,
     /// Per target and kind: the busiest partition key and its units per second.
     pub busiest_key: Vec<KeyLoad>,
     /// Monthly on-demand cost with the pattern at its peak rate all month, and at its average.
@@ -73,6 +80,11 @@ pub struct PatternResult {
     /// requirement for a graded challenge.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub consistency_missed: Option<String>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+pub(crate) fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 pub fn unit(kind: PatternKind) -> &'static str {
@@ -211,6 +223,21 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32, production: 
             units_by_target.entry(target.clone()).or_default().1 += units;
         }
     }
+    let mut vector_bytes: BTreeMap<String, u64> = BTreeMap::new();
+    for (target, bytes) in calls.iter().flat_map(|c| &c.vector_bytes) {
+        *vector_bytes.entry(target.clone()).or_default() += bytes;
+    }
+    let vector_gb_month_at_peak =
+        vector_bytes.values().sum::<u64>() as f64 * pattern.peak_rps * crate::workbook::prices::SECONDS_PER_MONTH / 1e9;
+    for (target, bytes) in &vector_bytes {
+        notes.push(format!(
+            "vector index {target}: {} B a call (vector indexes bill bytes, not units), {} GB a month at the peak rate",
+            crate::numbers::thousands(*bytes),
+            crate::numbers::decimal(
+                *bytes as f64 * pattern.peak_rps * crate::workbook::prices::SECONDS_PER_MONTH / 1e9
+            )
+        ));
+    }
     // An empty f64 sum is -0.0; adding 0.0 keeps reports from printing "-0".
     let read_units: f64 = units_by_target.values().map(|u| u.0).sum::<f64>() + 0.0;
     let write_units: f64 = units_by_target.values().map(|u| u.1).sum::<f64>() + 0.0;
@@ -280,6 +307,8 @@ pub fn judge(pattern: &Pattern, run: &PatternRun, max_fan_out: u32, production: 
         read_units_at_peak: read_units * pattern.peak_rps,
         write_units_at_peak: write_units * pattern.peak_rps,
         units_by_target,
+        vector_bytes,
+        vector_gb_month_at_peak,
         busiest_key,
         monthly_at_peak: 0.0,
         monthly_expected: 0.0,
@@ -415,7 +444,9 @@ fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<(Str
         .iter()
         .filter_map(|s| match s.kind {
             StepKind::Read { consistent } => Some(consistent),
-            StepKind::Write => None,
+            // A vector index is kept asynchronously: a search reads it eventually consistent.
+            StepKind::VectorSearch => Some(false),
+            StepKind::Write | StepKind::VectorWrite => None,
         })
         .collect();
     let name = call.operation.name();
@@ -442,6 +473,14 @@ fn consistency_mismatch(consistency: Consistency, call: &CallRun) -> Option<(Str
 fn key_condition(call: &CallRun) -> String {
     if let Some(expression) = call.request.get("KeyConditionExpression").and_then(Value::as_str) {
         return expression.to_string();
+    }
+    if call.operation == Operation::SearchVectors {
+        let filter = call.request.get("SearchConditionExpression").and_then(Value::as_str);
+        let top_k = call.request.get("TopK").and_then(Value::as_u64).unwrap_or(0);
+        return match filter {
+            Some(filter) => format!("nearest {top_k} where {filter}"),
+            None => format!("nearest {top_k}"),
+        };
     }
     if let Some(key) = call.request.get("Key").and_then(Value::as_object) {
         return key.keys().map(|k| format!("{k} = …")).collect::<Vec<_>>().join(" AND ");

@@ -57,7 +57,19 @@ pub struct Cost {
     pub provisioned: Bill,
     pub storage_gb: f64,
     pub storage: Vec<Storage>,
+    /// What the patterns bill vector indexes, when they use any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector: Option<VectorBytes>,
     pub excluded: &'static str,
+}
+
+/// Vector indexes bill bytes searched and written, not capacity units.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct VectorBytes {
+    /// GB a month with every pattern at its peak rate.
+    pub gb_month_at_peak: f64,
+    /// Whether they are in the bills (the price table has vector prices).
+    pub priced: bool,
 }
 
 /// Prices per table: its class, and the regions its writes and storage are paid in.
@@ -101,9 +113,21 @@ impl<'a> Pricing<'a> {
 /// Fills in a pattern's monthly costs.
 pub fn price_pattern(pattern: &Pattern, result: &mut PatternResult, pricing: &Pricing<'_>) {
     let (reads, writes) = pricing.per_second(&result.units_by_target);
+    let per_second = reads + writes + vector_per_second(pricing.base, result);
     let month = prices::SECONDS_PER_MONTH;
-    result.monthly_at_peak = pattern.peak_rps * month * (reads + writes);
-    result.monthly_expected = pattern.avg_rps.unwrap_or(pattern.peak_rps) * month * (reads + writes);
+    result.monthly_at_peak = pattern.peak_rps * month * per_second;
+    result.monthly_expected = pattern.avg_rps.unwrap_or(pattern.peak_rps) * month * per_second;
+}
+
+/// Dollars per second for one execution a second of what a pattern bills vector indexes: search
+/// bytes (a SearchVectors call) and write bytes (writes into an index), when priced.
+fn vector_per_second(prices: &Prices, result: &PatternResult) -> f64 {
+    let bytes: u64 = result.vector_bytes.values().sum();
+    let price = match result.kind {
+        PatternKind::Read => prices.vector_search_per_gb,
+        PatternKind::Write => prices.vector_write_per_gb,
+    };
+    price.map_or(0.0, |per_gb| bytes as f64 / 1e9 * per_gb)
 }
 
 pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices: Prices, own_region: bool) -> Cost {
@@ -117,6 +141,11 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
             let (reads, writes) = pricing.per_second(&p.units_by_target);
             bill.reads += rate(p) * prices::SECONDS_PER_MONTH * reads;
             bill.writes += rate(p) * prices::SECONDS_PER_MONTH * writes;
+            let vector = rate(p) * prices::SECONDS_PER_MONTH * vector_per_second(&prices, p);
+            match p.kind {
+                PatternKind::Read => bill.reads += vector,
+                PatternKind::Write => bill.writes += vector,
+            }
         }
         bill
     };
@@ -134,6 +163,11 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
             + 0.0,
         storage: storage_cost,
     };
+    let vector_gb: f64 = patterns.iter().map(|p| p.vector_gb_month_at_peak).sum();
+    let vector = (vector_gb > 0.0).then(|| VectorBytes {
+        gb_month_at_peak: vector_gb,
+        priced: prices.vector_search_per_gb.is_some() && prices.vector_write_per_gb.is_some(),
+    });
     Cost {
         prices,
         priced_for_region: own_region,
@@ -142,6 +176,7 @@ pub fn cost(plan: &Plan, patterns: &[PatternResult], runs: &[PatternRun], prices
         provisioned,
         storage_gb,
         storage,
+        vector,
         excluded: EXCLUDED,
     }
 }

@@ -35,6 +35,10 @@ pub fn busiest_keys(pattern: &Pattern, calls: &[CallRun]) -> Vec<KeyLoad> {
         for step in &call.steps {
             // A Scan charges no one partition: it is failed on its own.
             let Some(partition) = &step.partition else { continue };
+            // Vector indexes bill bytes, not the partition's units.
+            if step.kind.is_vector() {
+                continue;
+            }
             let write = step.kind == StepKind::Write;
             *per_key.entry((CallRun::target_of(step), write)).or_default().entry(partition.clone()).or_default() +=
                 step.units;

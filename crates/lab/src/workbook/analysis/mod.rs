@@ -278,6 +278,28 @@ mod tests {
     }
 
     #[test]
+    fn a_vector_search_is_one_call_billed_in_bytes_and_reads_eventually() {
+        let text = include_str!("../../../../../examples/semantic-search.workbook.json");
+        let mut workbook: Value = serde_json::from_str(text).expect("example");
+        workbook["patterns"][0]["consistency"] = json!("strong");
+        let result = design(workbook);
+        let search = &result.patterns[0];
+        assert_eq!((search.operation.as_str(), search.items), ("SearchVectors", 3));
+        assert_eq!((search.read_units, search.write_units), (0.0, 0.0), "vector indexes bill bytes, not units");
+        assert_eq!(search.vector_bytes.get("help_articles/by_meaning"), Some(&1024));
+        assert_eq!(search.verdict, Verdict::Warn);
+        assert!(search.reasons[0].contains("reads eventually consistent"), "{:?}", search.reasons);
+        let publish = result.patterns.iter().find(|p| p.id == "AP4").expect("AP4");
+        assert_eq!((publish.write_units, publish.vector_bytes.values().sum::<u64>()), (1.0, 1024));
+        // 40 searches a second of 1,024 B, all month.
+        let month = 40.0 * 1024.0 * crate::workbook::prices::SECONDS_PER_MONTH / 1e9;
+        assert!((search.vector_gb_month_at_peak - month).abs() < 1e-9);
+        let vector = result.cost.vector.expect("vector bytes in the bill's notes");
+        assert!(!vector.priced, "no published price: reported, not priced");
+        assert!(vector.gb_month_at_peak > month);
+    }
+
+    #[test]
     fn a_whole_scan_is_costed_at_production_size_and_a_limited_one_is_not() {
         let scans = || {
             json!([
@@ -462,6 +484,7 @@ mod tests {
             page_bytes: None,
             read_units: BTreeMap::new(),
             write_units: BTreeMap::new(),
+            vector_bytes: BTreeMap::new(),
             steps: vec![step],
         }
     }
