@@ -56,8 +56,9 @@ class Engine:
     def last_capacity(self):
         """What the last call consumed, whether or not it asked for ``ReturnConsumedCapacity``:
         ``{"total", "read", "write", "tables": {name: {"read", "write", "total"}},
-        "indexes": {"table/index": {...}}, "steps": [...]}``, each step with its arithmetic
-        (``"4,000 B → 1 × 4 KB → ×½ eventually consistent = 0.5 RCU"``)."""
+        "indexes": {"table/index": {...}}, "vector_bytes": {"table/index": bytes}, "steps": [...]}``,
+        each step with its arithmetic (``"4,000 B → 1 × 4 KB → ×½ eventually consistent = 0.5 RCU"``);
+        a vector index bills bytes (a search's, a write's), never units."""
         return json.loads(self._raw.last_capacity())
 
     def load(self, items, table=None):

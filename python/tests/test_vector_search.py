@@ -42,6 +42,10 @@ def test_search_ranks_one_tenant_by_cosine_distance_and_reports_its_bytes():
     assert [(r["Item"]["pk"]["S"], round(r["Score"], 6)) for r in found["SearchResults"]] == [("a", 0.0), ("b", 0.4)]
     assert "embedding" not in found["SearchResults"][0]["Item"], "the vector is left out unless projected"
     assert found["ConsumedCapacity"] == {"VectorSearchRequestBytes": 1024}
+    # The explanation gives the bytes as a step of their own, never as read units.
+    assert engine.last_capacity["vector_bytes"] == {"docs/byTenant": 1024}
+    assert engine.last_capacity["read"] == 0
+    assert "VectorSearchRequestBytes" in engine.last_capacity["steps"][0]["arithmetic"]
     written = engine.call("PutItem", {"TableName": "docs", "ReturnConsumedCapacity": "INDEXES",
                                       "Item": {"pk": {"S": "e"}, "tenant": {"S": "t2"}, "embedding": vector(0, 1, 0)}})
     assert written["ConsumedCapacity"]["VectorIndexes"] == {"byTenant": {"VectorWriteRequestBytes": 1024}}
