@@ -19,10 +19,12 @@ ensure_wasm_target() {
 
 # Build tools, not the product: compiled with a profile that compiles fast (no LTO, light
 # optimisation, no debug info), each in a target directory of its own so two can build at once.
+# TOOL_OPT_LEVEL: 1 by default; trunk takes 0 (it only runs other programs, and it is the longest
+# of the cold path's builds: 18.8 of the 22 minutes a cold scripts/playground took, 2026-12-07).
 tool_install() {
   local name=$1
   shift
-  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL="${TOOL_OPT_LEVEL:-1}" CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
     CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_STRIP=true CARGO_PROFILE_RELEASE_INCREMENTAL=false \
     CARGO_TARGET_DIR="$HOME/.cache/dynalab/tools/$name" cargo install --quiet "$@"
 }
@@ -30,7 +32,7 @@ tool_install() {
 trunk_current() { trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION"; }
 
 ensure_trunk() {
-  trunk_current || tool_install trunk --locked trunk --version "$TRUNK_VERSION"
+  trunk_current || TOOL_OPT_LEVEL=0 tool_install trunk --locked trunk --version "$TRUNK_VERSION"
 }
 
 # Exactly the wasm-bindgen of Cargo.lock.

@@ -317,6 +317,24 @@ try {
     assert.equal(workbook.patterns[0].requests[0].operation, 'GetItem');
   });
 
+  await step('a semantic search opens as the workspace: its SearchVectors patterns prove on the vector index, in bytes, and the call names the search schema', async () => {
+    page.once('dialog', (dialog) => dialog.accept());
+    await t(page, 'design-document').fill(readFileSync(path.join(root, 'examples/semantic-search.workbook.json'), 'utf8'));
+    await t(page, 'open-design-document').click();
+    await t(page, 'notice').getByText(/^The design is open/).waitFor({ timeout: 60000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="inventory-row"]').length === 4);
+    await page.waitForFunction(() => /SearchVectors/.test(document.querySelector('[data-test="pattern-verdict"]')?.textContent ?? ''), null, { timeout: 30000 });
+    const verdict = await row(page, 0).locator('[data-test="pattern-verdict"]').textContent();
+    assert.match(verdict, /^pass SearchVectors · 3 item\(s\) · 1,024 B vector · 40,960 B\/s vector at 40 requests\/s/);
+    assert.equal(await row(page, 0).locator('[data-test="call-index"]').inputValue(), 'by_meaning');
+    await row(page, 0).locator('[data-test="search-controls"]').getByText('tenant (HASH, required), category').waitFor();
+    // Without the HASH attribute the search cannot run, and the row says why.
+    await enter(row(page, 0).locator('[data-test="search-shorthand"]'), 'TopK=3');
+    await page.waitForFunction(() => /needs `tenant=value`/.test(document.querySelector('[data-test="pattern-verdict"]')?.textContent ?? ''), null, { timeout: 30000 });
+    await enter(row(page, 0).locator('[data-test="search-shorthand"]'), "tenant='globex', TopK=2");
+    await page.waitForFunction(() => /^pass SearchVectors · 2 item/.test(document.querySelector('[data-test="pattern-verdict"]')?.textContent ?? ''), null, { timeout: 30000 });
+  });
+
   await step("design notes nobody wrote for Dynalab open as the workspace: the AWS MCP server's Markdown, a designer's note with a cell it cannot read, a Terraform file", async () => {
     const corpus = (name) => readFileSync(path.join(root, 'tests/designs', name), 'utf8');
     page.once('dialog', (dialog) => dialog.accept());

@@ -247,6 +247,10 @@ pub struct TableShape {
     /// Its vector indexes: name, vector attribute and dimensions (for forms; not reported).
     #[serde(skip)]
     pub vector_indexes: Vec<(String, String, usize)>,
+    /// Its vector indexes' search schemas: index, attribute, and whether it is the HASH one (for
+    /// forms; not reported).
+    #[serde(skip)]
+    pub vector_filters: Vec<(String, String, bool)>,
     pub totals: Totals,
     /// The largest item, and the largest item collection (its items and their LSI entries), in
     /// bytes: measured by [`Engine::shape`] (it reads every item), `None` from [`Engine::outline`].
@@ -331,6 +335,19 @@ impl Engine {
                 .vector_indexes
                 .iter()
                 .map(|v| (v.definition.name.clone(), v.definition.attribute.clone(), v.definition.dimensions))
+                .collect(),
+            vector_filters: table
+                .vector_indexes
+                .iter()
+                .flat_map(|v| {
+                    v.definition.search_schema.iter().map(|(attribute, role)| {
+                        (
+                            v.definition.name.clone(),
+                            attribute.name.clone(),
+                            *role == crate::table::vector_index::SearchRole::Hash,
+                        )
+                    })
+                })
                 .collect(),
             totals: Totals { items: table.storage.item_count(), bytes: table.storage.total_bytes() },
             largest_item: None,

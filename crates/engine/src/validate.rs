@@ -34,12 +34,24 @@ impl Violations {
         }
     }
 
-    /// A table or index name: 3–255 characters of `[a-zA-Z0-9_.-]`.
+    /// A table name: 3–255 characters of `[a-zA-Z0-9_.-]`. An empty one breaks the API model's
+    /// own minimum (1: a table name may be an ARN) and only that, one violation (UpdateItem,
+    /// eu-west-2 and us-east-1, 2026-10-09, the autumn-2026 suite's validation ordering).
     pub fn table_name(&mut self, field: &str, name: Option<&String>) {
         let Some(name) = name else {
             return self.required::<String>(field, None);
         };
+        if name.is_empty() {
+            return self.add("''", field, "Member must have length greater than or equal to 1");
+        }
         self.name_rules(field, name, 3);
+    }
+
+    /// Keeps only the first violation: a check that stops at its first error reports that one.
+    #[must_use]
+    pub fn first_only(mut self) -> Self {
+        self.0.truncate(1);
+        self
     }
 
     /// A name with DynamoDB's character rules and a minimum length.
@@ -150,6 +162,11 @@ impl Violations {
 pub const RETURN_CONSUMED_CAPACITY: [&str; 3] = ["INDEXES", "TOTAL", "NONE"];
 /// `ReturnValues`' values, in AWS's order.
 pub const RETURN_VALUES: [&str; 5] = ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"];
+/// `ReturnValues`' values as the older, aggregating layer lists them (UpdateItem without a Key,
+/// 2026-10-09).
+pub const RETURN_VALUES_AGGREGATED: [&str; 5] = ["ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"];
+/// `ConditionalOperator`'s values.
+pub const CONDITIONAL_OPERATOR: [&str; 2] = ["OR", "AND"];
 /// `ReturnValuesOnConditionCheckFailure`'s values.
 pub const RETURN_VALUES_ON_FAILURE: [&str; 2] = ["ALL_OLD", "NONE"];
 /// `ReturnItemCollectionMetrics`' values.
@@ -191,6 +208,16 @@ mod tests {
             v.finish().unwrap_err().message,
             "2 validation errors detected: Value 'a!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value 'a!' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"
         );
+        let mut v = Violations::new();
+        v.table_name("tableName", Some(&String::new()));
+        assert_eq!(
+            v.finish().unwrap_err().message,
+            "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1"
+        );
+        let mut v = Violations::new();
+        v.table_name("tableName", Some(&"a!".to_string()));
+        v.at_least("limit", Some(0), 1);
+        assert!(v.first_only().finish().unwrap_err().message.starts_with("1 validation error detected: Value 'a!'"));
         let mut v = Violations::new();
         v.required::<String>("tableName", None);
         assert_eq!(

@@ -20,8 +20,17 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Operations a pattern's call may be, as the Operation control offers them.
-const OPERATIONS: [&str; 8] =
-    ["GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchGetItem"];
+const OPERATIONS: [&str; 9] = [
+    "GetItem",
+    "Query",
+    "Scan",
+    "PutItem",
+    "UpdateItem",
+    "DeleteItem",
+    "TransactWriteItems",
+    "BatchGetItem",
+    "SearchVectors",
+];
 const SORT_OPERATORS: [&str; 8] = ["", "=", "begins_with", "<", "<=", ">", ">=", "between"];
 
 /// The studio's state: the design as edited, and its last proof.
@@ -74,6 +83,11 @@ impl Ctx {
                 self.show(answer);
             }
         });
+    }
+
+    /// Drops the edits not yet sent: the workspace's design is being replaced.
+    fn forget_pending_edits(self) {
+        self.edits.try_update_value(|n| *n += 1);
     }
 
     /// Hands the worker the design as it is now, before asking it for anything that reads the
@@ -140,6 +154,7 @@ pub fn DesignPage() -> impl IntoView {
         let (epoch, studio) = client::with_facts(|f| (f.epoch, f.studio.clone()));
         if epoch != ctx.epoch.get_value() {
             ctx.epoch.set_value(epoch);
+            ctx.forget_pending_edits();
             ctx.studio.set(studio);
             ctx.prove();
         }
@@ -168,6 +183,9 @@ fn Header(ctx: Ctx) -> impl IntoView {
         {
             return;
         }
+        // An edit still waiting to be sent (a field left by clicking here commits one) belongs to
+        // the design being replaced: it must not land on the one being opened.
+        ctx.forget_pending_edits();
         leptos::task::spawn_local(async move {
             ui.say(&state::done(Ask::OpenDesign { text }).await);
         });
@@ -478,6 +496,7 @@ fn table_entry<'a>(design: &'a mut Design, table: &str) -> &'a mut TableDesign {
         entities: Vec::new(),
         calls: Vec::new(),
         items: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     let last = design.tables.len() - 1;
     &mut design.tables[last]
@@ -844,6 +863,15 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
             if many || matches!(op.as_str(), "GetItem" | "PutItem" | "UpdateItem" | "DeleteItem") {
                 call.index = None;
             }
+            // A vector search names a vector index, and filters by its search schema only.
+            if op == "SearchVectors" && call.operation != op {
+                let vectors = state::table(&table).map(|t| t.vector_indexes).unwrap_or_default();
+                call.index = vectors.first().map(|(name, _, _)| name.clone());
+                call.key_condition = "TopK=10".into();
+            } else if call.operation == "SearchVectors" && op != "SearchVectors" {
+                call.index = None;
+                call.key_condition = String::new();
+            }
             // A Scan takes no key condition: what it reads is the whole table, filtered.
             if op == "Scan" {
                 if let Ok(mut actions) = calls::parse(&call.operation, &call.key_condition) {
@@ -896,7 +924,11 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
         });
     };
     let indexes = move || {
-        state::table(&table()).map(|t| t.indexes.into_iter().map(|i| i.name).collect::<Vec<_>>()).unwrap_or_default()
+        let facts = state::table(&table());
+        if operation() == "SearchVectors" {
+            return facts.map(|t| t.vector_indexes.into_iter().map(|(name, _, _)| name).collect()).unwrap_or_default();
+        }
+        facts.map(|t| t.indexes.into_iter().map(|i| i.name).collect::<Vec<_>>()).unwrap_or_default()
     };
     view! {
         <div class="call-editor" data-test="call-editor">
@@ -911,9 +943,10 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
                         view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
                     }).collect_view()}
                 </select>
-                {matches!(operation().as_str(), "Query" | "Scan").then(|| view! {
+                {matches!(operation().as_str(), "Query" | "Scan" | "SearchVectors").then(|| view! {
                     <select aria-label="Index" data-test="call-index" on:change=set_index>
-                        <option value="" selected=move || index.get().is_none()>"the table"</option>
+                        <option value="" selected=move || index.get().is_none()
+                            disabled=move || operation() == "SearchVectors">"the table"</option>
                         {indexes().into_iter().map(|name| {
                             let selected = index.get_untracked().as_deref() == Some(name.as_str());
                             view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
@@ -930,6 +963,8 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
                 let id = ctx.studio.with_untracked(|s| s.current.inventory.get(i).map(|r| r.id.clone()).unwrap_or_default());
                 if op.starts_with("Transact") || op == "BatchGetItem" {
                     view! { <ActionList ctx id/> }.into_any()
+                } else if op == "SearchVectors" {
+                    view! { <SearchControls ctx id/> }.into_any()
                 } else {
                     view! { <SingleAction ctx id/> }.into_any()
                 }
@@ -946,6 +981,49 @@ fn CallEditor(ctx: Ctx, i: usize) -> impl IntoView {
                         }/>
                 </details>
             })}
+        </div>
+    }
+}
+
+/// A vector search's controls: the equalities its index's search schema allows (the HASH one
+/// required) and TopK, written as the design note's shorthand (`tenant=<tenantId>, TopK=5`). The
+/// proof searches for the vector of the first item that answers them.
+#[component]
+fn SearchControls(ctx: Ctx, id: String) -> impl IntoView {
+    let id = StoredValue::new(id);
+    let call = move || ctx.read(|d| call_of(d, &id.try_get_value().unwrap_or_default()));
+    let schema = move || {
+        let (table, call) = call()?;
+        let facts = state::table(&table)?;
+        let index = call.index?;
+        let filters = facts.vector_filters.into_iter().filter(|(i, _, _)| *i == index);
+        Some(filters.map(|(_, name, hash)| (name, hash)).collect::<Vec<_>>())
+    };
+    let set = move |text: String| {
+        let id = id.get_value();
+        ctx.edit(move |d| {
+            if let Some((table, mut call)) = call_of(d, &id) {
+                call.key_condition = text;
+                set_call(d, &id, &table, Some(call));
+            }
+        });
+    };
+    view! {
+        <div class="search-controls" data-test="search-controls">
+            <p class="muted">{move || match schema() {
+                None => "Choose the table's vector index.".to_string(),
+                Some(filters) if filters.is_empty() => "This index has no search schema: the search compares every vector.".to_string(),
+                Some(filters) => format!(
+                    "Filters by equality on its search schema: {}. The proof searches for the vector of the first item that answers them.",
+                    filters.iter().map(|(name, hash)| if *hash { format!("{name} (HASH, required)") } else { name.clone() }).collect::<Vec<_>>().join(", ")
+                ),
+            }}</p>
+            <label>"Filters and TopK "
+                <input type="text" data-test="search-shorthand" aria-label="Vector search filters and TopK"
+                    placeholder="tenant=<tenantId>, TopK=5"
+                    prop:value=move || call().map(|(_, c)| c.key_condition).unwrap_or_default()
+                    on:change=move |ev| set(event_target_value(&ev))/>
+            </label>
         </div>
     }
 }

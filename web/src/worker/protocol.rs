@@ -303,6 +303,9 @@ pub struct TableFacts {
     /// Vector indexes: name, vector attribute, dimensions.
     #[serde(default)]
     pub vector_indexes: Vec<(String, String, usize)>,
+    /// Their search schemas: index, attribute, whether it is the HASH one.
+    #[serde(default)]
+    pub vector_filters: Vec<(String, String, bool)>,
     pub latest_stream_arn: Option<String>,
     pub items: usize,
     pub bytes: usize,
@@ -340,6 +343,7 @@ impl TableFacts {
                 })
                 .collect(),
             vector_indexes: shape.vector_indexes.clone(),
+            vector_filters: shape.vector_filters.clone(),
             latest_stream_arn: shape.latest_stream_arn.clone(),
             items: shape.totals.items,
             bytes: shape.totals.bytes,

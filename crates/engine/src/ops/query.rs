@@ -12,7 +12,7 @@ use crate::expression::legacy::{self, Kind, Rewritten};
 use crate::expression::{ExprKind, ExpressionParams};
 use crate::table::index::EntryPlace;
 use crate::table::{ItemJson, KeyAttribute, KeySchema, StoredItem, Table};
-use crate::validate::{Violations, RETURN_CONSUMED_CAPACITY, SELECT};
+use crate::validate::{Violations, CONDITIONAL_OPERATOR, RETURN_CONSUMED_CAPACITY, SELECT};
 use crate::value::{AttributeValue, Deferred, Item, KeyValue, StartKeyWords};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -248,6 +248,15 @@ pub fn run(engine: &Engine, input: QueryInput) -> Result<ReadOutput<'_>> {
 
 /// The checks, in DynamoDB's order, up to the first that needs the table.
 pub fn check(mut input: QueryInput) -> Result<Checked> {
+    // A ConditionalOperator outside its enum over two or more QueryFilter conditions is answered
+    // bare and alone, before any other member error, with this odd list (eu-west-2 and us-east-1,
+    // 2026-10-09).
+    let joins_filters = input.query_filter.as_ref().and_then(serde_json::Value::as_object).is_some_and(|f| f.len() > 1);
+    if joins_filters && input.conditional_operator.as_deref().is_some_and(|o| !CONDITIONAL_OPERATOR.contains(&o)) {
+        return Err(DynamoError::validation(
+            "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]",
+        ));
+    }
     let mut v = Violations::new();
     v.table_name("tableName", input.table_name.as_ref());
     if let Some(index) = &input.index_name {
@@ -256,7 +265,7 @@ pub fn check(mut input: QueryInput) -> Result<Checked> {
     v.at_least("limit", input.limit, 1);
     v.one_of("select", input.select.as_ref(), &SELECT);
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
-    v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &["OR", "AND"]);
+    v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &CONDITIONAL_OPERATOR);
     legacy::check_operators(&mut v, "queryFilter", input.query_filter.as_ref());
     legacy::check_operators(&mut v, "keyConditions", input.key_conditions.as_ref());
     v.non_empty_list("attributesToGet", input.attributes_to_get.as_ref());

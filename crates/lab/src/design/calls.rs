@@ -31,6 +31,7 @@ pub fn operation_name(text: &str) -> Option<&'static str> {
         }
         "transactgetitems" | "transactget" | "readtransaction" => "TransactGetItems",
         "batchgetitem" | "batchget" => "BatchGetItem",
+        "searchvectors" | "vectorsearch" | "searchvector" => "SearchVectors",
         _ => return None,
     })
 }
@@ -64,7 +65,7 @@ pub struct Action {
     pub condition: Option<String>,
 }
 
-const OPTIONS: [&str; 11] = [
+const OPTIONS: [&str; 12] = [
     "ScanIndexForward",
     "Limit",
     "ConsistentRead",
@@ -76,6 +77,7 @@ const OPTIONS: [&str; 11] = [
     "Order",
     "Page",
     "Table",
+    "TopK",
 ];
 
 /// Parses a note's key condition for `operation`: one action, or a transaction's several.
@@ -447,9 +449,108 @@ fn build_on_items(
                 json!({"TransactItems": keys.into_iter().map(|k| json!({"Get": {"TableName": table.name, "Key": k}})).collect::<Vec<_>>()})
             }
         }
+        "SearchVectors" => Value::Object(search_request(fixture, &actions[0], index, &mut bound)?),
         other => return Err(format!("`{other}` cannot be built from a design note")),
     };
     Ok(Built { operation: operation.to_string(), request })
+}
+
+/// A vector search: the equalities its search schema allows (`tenant=<tenantId>,
+/// category=billing`), `TopK` (10 when not given) and a projection, searching for the vector of the
+/// first item that answers the equalities ("more like this one": it is its own nearest, at 0).
+fn search_request(
+    fixture: &Fixture,
+    action: &Action,
+    index: Option<&str>,
+    bound: &mut Bindings,
+) -> Result<Map<String, Value>, String> {
+    let table = fixture.table;
+    let names: Vec<&str> = table.vector_indexes.iter().map(|v| v.name.as_str()).collect();
+    let vectors = index.and_then(|name| table.vector_index(name)).ok_or_else(|| {
+        if names.is_empty() {
+            format!("a SearchVectors reads a vector index, and `{}` has none", table.name)
+        } else {
+            format!("a SearchVectors names one of `{}`'s vector indexes: {}", table.name, names.join(", "))
+        }
+    })?;
+    for part in &action.key {
+        let KeyPart::Compare { attribute, op: "=", .. } = part else {
+            return Err(format!("`{}`: a vector search filters by equality only (ATTRIBUTE=value)", part.attribute()));
+        };
+        if !vectors.filters().any(|f| &f.name == attribute) {
+            let schema: Vec<&str> = vectors.filters().map(|f| f.name.as_str()).collect();
+            return Err(format!(
+                "`{attribute}` is not in the search schema of `{}` ({})",
+                vectors.name,
+                if schema.is_empty() { "it has none".to_string() } else { schema.join(", ") }
+            ));
+        }
+    }
+    if let Some(hash) = vectors.hash_filter.as_ref().filter(|h| !action.key.iter().any(|p| p.attribute() == h.name)) {
+        return Err(format!(
+            "a search of `{}` needs `{}=value`: its search schema's HASH attribute",
+            vectors.name, hash.name
+        ));
+    }
+    let answers = |item: &Map<String, Value>, b: &mut Bindings| {
+        item.get(&vectors.attribute).and_then(|v| v.get("L")).is_some()
+            && action.key.iter().all(|part| match part {
+                KeyPart::Compare { attribute, value, .. } => {
+                    item.get(attribute).and_then(text_of).is_some_and(|text| value.matches(&text, b))
+                }
+                _ => false,
+            })
+    };
+    let (chosen, b) = fixture
+        .items
+        .iter()
+        .find_map(|(_, item)| {
+            let mut b = bound.clone();
+            answers(item, &mut b).then_some((item, b))
+        })
+        .ok_or_else(|| {
+            format!(
+                "no item of `{}` holds a vector in `{}` that answers the search's filters",
+                table.name, vectors.attribute
+            )
+        })?;
+    *bound = b;
+    let mut request = Map::new();
+    request.insert("TableName".into(), json!(table.name));
+    request.insert("IndexName".into(), json!(vectors.name));
+    request.insert("SearchVector".into(), chosen[&vectors.attribute]["L"].clone());
+    let mut placeholders = Placeholders::default();
+    let mut parts = Vec::new();
+    for part in &action.key {
+        let KeyPart::Compare { attribute, value, .. } = part else { continue };
+        let text = value.fill(bound).ok_or_else(|| format!("`{value}`: no item gives its placeholders a value"))?;
+        let kind = vectors.filters().find(|f| &f.name == attribute).map_or("S", |f| f.kind.as_str());
+        let typed = if kind == "N" { json!({"N": text}) } else { json!({"S": text}) };
+        parts.push(format!("{} = {}", placeholders.name(attribute), placeholders.value(typed)));
+    }
+    if !parts.is_empty() {
+        request.insert("SearchConditionExpression".into(), json!(parts.join(" AND ")));
+    }
+    let mut top_k = 10;
+    for (option, value) in &action.options {
+        match option.as_str() {
+            "TopK" => {
+                top_k = value
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=100).contains(n))
+                    .ok_or_else(|| format!("TopK={value}: a whole number from 1 to 100"))?;
+            }
+            "Projection" | "ProjectionExpression" => {
+                apply_option(&mut request, option, value, bound, &mut placeholders)?
+            }
+            other => return Err(format!("{other}: not an option of a vector search (TopK, Projection)")),
+        }
+    }
+    request.insert("TopK".into(), json!(top_k));
+    placeholders.add_to(&mut request);
+    Ok(request)
 }
 
 fn text_of(value: &Value) -> Option<String> {
@@ -1036,6 +1137,7 @@ pub fn from_request(operation: &str, request: &Value) -> Result<(String, CallRow
                 ("Limit", "Limit"),
                 ("ConsistentRead", "ConsistentRead"),
                 ("Select", "Select"),
+                ("TopK", "TopK"),
             ] {
                 if let Some(value) = request.get(field) {
                     let shown = value.as_str().map_or_else(|| value.to_string(), String::from);
@@ -1084,9 +1186,11 @@ fn action_from(body: &Value, put: bool) -> Result<Action, String> {
             });
         }
     }
-    if let Some(condition) = body.get("KeyConditionExpression").and_then(Value::as_str) {
-        for piece in split_and(&inline(condition)) {
-            action.key.push(key_part(piece.trim())?);
+    for field in ["KeyConditionExpression", "SearchConditionExpression"] {
+        if let Some(condition) = body.get(field).and_then(Value::as_str) {
+            for piece in split_and(&inline(condition)) {
+                action.key.push(key_part(piece.trim())?);
+            }
         }
     }
     if let Some(update) = body.get("UpdateExpression").and_then(Value::as_str) {

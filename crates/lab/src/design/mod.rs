@@ -86,6 +86,31 @@ pub struct TableDesign {
     /// are the fixture, in place of the items the layout would generate.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// Its vector indexes (semantic search), which a `SearchVectors` call names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vector_indexes: Vec<VectorIndexDesign>,
+}
+
+/// A vector index: the list-of-numbers attribute it reads, its size and distance, and its search
+/// schema (the HASH attribute every search names, and the inline filters).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VectorIndexDesign {
+    pub name: String,
+    pub attribute: String,
+    pub dimensions: u32,
+    /// `COSINE`, `EUCLIDEAN` or `DOT_PRODUCT`.
+    pub distance: String,
+    pub hash_filter: Option<KeyAttribute>,
+    #[serde(default)]
+    pub inline_filters: Vec<KeyAttribute>,
+    pub projection: Projection,
+}
+
+impl VectorIndexDesign {
+    /// The search schema's attributes, the HASH one first.
+    pub fn filters(&self) -> impl Iterator<Item = &KeyAttribute> {
+        self.hash_filter.iter().chain(&self.inline_filters)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,6 +207,10 @@ impl Design {
 impl TableDesign {
     pub fn index(&self, name: &str) -> Option<&IndexDesign> {
         self.indexes.iter().find(|i| i.name == name)
+    }
+
+    pub fn vector_index(&self, name: &str) -> Option<&VectorIndexDesign> {
+        self.vector_indexes.iter().find(|i| i.name == name)
     }
 
     /// Partition and sort key of the table, or of one of its indexes.

@@ -395,6 +395,37 @@ fn create_table(table: &TableDesign, notes: &mut Vec<String>) -> Value {
     if !local.is_empty() {
         request["LocalSecondaryIndexes"] = Value::Array(local);
     }
+    if !table.vector_indexes.is_empty() {
+        let mut definitions = request["AttributeDefinitions"].as_array().cloned().unwrap_or_default();
+        let mut vector_indexes = Vec::new();
+        for index in &table.vector_indexes {
+            let mut schema = Vec::new();
+            for (filter, role) in index
+                .hash_filter
+                .iter()
+                .map(|f| (f, "HASH"))
+                .chain(index.inline_filters.iter().map(|f| (f, "INLINE_FILTER")))
+            {
+                if !definitions.iter().any(|d| d["AttributeName"] == filter.name.as_str()) {
+                    definitions.push(json!({"AttributeName": filter.name, "AttributeType": filter.kind}));
+                }
+                schema.push(json!({"AttributeName": filter.name, "SearchSchemaElementType": role}));
+            }
+            let mut entry = json!({
+                "IndexName": index.name,
+                "VectorAttribute": {"AttributeName": index.attribute},
+                "Dimensions": index.dimensions,
+                "DistanceFunction": index.distance,
+                "Projection": projection(&index.projection),
+            });
+            if !schema.is_empty() {
+                entry["SearchSchema"] = Value::Array(schema);
+            }
+            vector_indexes.push(entry);
+        }
+        request["AttributeDefinitions"] = Value::Array(definitions);
+        request["VectorIndexes"] = Value::Array(vector_indexes);
+    }
     request
 }
 

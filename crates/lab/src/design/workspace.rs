@@ -6,7 +6,7 @@
 
 use super::fixture::Layout;
 use super::to_workbook::Bound;
-use super::{Converted, Design, IndexDesign, KeyAttribute, Projection, TableDesign};
+use super::{Converted, Design, IndexDesign, KeyAttribute, Projection, TableDesign, VectorIndexDesign};
 use dynalab_engine::Engine;
 use serde_json::{Map, Value};
 
@@ -63,6 +63,13 @@ pub fn table_from_create(create: &Value, design: Option<&TableDesign>) -> Option
             });
         }
     }
+    let vector_indexes = create
+        .get("VectorIndexes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|index| vector_index_from_create(index, &attribute))
+        .collect();
     let settings = match create.get("BillingMode").and_then(Value::as_str) {
         Some("PAY_PER_REQUEST") => "on-demand".to_string(),
         _ => {
@@ -80,6 +87,32 @@ pub fn table_from_create(create: &Value, design: Option<&TableDesign>) -> Option
         entities: design.map(|d| d.entities.clone()).unwrap_or_default(),
         calls: design.map(|d| d.calls.clone()).unwrap_or_default(),
         items: Vec::new(),
+        vector_indexes,
+    })
+}
+
+/// A `VectorIndexes` member of a CreateTable request; `attribute` types a search-schema attribute.
+fn vector_index_from_create(index: &Value, attribute: &dyn Fn(&str) -> KeyAttribute) -> Option<VectorIndexDesign> {
+    let schema = index.get("SearchSchema").and_then(Value::as_array);
+    let with_role = |role: &str| -> Vec<KeyAttribute> {
+        schema
+            .into_iter()
+            .flatten()
+            .filter(|e| e.get("SearchSchemaElementType").and_then(Value::as_str) == Some(role))
+            .filter_map(|e| e.get("AttributeName").and_then(Value::as_str).map(attribute))
+            .collect()
+    };
+    Some(VectorIndexDesign {
+        name: index.get("IndexName")?.as_str()?.to_string(),
+        attribute: index.get("VectorAttribute")?.get("AttributeName")?.as_str()?.to_string(),
+        dimensions: u32::try_from(index.get("Dimensions")?.as_u64()?).ok()?,
+        distance: index.get("DistanceFunction").and_then(Value::as_str).unwrap_or("COSINE").to_string(),
+        hash_filter: with_role("HASH").into_iter().next(),
+        inline_filters: with_role("INLINE_FILTER"),
+        projection: match index.get("Projection").and_then(|p| p.get("ProjectionType")).and_then(Value::as_str) {
+            Some("KEYS_ONLY") => Projection::KeysOnly,
+            _ => Projection::All,
+        },
     })
 }
 
@@ -367,6 +400,41 @@ mod tests {
             );
         }
         assert!(notes.iter().any(|n| n.starts_with("pattern AP7 expects TransactionCanceledException")), "{notes:?}");
+    }
+
+    /// A vector search is a pattern of the studio: its call names the vector index, filters by
+    /// the search schema, and proves on the workspace as the workbook's own request does.
+    #[test]
+    fn a_vector_search_pattern_proves_in_the_workspace_as_in_its_workbook() {
+        let text = include_str!("../../../../examples/semantic-search.workbook.json");
+        let workbook = crate::workbook::Workbook::parse(text).expect("workbook");
+        let (engine, design, _) = from_workbook(&workbook, clock()).expect("opens");
+        let table = &design.tables[0];
+        let vectors = &table.vector_indexes[0];
+        assert_eq!(
+            (vectors.name.as_str(), vectors.attribute.as_str(), vectors.dimensions),
+            ("by_meaning", "embedding", 8)
+        );
+        assert_eq!(vectors.hash_filter.as_ref().map(|h| h.name.as_str()), Some("tenant"));
+        let search = table.calls.iter().find(|c| c.id == "AP2").expect("AP2's call");
+        assert_eq!(
+            (search.operation.as_str(), search.key_condition.as_str(), search.index.as_deref()),
+            ("SearchVectors", "tenant='acme', category='billing', TopK=5", Some("by_meaning"))
+        );
+        let proven = check_on(&prove_on(&engine, &design).expect("proves").workbook, engine.clone()).expect("checks");
+        let found: Vec<(&str, &str, u64, Verdict)> =
+            proven.result.patterns.iter().map(|p| (p.id.as_str(), p.operation.as_str(), p.items, p.verdict)).collect();
+        assert_eq!(found[0], ("AP1", "SearchVectors", 3, Verdict::Pass));
+        assert_eq!(found[1], ("AP2", "SearchVectors", 2, Verdict::Pass));
+        assert_eq!(proven.result.patterns[0].vector_bytes.get("help_articles/by_meaning"), Some(&1024));
+        // A search without the schema's HASH attribute is refused before it runs, saying why.
+        let mut missing = design.clone();
+        missing.tables[0].calls.iter_mut().find(|c| c.id == "AP1").expect("AP1").key_condition = "TopK=3".into();
+        let refused = prove_on(&engine, &missing).map(|c| c.workbook.patterns[0].no_call.clone());
+        assert!(
+            format!("{refused:?}").contains("needs `tenant=value`: its search schema's HASH attribute"),
+            "{refused:?}"
+        );
     }
 
     /// Every format the importers read opens as a workspace: a Terraform file, a Serverless

@@ -526,6 +526,7 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
         entities: Vec::new(),
         calls,
         items: Vec::new(),
+        vector_indexes: Vec::new(),
     };
     let inferred = infer_indexes(&mut table, &section.calls);
     for grid in &section.layouts {

@@ -43,6 +43,7 @@ pub(super) fn onetable(schema: &Map<String, Value>) -> Result<Imported, String> 
         entities: Vec::new(),
         calls: Vec::new(),
         items: Vec::new(),
+        vector_indexes: Vec::new(),
     };
     for (index_name, index) in indexes.iter().filter(|(n, _)| n.as_str() != "primary") {
         let local = index.get("type").and_then(Value::as_str) == Some("local");
