@@ -398,11 +398,15 @@ fn CreateTableForm() -> impl IntoView {
             {index_rows(form.lsis, false)}
             <button on:click=move |_| form.lsis.update(|l| l.push(IndexForm::new(&format!("lsi{}", l.len() + 1), "", "lsi_sk:S")))>"+ LSI"</button>
             {error_at(Field::Lsi)}
-            <h3>"Vector indexes"</h3>
-            <p class="muted">"Semantic search (SearchVectors) over a list of numbers: an on-demand table, at most 5. A HASH filter is an attribute every search must name, as a partition key for vectors; inline filters narrow a search by equality."</p>
-            {vector_rows(form.vector_indexes)}
-            <button on:click=move |_| form.vector_indexes.update(|l| l.push(VectorIndexForm::new(&format!("vectors{}", l.len() + 1))))
-                data-test="add-vector-index">"+ Vector index"</button>
+            // Folded until asked for: most tables have none, and the Create button stays near the
+            // fields above it on a phone.
+            <details class="vector-indexes" prop:open=move || !form.vector_indexes.get().is_empty()>
+                <summary><h3>"Vector indexes (semantic search)"</h3></summary>
+                <p class="muted">"SearchVectors over a list of numbers: an on-demand table, at most 5. A HASH filter is an attribute every search must name, as a partition key for vectors; inline filters narrow a search by equality."</p>
+                {vector_rows(form.vector_indexes)}
+                <button on:click=move |_| form.vector_indexes.update(|l| l.push(VectorIndexForm::new(&format!("vectors{}", l.len() + 1))))
+                    data-test="add-vector-index">"+ Vector index"</button>
+            </details>
             {error_at(Field::Vector)}
             <details>
                 <summary>"The CreateTable request"</summary>

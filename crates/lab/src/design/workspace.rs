@@ -40,20 +40,7 @@ pub fn table_from_create(create: &Value, design: Option<&TableDesign>) -> Option
             let Some(index_name) = index.get("IndexName").and_then(Value::as_str) else { continue };
             let Some(index_schema) = index.get("KeySchema") else { continue };
             let Some(partition) = keys(index_schema, "HASH") else { continue };
-            let projection = index.get("Projection");
-            let projection = match projection.and_then(|p| p.get("ProjectionType")).and_then(Value::as_str) {
-                Some("KEYS_ONLY") => Projection::KeysOnly,
-                Some("INCLUDE") => Projection::Include(
-                    projection
-                        .and_then(|p| p.get("NonKeyAttributes"))
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|n| n.as_str().map(String::from))
-                        .collect(),
-                ),
-                _ => Projection::All,
-            };
+            let projection = projection_of(index.get("Projection"));
             indexes.push(IndexDesign {
                 name: index_name.to_string(),
                 local,
@@ -109,11 +96,25 @@ fn vector_index_from_create(index: &Value, attribute: &dyn Fn(&str) -> KeyAttrib
         distance: index.get("DistanceFunction").and_then(Value::as_str).unwrap_or("COSINE").to_string(),
         hash_filter: with_role("HASH").into_iter().next(),
         inline_filters: with_role("INLINE_FILTER"),
-        projection: match index.get("Projection").and_then(|p| p.get("ProjectionType")).and_then(Value::as_str) {
-            Some("KEYS_ONLY") => Projection::KeysOnly,
-            _ => Projection::All,
-        },
+        projection: projection_of(index.get("Projection")),
     })
+}
+
+/// An index's `Projection` as a CreateTable request gives it.
+fn projection_of(projection: Option<&Value>) -> Projection {
+    match projection.and_then(|p| p.get("ProjectionType")).and_then(Value::as_str) {
+        Some("KEYS_ONLY") => Projection::KeysOnly,
+        Some("INCLUDE") => Projection::Include(
+            projection
+                .and_then(|p| p.get("NonKeyAttributes"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.as_str().map(String::from))
+                .collect(),
+        ),
+        _ => Projection::All,
+    }
 }
 
 /// The workspace's tables with the design's layouts and calls; a table the design names that the
@@ -427,6 +428,18 @@ mod tests {
         assert_eq!(found[0], ("AP1", "SearchVectors", 3, Verdict::Pass));
         assert_eq!(found[1], ("AP2", "SearchVectors", 2, Verdict::Pass));
         assert_eq!(proven.result.patterns[0].vector_bytes.get("help_articles/by_meaning"), Some(&1024));
+        // The method's Markdown carries the vector index, and the call still names it.
+        let text = crate::design::markdown::write(&design);
+        assert!(
+            text.contains(
+                "| by_meaning | embedding | 8 | COSINE | tenant (S, HASH), category (S) | INCLUDE title, category |"
+            ),
+            "{text}"
+        );
+        let (read_back, _) = read(&text).expect("reads back");
+        assert!(read_back.unread.is_empty(), "{:?}", read_back.unread);
+        assert_eq!(read_back.tables[0].vector_indexes, design.tables[0].vector_indexes);
+        assert!(read_back.tables[0].indexes.is_empty(), "no GSI invented for the vector index");
         // A search without the schema's HASH attribute is refused before it runs, saying why.
         let mut missing = design.clone();
         missing.tables[0].calls.iter_mut().find(|c| c.id == "AP1").expect("AP1").key_condition = "TopK=3".into();

@@ -10,7 +10,7 @@ use super::cells::{
 use super::scan::{squash, Grid};
 use crate::design::fixture::MAX_PRODUCTION_ITEMS;
 use crate::design::template::Template;
-use crate::design::{CallRow, Entity, IndexDesign, InventoryRow, Projection, TableDesign, Unread};
+use crate::design::{CallRow, Entity, IndexDesign, InventoryRow, Projection, TableDesign, Unread, VectorIndexDesign};
 use crate::numbers::thousands;
 
 /// What reading noted and what it could not read.
@@ -392,6 +392,106 @@ pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>
             projection: projection_value.unwrap_or(Projection::All),
         });
     }
+}
+
+/// A table's vector indexes: `| Vector index | Vector attribute | Dimensions | Distance | Search
+/// schema | Projection |`, the search schema as `tenant (S, HASH), category (S)`. A row with a cell
+/// that cannot be read is left out and named.
+pub fn read_vector_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<VectorIndexDesign>) {
+    let attribute = grid.column_containing(&["attribute"]).filter(|c| *c != 0);
+    let dimensions = grid.column_containing(&["dimension"]);
+    let distance = grid.column_containing(&["distance", "metric"]);
+    let schema = grid.column_containing(&["schema", "filter"]);
+    let projection = grid.column_containing(&["projection", "projected"]);
+    for (line, row) in &grid.rows {
+        let (line, row) = (*line, row.as_slice());
+        let name = cell(row, Some(0)).trim_matches('`');
+        if blank(name) {
+            continue;
+        }
+        let here = |column: Option<usize>| at("vector index table", grid, line, row, column);
+        if !super::cells::valid_name(name) {
+            let problem =
+                format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out");
+            sink.unread(here(Some(0)), problem, Vec::new());
+            continue;
+        }
+        let vector = cell(row, attribute).trim().trim_matches('`');
+        if blank(vector) || vector.contains(char::is_whitespace) {
+            sink.unread(
+                here(attribute),
+                "a vector index reads one attribute (a list of numbers): the index is left out",
+                Vec::new(),
+            );
+            continue;
+        }
+        let Some(size) = cell(row, dimensions).trim().parse::<u32>().ok().filter(|d| (1..=4096).contains(d)) else {
+            sink.unread(
+                here(dimensions),
+                "dimensions are a whole number from 1 to 4096: the index is left out",
+                Vec::new(),
+            );
+            continue;
+        };
+        let metric = cell(row, distance).trim().to_ascii_uppercase().replace([' ', '-'], "_");
+        let metric = match metric.as_str() {
+            "" | "COSINE" => "COSINE",
+            "EUCLIDEAN" | "L2" => "EUCLIDEAN",
+            "DOT_PRODUCT" | "DOT" | "INNER_PRODUCT" => "DOT_PRODUCT",
+            other => {
+                sink.unread(
+                    here(distance),
+                    format!("`{other}` is not a distance (COSINE, EUCLIDEAN, DOT_PRODUCT): COSINE assumed"),
+                    Vec::new(),
+                );
+                "COSINE"
+            }
+        };
+        let (mut hash_filter, mut inline_filters) = (None, Vec::new());
+        let parts = crate::design::calls::split_top(cell(row, schema), ',');
+        for part in parts.into_iter().filter(|p| !blank(p)) {
+            match schema_filter(part) {
+                Ok((filter, true)) if hash_filter.is_none() => hash_filter = Some(filter),
+                Ok((filter, _)) => inline_filters.push(filter),
+                Err(why) => sink.unread(here(schema), format!("{why}: that filter is left out"), Vec::new()),
+            }
+        }
+        let projection_value = match read_projection(cell(row, projection)) {
+            Ok(projected) => projected.unwrap_or(Projection::All),
+            Err(why) => {
+                sink.unread(here(projection), format!("{why}: ALL assumed"), Vec::new());
+                Projection::All
+            }
+        };
+        indexes.push(VectorIndexDesign {
+            name: name.to_string(),
+            attribute: vector.to_string(),
+            dimensions: size,
+            distance: metric.to_string(),
+            hash_filter,
+            inline_filters,
+            projection: projection_value,
+        });
+    }
+}
+
+/// `tenant (S, HASH)` → the attribute and whether it is the HASH one; `category`, `year (N)` are
+/// inline filters.
+fn schema_filter(part: &str) -> Result<(crate::design::KeyAttribute, bool), String> {
+    let part = part.trim();
+    let (name, inside) = match part.find('(') {
+        Some(open) if part.ends_with(')') => (&part[..open], &part[open + 1..part.len() - 1]),
+        _ => (part, ""),
+    };
+    let (mut hash, mut kind) = (false, "S");
+    for word in inside.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match word.to_ascii_uppercase().as_str() {
+            "HASH" => hash = true,
+            "INLINE" | "INLINE_FILTER" | "FILTER" => {}
+            _ => kind = word,
+        }
+    }
+    Ok((key_attribute(&format!("{} ({kind})", name.trim()))?, hash))
 }
 
 /// Columns of an entity layout that are not attributes.

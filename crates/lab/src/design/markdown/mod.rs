@@ -128,6 +128,29 @@ fn write_table(out: &mut String, t: &TableDesign, inventory: &[super::InventoryR
         });
         table(out, &["Index", "Partition key", "Sort key", "Projection", "Type"], rows);
     }
+    if !t.vector_indexes.is_empty() {
+        let rows = t.vector_indexes.iter().map(|index| {
+            let filters = index
+                .hash_filter
+                .iter()
+                .map(|f| format!("{} ({}, HASH)", f.name, f.kind))
+                .chain(index.inline_filters.iter().map(|f| format!("{} ({})", f.name, f.kind)))
+                .collect::<Vec<_>>();
+            vec![
+                index.name.clone(),
+                index.attribute.clone(),
+                index.dimensions.to_string(),
+                index.distance.clone(),
+                if filters.is_empty() { "-".into() } else { filters.join(", ") },
+                index.projection.to_string(),
+            ]
+        });
+        table(
+            out,
+            &["Vector index", "Vector attribute", "Dimensions", "Distance", "Search schema", "Projection"],
+            rows,
+        );
+    }
     if !t.calls.is_empty() {
         let rows = t.calls.iter().map(|call| {
             // A call made in the studio names its pattern through the inventory.

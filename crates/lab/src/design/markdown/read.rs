@@ -26,6 +26,7 @@ struct Section {
     bullet_sort: Option<KeyAttribute>,
     layouts: Vec<Grid>,
     indexes: Vec<Grid>,
+    vector_indexes: Vec<Grid>,
     calls: Vec<Grid>,
     samples: Vec<Grid>,
     /// `### NAME GSI` sections: their bullets.
@@ -176,6 +177,7 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                     GridKind::Calls => section(&mut sections, &mut loose, in_section).calls.push(grid),
                     GridKind::Layout => section(&mut sections, &mut loose, in_section).layouts.push(grid),
                     GridKind::Indexes => section(&mut sections, &mut loose, in_section).indexes.push(grid),
+                    GridKind::VectorIndexes => section(&mut sections, &mut loose, in_section).vector_indexes.push(grid),
                     GridKind::Cost => sink.notes.push(format!(
                         "line {}: a cost table ({}): left out — Dynalab prices the design from its own run",
                         grid.line,
@@ -193,6 +195,7 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
     }
     let has_loose = !(loose.layouts.is_empty()
         && loose.indexes.is_empty()
+        && loose.vector_indexes.is_empty()
         && loose.calls.is_empty()
         && loose.samples.is_empty()
         && loose.index_sections.is_empty());
@@ -217,6 +220,7 @@ pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
                 let first = &mut sections[0];
                 first.layouts.splice(0..0, loose.layouts);
                 first.indexes.splice(0..0, loose.indexes);
+                first.vector_indexes.splice(0..0, loose.vector_indexes);
                 first.calls.splice(0..0, loose.calls);
                 first.samples.splice(0..0, loose.samples);
                 first.index_sections.splice(0..0, loose.index_sections);
@@ -369,6 +373,7 @@ enum GridKind {
     Calls,
     Layout,
     Indexes,
+    VectorIndexes,
     Cost,
     Other,
 }
@@ -398,6 +403,8 @@ fn kind_of(grid: &Grid, under_cost_heading: bool) -> GridKind {
         GridKind::Inventory
     } else if first == "entity" || (first == "entitytype" && grid.header.len() > 2 && !has("description")) {
         GridKind::Layout
+    } else if matches!(first.as_str(), "vectorindex" | "vectorindexes" | "vectorindexname") {
+        GridKind::VectorIndexes
     } else if matches!(first.as_str(), "index" | "indexname" | "gsi" | "name")
         && grid.column_containing(&["partition", "pk", "hash"]).is_some()
     {
@@ -435,6 +442,10 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
     let mut indexes = Vec::new();
     for grid in &section.indexes {
         grids::read_indexes(grid, sink, &mut indexes);
+    }
+    let mut vector_indexes = Vec::new();
+    for grid in &section.vector_indexes {
+        grids::read_vector_indexes(grid, sink, &mut vector_indexes);
     }
     for index in &section.index_sections {
         let Some(partition) = index.partition.clone() else {
@@ -526,7 +537,7 @@ fn build_table(mut section: Section, sink: &mut Sink) -> Option<TableDesign> {
         entities: Vec::new(),
         calls,
         items: Vec::new(),
-        vector_indexes: Vec::new(),
+        vector_indexes,
     };
     let inferred = infer_indexes(&mut table, &section.calls);
     for grid in &section.layouts {
@@ -594,7 +605,7 @@ fn infer_indexes(table: &mut TableDesign, grids: &[Grid]) -> Vec<(String, String
         .collect();
     for call in table.calls.clone() {
         let Some(name) = &call.index else { continue };
-        if table.index(name).is_some() || !super::cells::valid_name(name) {
+        if table.index(name).is_some() || table.vector_index(name).is_some() || !super::cells::valid_name(name) {
             continue;
         }
         let attributes = condition_attributes(&call.key_condition);
@@ -846,7 +857,7 @@ fn mark_touched(design: &mut Design, sink: &mut Sink) {
     for table in &design.tables {
         for call in &table.calls {
             if let Some(index) = &call.index {
-                if table.index(index).is_none() {
+                if table.index(index).is_none() && table.vector_index(index).is_none() {
                     sink.unread(
                         format!("pattern {}", call.id),
                         format!("its call uses index `{index}`, which `{}` does not have", table.name),
