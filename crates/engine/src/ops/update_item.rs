@@ -69,33 +69,8 @@ pub fn run(engine: &mut Engine, input: UpdateItemInput) -> Result<UpdateItemOutp
 }
 
 /// The checks, in DynamoDB's order, up to the first that needs the table.
-pub fn check(mut input: UpdateItemInput) -> Result<Checked> {
-    // Two layers answer (eu-west-2 and us-east-1, 2026-06-08 and 2026-10-09): without a Key, the
-    // older one joins every member error in its own order, ReturnValues listed in its own order
-    // and ConditionalOperator judged there; with a Key, the newer one stops at its first error.
-    if input.key.is_none() {
-        let mut v = Violations::new();
-        v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
-        v.table_name("tableName", input.table_name.as_ref());
-        v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES_AGGREGATED);
-        v.one_of(
-            "returnItemCollectionMetrics",
-            input.return_item_collection_metrics.as_ref(),
-            &RETURN_ITEM_COLLECTION_METRICS,
-        );
-        v.one_of(
-            "returnValuesOnConditionCheckFailure",
-            input.return_values_on_condition_check_failure.as_ref(),
-            &RETURN_VALUES_ON_FAILURE,
-        );
-        v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &CONDITIONAL_OPERATOR);
-        v.required("key", input.key.as_ref());
-        v.finish()?;
-    }
-    let mut v = Violations::new();
-    v.table_name("tableName", input.table_name.as_ref());
-    v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES);
-    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+/// The two return options both layers judge in the same place.
+fn return_metrics_checks(v: &mut Violations, input: &UpdateItemInput) {
     v.one_of(
         "returnItemCollectionMetrics",
         input.return_item_collection_metrics.as_ref(),
@@ -106,6 +81,27 @@ pub fn check(mut input: UpdateItemInput) -> Result<Checked> {
         input.return_values_on_condition_check_failure.as_ref(),
         &RETURN_VALUES_ON_FAILURE,
     );
+}
+
+pub fn check(mut input: UpdateItemInput) -> Result<Checked> {
+    // Two layers answer (eu-west-2 and us-east-1, 2026-06-08 and 2026-10-09): without a Key, the
+    // older one joins every member error in its own order, ReturnValues listed in its own order
+    // and ConditionalOperator judged there; with a Key, the newer one stops at its first error.
+    if input.key.is_none() {
+        let mut v = Violations::new();
+        v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+        v.table_name("tableName", input.table_name.as_ref());
+        v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES_AGGREGATED);
+        return_metrics_checks(&mut v, &input);
+        v.one_of("conditionalOperator", input.conditional_operator.as_ref(), &CONDITIONAL_OPERATOR);
+        v.required("key", input.key.as_ref());
+        v.finish()?;
+    }
+    let mut v = Violations::new();
+    v.table_name("tableName", input.table_name.as_ref());
+    v.one_of("returnValues", input.return_values.as_ref(), &RETURN_VALUES);
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
+    return_metrics_checks(&mut v, &input);
     v.first_only().finish()?;
     refuse_legacy(
         &[
