@@ -203,16 +203,28 @@ fn an_agent_session_over_stdio() {
     let terraform = client.tool("check_design", &json!({"design": corpus("terraform-sessions.tf")}));
     assert_eq!(terraform["isError"], false, "{}", text(&terraform));
     assert!(text(&terraform).contains("sessions-staging"), "{}", text(&terraform));
-    let exported = client.tool("export_design", &json!({"path": example("orders-service.design.md")}));
+    // Larger than an answer carries (the access code and its fixture): listed by size, then
+    // written whole into a folder.
+    let listed = client.tool("export_design", &json!({"path": example("orders-service.design.md")}));
+    assert_eq!(listed["isError"], false, "{listed}");
+    let names = |answer: &Value| -> Vec<String> {
+        answer["structuredContent"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&listed).len(), 12, "{listed}");
+    assert!(listed["structuredContent"]["files"][0]["bytes"].as_u64().unwrap() > 0);
+    let out = std::env::temp_dir().join(format!("dynalab-mcp-export-{}", std::process::id()));
+    let exported = client
+        .tool("export_design", &json!({"path": example("orders-service.design.md"), "out": out.to_string_lossy()}));
     assert_eq!(exported["isError"], false, "{exported}");
-    let files: Vec<&str> = exported["structuredContent"]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(files, ["cloudformation.yaml", "serverless.yml", "main.tf", "cdk/design-stack.ts", "README.md"]);
-    let template = exported["structuredContent"]["files"][0]["contents"].as_str().unwrap();
+    assert_eq!(names(&exported), names(&listed));
+    assert!(out.join("typescript/access.ts").exists() && out.join("python/test_access.py").exists());
+    let template = std::fs::read_to_string(out.join("cloudformation.yaml")).unwrap();
+    let _ = std::fs::remove_dir_all(&out);
     let again = client.tool("check_design", &json!({"design": template}));
     assert_eq!(again["isError"], false, "the exported template checks: {}", text(&again));
     let compared = client.tool("compare_designs", &json!({"path_a": example("hot-counter.workbook.json"), "path_b": example("hot-counter-sharded.workbook.json")}));

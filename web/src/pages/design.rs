@@ -216,14 +216,14 @@ fn Header(ctx: Ctx) -> impl IntoView {
     };
     let export = move |_| download(|| Ask::DesignDocument, ".md", "text/markdown");
     let export_workbook = move |_| download(|| Ask::DesignWorkbook, ".workbook.json", "application/json");
-    // CloudFormation, Serverless, Terraform and CDK in one zip, as `dynalab export` writes them.
+    // CloudFormation, Serverless, Terraform, CDK and the access code in one zip, as `dynalab export` writes them.
     let export_infrastructure = move |_| {
         leptos::task::spawn_local(async move {
             ctx.flush().await;
             match client::ask(Ask::DesignExport).await {
                 Answer::Files(Ok(files)) => {
                     let name = ctx.read(|d| if d.name.is_empty() { "design".to_string() } else { d.name.clone() });
-                    let folder = format!("{}-infrastructure", file_name(&name));
+                    let folder = format!("{}-export", file_name(&name));
                     let zip = dynalab_lab::export::zip(&folder, &files);
                     crate::storage::download_bytes(&format!("{folder}.zip"), "application/zip", &zip);
                 }
@@ -243,7 +243,7 @@ fn Header(ctx: Ctx) -> impl IntoView {
                 </label>
                 <button on:click=export data-test="export-design">"Export as Markdown"</button>
                 <button on:click=export_workbook data-test="export-workbook">"Export as a workbook"</button>
-                <button on:click=export_infrastructure data-test="export-infrastructure" title="cloudformation.yaml, serverless.yml, main.tf, a CDK stack and a README, in one zip">"Export as infrastructure (.zip)"</button>
+                <button on:click=export_infrastructure data-test="export-infrastructure" title="cloudformation.yaml, serverless.yml, main.tf, a CDK stack, the access code in TypeScript and Python with tests that run it, and a README, in one zip">"Export as infrastructure and code (.zip)"</button>
                 <label class="button">"Open a design…"
                     <input type="file" class="hidden-file" accept=".md,.markdown,.txt,.json,.yaml,.yml,.tf,text/markdown,text/plain,application/json" on:change=on_file/>
                 </label>

@@ -86,7 +86,7 @@ pub enum Ask {
     DesignDocument,
     /// The workspace's design as a workbook (its tables, items and calls). → Text
     DesignWorkbook,
-    /// The workspace's design as infrastructure files (`dynalab export`): name and contents. → Files
+    /// The workspace's design as the files `dynalab export` writes (infrastructure, access code): name and contents. → Files
     DesignExport,
     /// Replaces the workspace with a design: a design document's tables, generated items and
     /// design, or a workbook's (any format the importers read) tables, items and inventory; the

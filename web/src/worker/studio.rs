@@ -101,10 +101,11 @@ pub fn workbook() -> Result<String, String> {
     })
 }
 
-/// The workspace's design as the files `dynalab export` writes.
+/// The workspace's design as the files `dynalab export` writes: with its items, which the access
+/// code's tests load (`fixture.json`) and its proof runs on.
 pub fn export() -> Result<Vec<(String, String)>, String> {
     with_lab(|lab| {
-        let converted = workspace::prove_on(&lab.engine, &lab.studio.current)?;
+        let converted = workspace::workbook_with_items(&lab.engine, &lab.studio.current)?;
         if converted.workbook.tables.is_empty() {
             return Err("The design holds no table yet: nothing to export.".into());
         }

@@ -386,6 +386,9 @@ fn export_design(arguments: &Value) -> Result<Answer, Answer> {
         text: format!("The design could not be read (nothing was exported): {problem}"),
     })?;
     let exported = dynalab_lab::export::export(&imported.workbook);
+    if let Some(out) = arguments.get("out").and_then(Value::as_str) {
+        return write_export(&exported, std::path::Path::new(out), &imported.notes);
+    }
     let mut said = format!("{} files for `{}`:\n", exported.files.len(), imported.workbook.name);
     for (name, contents) in &exported.files {
         let _ = write!(said, "\n## {name}\n\n```\n{contents}```\n");
@@ -393,9 +396,47 @@ fn export_design(arguments: &Value) -> Result<Answer, Answer> {
     for note in &exported.notes {
         let _ = writeln!(said, "To finish by hand: {note}");
     }
-    let files: Vec<Value> =
-        exported.files.iter().map(|(name, contents)| json!({"name": name, "contents": contents})).collect();
+    let total: usize = exported.files.iter().map(|(_, contents)| contents.len()).sum();
+    // Past the answer's limit the files are listed by size: `out` writes them whole.
+    let whole = total <= MAX_TEXT;
+    if !whole {
+        let _ = writeln!(said, "The files hold {total} characters, more than an answer carries: give `out` (a folder) to have them written there whole.");
+    }
+    let files: Vec<Value> = exported
+        .files
+        .iter()
+        .map(|(name, contents)| {
+            if whole {
+                json!({"name": name, "contents": contents})
+            } else {
+                json!({"name": name, "bytes": contents.len()})
+            }
+        })
+        .collect();
     Ok(Answer::new(said, json!({"files": files, "notes": exported.notes, "import_notes": imported.notes})))
+}
+
+/// The export written into the folder `out` (made if missing); the answer lists each file and its size.
+fn write_export(
+    exported: &dynalab_lab::export::Exported,
+    out: &std::path::Path,
+    import_notes: &[String],
+) -> Result<Answer, Answer> {
+    let mut said = format!("{} files written to `{}`:\n", exported.files.len(), out.display());
+    let mut files = Vec::new();
+    for (name, contents) in &exported.files {
+        let path = out.join(name);
+        path.parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, contents))
+            .map_err(|e| Answer::refusal(format!("Cannot write `{}`: {e}", path.display())))?;
+        let _ = writeln!(said, "- {name} ({} bytes)", contents.len());
+        files.push(json!({"name": name, "bytes": contents.len(), "path": path.to_string_lossy()}));
+    }
+    for note in &exported.notes {
+        let _ = writeln!(said, "To finish by hand: {note}");
+    }
+    Ok(Answer::new(said, json!({"files": files, "notes": exported.notes, "import_notes": import_notes})))
 }
 
 /// The tools, as `tools/list` gives them.
@@ -411,6 +452,8 @@ pub fn list() -> Value {
             path: {"description": "Instead of the design itself: the path of its file on this machine.", "type": "string"}
         })
     };
+    let mut export_input = design_input("design", "path");
+    export_input["out"] = json!({"description": "A folder on this machine to write the files into (made if missing). Without it the files come back in the answer, listed by size when they are larger than an answer carries.", "type": "string"});
     json!([
         {
             "name": "check_design",
@@ -433,10 +476,10 @@ pub fn list() -> Value {
         },
         {
             "name": "export_design",
-            "title": "Export a DynamoDB design as infrastructure",
-            "description": "Writes a design (any format check_design takes) as the files a team deploys: cloudformation.yaml, serverless.yml, main.tf (Terraform) and cdk/design-stack.ts (a CDK TableV2 stack), with a README. Each holds the tables, keys, indexes and projections, billing and declared capacity with auto scaling, time to live, streams, deletion protection and tags the design holds, and reads back through check_design as the same tables. Call it once check_design passes.",
-            "inputSchema": {"type": "object", "properties": design_input("design", "path")},
-            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+            "title": "Export a DynamoDB design as infrastructure and access code",
+            "description": "Writes a design (any format check_design takes) as the files a team deploys: cloudformation.yaml, serverless.yml, main.tf (Terraform) and cdk/design-stack.ts (a CDK TableV2 stack), with a README. Each holds the tables, keys, indexes and projections, billing and declared capacity with auto scaling, time to live, streams, deletion protection and tags the design holds, and reads back through check_design as the same tables. When the design has access patterns, also the access code: typescript/access.ts (one function per pattern over the AWS SDK v3 document client, its parameters the pattern's key inputs, the call exactly as proven) and python/access.py (the same over boto3), each with a test per pattern that runs it on Dynalab's engine in process against fixture.json and expects the items, page end, capacity units or error the proof saw. Call it once check_design passes.",
+            "inputSchema": {"type": "object", "properties": export_input},
+            "annotations": {"readOnlyHint": false, "openWorldHint": false}
         },
         {
             "name": "run_operation",

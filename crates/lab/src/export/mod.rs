@@ -6,6 +6,7 @@
 //! the workbook any design becomes, so every format Dynalab reads exports the same way, and each
 //! infrastructure file reads back (`dynalab check`) as the same tables.
 
+mod access;
 mod cdk;
 mod cloudformation;
 mod readme;
@@ -134,14 +135,52 @@ pub fn export(workbook: &Workbook) -> Exported {
         ));
     }
     let template = cloudformation::template(workbook, &tables, &mut notes);
-    let files = vec![
+    let mut files = vec![
         ("cloudformation.yaml".to_string(), cloudformation::yaml(workbook, &template)),
         ("serverless.yml".to_string(), cloudformation::serverless(workbook, &template)),
         ("main.tf".to_string(), terraform::main_tf(workbook, &tables, &mut notes)),
         ("cdk/design-stack.ts".to_string(), cdk::stack(workbook, &tables, &mut notes)),
-        ("README.md".to_string(), readme::readme(workbook, &tables, &notes)),
     ];
+    let code = access_code(workbook, &mut notes);
+    let has_code = !code.is_empty();
+    files.extend(code);
+    files.push(("README.md".to_string(), readme::readme(workbook, &tables, has_code, &notes)));
     Exported { files, notes }
+}
+
+/// The lab clock's time when the proof behind the access code runs (2026-01-01T00:00:00Z); the
+/// generated TypeScript test starts its engine at the same time (`fixture.json`).
+const PROOF_TIME: u64 = 1_767_225_600_000;
+
+/// `fixture.json`, `typescript/` and `python/`, from the design's proof: nothing when the design
+/// has no pattern or its patterns cannot be planned (said in `notes`).
+fn access_code(workbook: &Workbook, notes: &mut Vec<String>) -> Vec<(String, String)> {
+    if workbook.patterns.is_empty() {
+        notes.push(
+            "the design has no access patterns yet: no access code was written (add the patterns, then export again)"
+                .into(),
+        );
+        return Vec::new();
+    }
+    let clock = std::sync::Arc::new(dynalab_engine::FixedClock::at(PROOF_TIME));
+    let checked = match crate::workbook::check::check(workbook, clock) {
+        Ok(checked) => checked,
+        Err(problems) => {
+            notes.push(format!(
+                "no access code was written: the patterns could not be proven ({})",
+                problems.0.join("; ")
+            ));
+            return Vec::new();
+        }
+    };
+    let model = access::access(workbook, &checked, notes);
+    if model.functions.is_empty() {
+        return Vec::new();
+    }
+    let mut files = vec![("fixture.json".to_string(), access::fixture(&checked, PROOF_TIME))];
+    files.extend(access::typescript::files(&model));
+    files.extend(access::python::files(&model));
+    files
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use super::TableExport;
 use crate::workbook::Workbook;
 use std::fmt::Write as _;
 
-pub(super) fn readme(workbook: &Workbook, tables: &[TableExport<'_>], notes: &[String]) -> String {
+pub(super) fn readme(workbook: &Workbook, tables: &[TableExport<'_>], access_code: bool, notes: &[String]) -> String {
     let mut out = format!(
         "# {} — infrastructure exported by dynalab\n\nThe tables of the design `{}` as the files a team deploys, written by `dynalab export` from the design it proved. Each file declares the same tables:\n\n",
         workbook.name, workbook.name
@@ -31,6 +31,17 @@ pub(super) fn readme(workbook: &Workbook, tables: &[TableExport<'_>], notes: &[S
          | `cdk/design-stack.ts` | a CDK stack in TypeScript, one `TableV2` per table | add it to a CDK app, `cdk deploy` |\n\n\
          Before deploying, check that each file still holds the proven design: `dynalab check cloudformation.yaml`, `dynalab check main.tf`, `dynalab check serverless.yml` (and `dynalab check cdk.out/STACK.template.json` after `cdk synth`) report the same tables, keys, indexes, billing and declared capacity.\n",
     );
+    if access_code {
+        out.push_str(
+            "\n## Access code\n\nOne function per access pattern, named after it, making the call the proof ran (key condition, index, order, limit, filter, projection, consistency, conditions, transaction actions); its parameters are the pattern's key inputs. Each test loads `fixture.json` (the design's tables, items and setup) into Dynalab's engine in the same process and expects what the proof saw: the items by key, the end of the page, the capacity units, the error.\n\n\
+             | file | what it is | test |\n|---|---|---|\n\
+             | `typescript/access.ts` | the functions over the AWS SDK v3 document client (`@aws-sdk/lib-dynamodb`), with an interface per kind of item | `cd typescript && npm install && npm install --no-save dynalab && node --test` (Node 22.18+; earlier 22s add `--experimental-strip-types`) |\n\
+             | `typescript/access.test.ts` | a `node:test` test per pattern on the `dynalab` npm package | |\n\
+             | `python/access.py` | the same functions over boto3 (the resource's client: plain values, `Decimal` numbers), with a `TypedDict` per kind of item | `cd python && pip install -r requirements.txt && pytest` |\n\
+             | `python/test_access.py` | a pytest test per pattern with the `dynalab_dynamodb` fixture | |\n\
+             | `fixture.json` | what the tests load: the tables, the items (DynamoDB JSON), the setup calls, the lab clock's time | |\n",
+        );
+    }
     if !notes.is_empty() {
         out.push_str("\n## What to finish by hand\n\n");
         for note in notes {

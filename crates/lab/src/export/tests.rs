@@ -102,11 +102,27 @@ fn an_export_names_every_file_and_says_what_to_finish() {
     let imported = import(text).expect("imports");
     let exported = export(&imported.workbook);
     let names: Vec<&str> = exported.files.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["cloudformation.yaml", "serverless.yml", "main.tf", "cdk/design-stack.ts", "README.md"]);
+    assert_eq!(
+        names,
+        [
+            "cloudformation.yaml",
+            "serverless.yml",
+            "main.tf",
+            "cdk/design-stack.ts",
+            "fixture.json",
+            "typescript/access.ts",
+            "typescript/access.test.ts",
+            "typescript/package.json",
+            "python/access.py",
+            "python/test_access.py",
+            "python/requirements.txt",
+            "README.md"
+        ]
+    );
     let stack = &exported.files[3].1;
     assert!(stack.contains("new dynamodb.TableV2(this, "), "{stack}");
     assert!(stack.contains("partitionKey: { name: "), "{stack}");
-    let readme = &exported.files[4].1;
+    let readme = &exported.files[11].1;
     assert!(readme.contains("`cloudformation.yaml`") && readme.contains("dynalab check main.tf"), "{readme}");
     for (name, contents) in &exported.files {
         assert!(!contents.contains("TODO") && !contents.contains("FIXME"), "{name} holds a placeholder");

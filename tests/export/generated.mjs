@@ -1,0 +1,100 @@
+// The access code `dynalab export` writes, run: for every design in examples/ and tests/designs/
+// with access patterns, the generated TypeScript tests (`node --test`, on the npm package's engine)
+// and Python tests (pytest, on the Python package's) must pass; then one call of a generated
+// function is changed in each language and its test must fail.
+//
+// node tests/export/generated.mjs DYNALAB_BINARY [NODE_WITH_TYPE_STRIPPING]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync, existsSync, mkdirSync, symlinkSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(new URL('../..', import.meta.url).pathname);
+const [binary, node = join(root, 'tests/node_modules/.bin/node')] = process.argv.slice(2);
+if (!binary) throw new Error('usage: node tests/export/generated.mjs DYNALAB_BINARY [NODE]');
+
+// The corpus's designs dynalab refuses (exit 2 in its manifest) export nothing either.
+const refused = new Set(
+  JSON.parse(readFileSync(join(root, 'tests/designs/manifest.json'), 'utf8')).designs.filter((d) => d.exit === 2).map((d) => d.file),
+);
+const designs = [
+  ...readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.workbook.json') || f.endsWith('.design.md')).map((f) => join(root, 'examples', f)),
+  ...readdirSync(join(root, 'tests/designs'))
+    .map((f) => join(root, 'tests/designs', f))
+    .filter((f) => statSync(f).isFile() && !/README\.md$|manifest\.json$/.test(f) && !refused.has(f.split('/').pop())),
+];
+
+const work = mkdtempSync(join(tmpdir(), 'dynalab-export-'));
+// What the generated package.json files name, from this repository: the SDK the tests install
+// and the npm package scripts/npm-package built.
+const modules = join(work, 'node_modules');
+mkdirSync(modules);
+symlinkSync(join(root, 'tests/node_modules/@aws-sdk'), join(modules, '@aws-sdk'));
+symlinkSync(join(root, 'packages/dynalab'), join(modules, 'dynalab'));
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
+  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+function tests(dir) {
+  return {
+    typescript: run(node, ['--test'], join(dir, 'typescript')),
+    python: run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], join(dir, 'python')),
+  };
+}
+
+const counted = (output, pattern) => Number((output.match(pattern) ?? [])[1] ?? 0);
+let failures = 0;
+let exported = 0;
+let withoutCode = 0;
+let orders;
+for (const design of designs) {
+  const name = design.slice(root.length + 1);
+  const out = join(work, name.replace(/[/.]/g, '_'));
+  execFileSync(binary, ['export', design, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (!existsSync(join(out, 'typescript'))) {
+    withoutCode += 1;
+    continue;
+  }
+  exported += 1;
+  const { typescript, python } = tests(out);
+  const ts = `${counted(typescript.output, /ℹ pass (\d+)/)} TypeScript`;
+  const py = `${counted(python.output, /(\d+) passed/)} Python`;
+  console.log(`  ${typescript.ok && python.ok ? 'ok  ' : 'FAIL'} ${name}: ${ts}, ${py} tests passed`);
+  for (const [language, result] of Object.entries({ typescript, python })) {
+    if (!result.ok) {
+      failures += 1;
+      console.log(`    ${language}:\n${result.output.split('\n').filter((l) => /✖|not ok|Error|assert|FAILED|failed/.test(l)).slice(0, 30).join('\n')}`);
+    }
+  }
+  if (name === 'examples/orders-service.workbook.json') orders = out;
+}
+if (exported < 5) {
+  console.log(`  only ${exported} designs had access code: expected the examples and the corpus's designs with patterns`);
+  failures += 1;
+}
+
+// A changed call must be caught: the newest-first order of the orders example's AP2 reversed.
+function mutated(file, from, to) {
+  const text = readFileSync(file, 'utf8');
+  if (!text.includes(from)) throw new Error(`${file} no longer holds ${from}`);
+  writeFileSync(file, text.replace(from, to));
+  return () => writeFileSync(file, text);
+}
+if (!orders) throw new Error('the orders example exported no access code');
+for (const [language, file, from, to] of [
+  ['typescript', 'typescript/access.ts', 'ScanIndexForward: false', 'ScanIndexForward: true'],
+  ['python', 'python/access.py', '"ScanIndexForward": False', '"ScanIndexForward": True'],
+]) {
+  const restore = mutated(join(orders, file), from, to);
+  const result = tests(orders)[language];
+  restore();
+  const caught = !result.ok && /AP2|users_orders/.test(result.output);
+  console.log(`  ${caught ? 'ok  ' : 'FAIL'} ${language}: ${from} changed to ${to} in the generated code, and its test ${caught ? 'failed' : 'still passed'}`);
+  if (!caught) failures += 1;
+}
+
+console.log(`${exported} designs exported with access code (${withoutCode} without patterns), ${failures} failure(s)`);
+if (failures === 0) rmSync(work, { recursive: true, force: true });
+process.exit(failures === 0 ? 0 : 1);
