@@ -10,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
-const [binary, node = join(root, 'tests/node_modules/.bin/node')] = process.argv.slice(2);
-if (!binary) throw new Error('usage: node tests/export/generated.mjs DYNALAB_BINARY [NODE]');
+const [given, nodeGiven = join(root, 'tests/node_modules/.bin/node')] = process.argv.slice(2);
+if (!given) throw new Error('usage: node tests/export/generated.mjs DYNALAB_BINARY [NODE]');
+// Absolute: the suites run with their own folder as the working directory.
+const binary = resolve(given);
+const node = resolve(nodeGiven);
 
 // The corpus's designs dynalab refuses (exit 2 in its manifest) export nothing either.
 const refused = new Set(
@@ -34,7 +37,9 @@ symlinkSync(join(root, 'packages/dynalab'), join(modules, 'dynalab'));
 
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
-  return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+  // A command that could not start says why (it has no output of its own).
+  const failure = result.error ? `${command}: ${result.error.message}\n` : '';
+  return { ok: result.status === 0, output: `${failure}${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 
 function tests(dir) {
@@ -65,7 +70,7 @@ for (const design of designs) {
   for (const [language, result] of Object.entries({ typescript, python })) {
     if (!result.ok) {
       failures += 1;
-      console.log(`    ${language}:\n${result.output.split('\n').filter((l) => /✖|not ok|Error|assert|FAILED|failed/.test(l)).slice(0, 30).join('\n')}`);
+      console.log(`    ${language}:\n${result.output.split('\n').filter((l) => /✖|not ok|Error|assert|FAILED|failed|ENOENT/.test(l)).slice(0, 30).join('\n')}`);
     }
   }
   if (name === 'examples/orders-service.workbook.json') orders = out;
