@@ -333,26 +333,33 @@ pub fn operation_of(text: &str) -> Option<&'static str> {
     })
 }
 
+/// The rows of an index table (`what`) whose first cell names an index: a row naming none is
+/// skipped, one whose name DynamoDB would refuse is left out and named.
+fn named_index_rows<'g>(grid: &'g Grid, what: &str, sink: &mut Sink) -> Vec<(usize, &'g [String], &'g str)> {
+    let mut rows = Vec::new();
+    for (line, row) in &grid.rows {
+        let name = cell(row, Some(0)).trim_matches('`');
+        if blank(name) {
+            continue;
+        }
+        if super::cells::valid_name(name) {
+            rows.push((*line, row.as_slice(), name));
+        } else {
+            let problem =
+                format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out");
+            sink.unread(at(what, grid, *line, row, Some(0)), problem, Vec::new());
+        }
+    }
+    rows
+}
+
 pub fn read_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<IndexDesign>) {
     let partition = grid.column_containing(&["partition", "pk", "hash"]);
     let sort = grid.column_containing(&["sort", "range"]).filter(|c| Some(*c) != partition);
     let projection = grid.column_containing(&["projection", "projected"]);
     let kind = grid.column(&["type", "kind"]);
-    for (line, row) in &grid.rows {
-        let (line, row) = (*line, row.as_slice());
-        let name = cell(row, Some(0)).trim_matches('`');
-        if blank(name) {
-            continue;
-        }
+    for (line, row, name) in named_index_rows(grid, "index table", sink) {
         let here = |column: Option<usize>| at("index table", grid, line, row, column);
-        if !super::cells::valid_name(name) {
-            sink.unread(
-                here(Some(0)),
-                format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out"),
-                Vec::new(),
-            );
-            continue;
-        }
         let partition_text = cell(row, partition);
         let partition_key = if blank(partition_text) {
             sink.unread(here(partition), "an index needs a partition key: the index is left out", Vec::new());
@@ -403,19 +410,8 @@ pub fn read_vector_indexes(grid: &Grid, sink: &mut Sink, indexes: &mut Vec<Vecto
     let distance = grid.column_containing(&["distance", "metric"]);
     let schema = grid.column_containing(&["schema", "filter"]);
     let projection = grid.column_containing(&["projection", "projected"]);
-    for (line, row) in &grid.rows {
-        let (line, row) = (*line, row.as_slice());
-        let name = cell(row, Some(0)).trim_matches('`');
-        if blank(name) {
-            continue;
-        }
+    for (line, row, name) in named_index_rows(grid, "vector index table", sink) {
         let here = |column: Option<usize>| at("vector index table", grid, line, row, column);
-        if !super::cells::valid_name(name) {
-            let problem =
-                format!("`{name}` is not an index name (3 to 255 of a-z, A-Z, 0-9, _ . -): the index is left out");
-            sink.unread(here(Some(0)), problem, Vec::new());
-            continue;
-        }
         let vector = cell(row, attribute).trim().trim_matches('`');
         if blank(vector) || vector.contains(char::is_whitespace) {
             sink.unread(

@@ -18,7 +18,7 @@ mod values;
 use crate::workbook::check::Checked;
 use crate::workbook::runner::CallRun;
 use crate::workbook::{Consistency, Pattern, PatternKind, Workbook};
-use dynalab_engine::Operation;
+use dynalab_engine::{Operation, TableShape};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -45,23 +45,22 @@ pub(crate) struct TableTypes {
 pub(crate) struct Entity {
     pub name: Words,
     pub kind: String,
-    /// Whether the kind is read from the sort key (else from the partition key).
-    pub sort_key: bool,
     pub count: usize,
     /// Name, type, and whether every item of the kind has it.
     pub attributes: Vec<(String, Shape, bool)>,
 }
 
-impl Entity {
-    /// `sort key starts `ORDER#``, `sort key is `PROFILE``: which items these are.
-    pub fn described(&self) -> String {
-        let key = if self.sort_key { "sort key" } else { "key" };
-        if self.kind == "other" {
+impl TableTypes {
+    /// `sort key starts `ORDER#``, `sort key is `PROFILE``: which of the table's items `entity` is.
+    pub fn described(&self, entity: &Entity) -> String {
+        // The kind is read from the sort key, or from the partition key of a table without one.
+        let key = if self.keys.len() > 1 { "sort key" } else { "key" };
+        if entity.kind == "other" {
             format!("{key} has no common prefix")
-        } else if self.kind.ends_with(|c: char| !c.is_ascii_alphanumeric()) {
-            format!("{key} starts `{}`", self.kind)
+        } else if entity.kind.ends_with(|c: char| !c.is_ascii_alphanumeric()) {
+            format!("{key} starts `{}`", entity.kind)
         } else {
-            format!("{key} is `{}`", self.kind)
+            format!("{key} is `{}`", entity.kind)
         }
     }
 }
@@ -162,36 +161,10 @@ pub(crate) enum ResultKind {
     Nothing,
 }
 
-/// Operations the document client and boto3's plain-value client both carry.
-const EXPORTED: [Operation; 13] = [
-    Operation::GetItem,
-    Operation::Query,
-    Operation::Scan,
-    Operation::PutItem,
-    Operation::UpdateItem,
-    Operation::DeleteItem,
-    Operation::BatchGetItem,
-    Operation::BatchWriteItem,
-    Operation::TransactGetItems,
-    Operation::TransactWriteItems,
-    Operation::ExecuteStatement,
-    Operation::BatchExecuteStatement,
-    Operation::ExecuteTransaction,
-];
-
 /// The access code's model from a checked design; `notes` gets each pattern left out and why.
 pub(crate) fn access(workbook: &Workbook, checked: &Checked, notes: &mut Vec<String>) -> Access {
-    let keys: BTreeMap<String, Vec<String>> = checked
-        .plan
-        .tables
-        .iter()
-        .filter_map(|t| {
-            let name = t["TableName"].as_str()?.to_string();
-            let mut key = super::key_names(t.get("KeySchema"), "HASH");
-            key.extend(super::key_names(t.get("KeySchema"), "RANGE"));
-            Some((name, key))
-        })
-        .collect();
+    let keys: BTreeMap<String, Vec<String>> =
+        checked.plan.shapes.iter().map(|shape| (shape.name.clone(), table_key(shape))).collect();
     let tables = entities(&checked.plan.fixture, &keys);
     let mut functions: Vec<Function> = Vec::new();
     for ((pattern, calls), run) in workbook.patterns.iter().zip(&checked.plan.patterns).zip(&checked.runs) {
@@ -203,7 +176,8 @@ pub(crate) fn access(workbook: &Workbook, checked: &Checked, notes: &mut Vec<Str
             ));
             continue;
         }
-        if let Some(call) = calls.iter().find(|c| !EXPORTED.contains(&c.operation)) {
+        // boto3 carries every operation; the document client fewer (not SearchVectors).
+        if let Some(call) = calls.iter().find(|c| typescript::command(c.operation).is_none()) {
             notes.push(format!(
                 "pattern {} ({}) has no access function: its {} call is not one the document client and boto3 both carry",
                 pattern.id,
@@ -219,15 +193,20 @@ pub(crate) fn access(workbook: &Workbook, checked: &Checked, notes: &mut Vec<Str
             ));
             continue;
         }
-        functions.push(function(pattern, &run.calls, &checked.plan.tables, &keys, &functions));
+        functions.push(function(pattern, &run.calls, &checked.plan.shapes, &keys, &functions));
     }
     Access { design: workbook.name.clone(), tables, functions }
+}
+
+/// A table's key attributes: partition key, then sort key.
+fn table_key(shape: &TableShape) -> Vec<String> {
+    std::iter::once(shape.partition_key.clone()).chain(shape.sort_key.clone()).collect()
 }
 
 fn function(
     pattern: &Pattern,
     runs: &[CallRun],
-    creates: &[Value],
+    shapes: &[TableShape],
     keys: &BTreeMap<String, Vec<String>>,
     made: &[Function],
 ) -> Function {
@@ -236,7 +215,7 @@ fn function(
         name = name.with(&pattern.id);
     }
     let mut lifted = values::Lifted::default();
-    let calls = runs
+    let mut calls: Vec<AccessCall> = runs
         .iter()
         .map(|run| {
             let mut request = run.request.clone();
@@ -244,7 +223,7 @@ fn function(
                 // The proof asks for the capacity it reports; the function leaves that to its caller.
                 map.remove("ReturnConsumedCapacity");
             }
-            let request = lifted.request(&request, creates);
+            let request = lifted.request(&request, shapes);
             let table_keys = run.table.as_ref().and_then(|t| keys.get(t)).cloned().unwrap_or_default();
             AccessCall {
                 operation: run.operation,
@@ -260,7 +239,6 @@ fn function(
         })
         .collect();
     let error = runs.iter().find_map(|r| r.error.clone());
-    let mut calls: Vec<AccessCall> = calls;
     if let Some(first) = calls.first_mut() {
         if pattern.proposed {
             first.why.insert(
@@ -299,6 +277,9 @@ fn summary(pattern: &Pattern) -> String {
 }
 
 /// The keys of the items a call returned, read from the response the proof's own call received.
+/// The one place above the engine that reads a response body: the engine's typed facts count a
+/// read's items but do not list them, and listing every read's keys would cost every read (the
+/// proof's, the server's) for the sake of this file.
 fn returned(run: &CallRun, table_keys: &[String]) -> Vec<Plain> {
     let Some(body) = run.body.as_deref().and_then(|b| serde_json::from_str::<Value>(b).ok()) else {
         return Vec::new();
@@ -386,7 +367,7 @@ fn entities(fixture: &[(String, Vec<Value>)], keys: &BTreeMap<String, Vec<String
             attributes.sort_by_key(|(name, _, _)| {
                 (table_keys.iter().position(|k| k == name).unwrap_or(usize::MAX), name.clone())
             });
-            entities.push(Entity { name, kind, sort_key: table_keys.len() > 1, count: members.len(), attributes });
+            entities.push(Entity { name, kind, count: members.len(), attributes });
         }
         tables.push(TableTypes { table: table.clone(), type_name, keys: table_keys.clone(), entities });
     }

@@ -19,22 +19,9 @@ pub(crate) fn files(access: &Access) -> Vec<(String, String)> {
     ]
 }
 
-fn method(operation: Operation) -> &'static str {
-    match operation {
-        Operation::GetItem => "get_item",
-        Operation::Query => "query",
-        Operation::Scan => "scan",
-        Operation::PutItem => "put_item",
-        Operation::UpdateItem => "update_item",
-        Operation::DeleteItem => "delete_item",
-        Operation::BatchGetItem => "batch_get_item",
-        Operation::BatchWriteItem => "batch_write_item",
-        Operation::TransactGetItems => "transact_get_items",
-        Operation::TransactWriteItems => "transact_write_items",
-        Operation::ExecuteStatement => "execute_statement",
-        Operation::BatchExecuteStatement => "batch_execute_statement",
-        _ => "execute_transaction",
-    }
+/// boto3's method for `operation`: its name in snake case (`BatchGetItem` → `batch_get_item`).
+fn method(operation: Operation) -> String {
+    super::Words::of(operation.name()).snake()
 }
 
 /// Python's spelling, inside one function (its parameters by name).
@@ -199,7 +186,7 @@ fn module(access: &Access) -> String {
                 out,
                 "\n\"\"\"Items of table ``{}`` whose {} ({} in the fixture){}.\"\"\"\n",
                 table.table,
-                entity.described().replace('`', "``"),
+                table.described(entity).replace('`', "``"),
                 entity.count,
                 if all { "" } else { "; not every one has every attribute" }
             );

@@ -16,8 +16,9 @@ pub(crate) fn files(access: &Access) -> Vec<(String, String)> {
     ]
 }
 
-fn command(operation: Operation) -> &'static str {
-    match operation {
+/// The document client's command for `operation`; `None` for one it does not carry.
+pub(super) fn command(operation: Operation) -> Option<&'static str> {
+    Some(match operation {
         Operation::GetItem => "GetCommand",
         Operation::Query => "QueryCommand",
         Operation::Scan => "ScanCommand",
@@ -30,33 +31,25 @@ fn command(operation: Operation) -> &'static str {
         Operation::TransactWriteItems => "TransactWriteCommand",
         Operation::ExecuteStatement => "ExecuteStatementCommand",
         Operation::BatchExecuteStatement => "BatchExecuteStatementCommand",
-        _ => "ExecuteTransactionCommand",
-    }
+        Operation::ExecuteTransaction => "ExecuteTransactionCommand",
+        _ => return None,
+    })
 }
 
 fn module(access: &Access) -> String {
-    let mut out = format!(
+    let out = format!(
         "// Access code for the design \"{}\", written by `dynalab export`: one function per access\n\
          // pattern, each making the call Dynalab proved (`dynalab check`) — the same key condition,\n\
          // index, order, limit, filter, projection, consistency, conditions and transaction actions.\n\
          // Regenerate it from the design rather than editing it; `access.test.ts` checks it.\n\n",
         access.design
     );
-    let mut commands: Vec<&str> =
-        access.functions.iter().flat_map(|f| f.calls.iter().map(|c| command(c.operation))).collect();
-    commands.sort_unstable();
-    commands.dedup();
-    let uses_number_value = access.functions.iter().any(|f| {
-        let mut text = String::new();
-        f.calls.iter().for_each(|c| text.push_str(&fold::node(&Ts(f), &c.request, 0)));
-        text.contains("NumberValue.from")
-    });
-    let mut imports: Vec<&str> = commands.clone();
-    if uses_number_value {
-        imports.push("NumberValue");
-    }
-    let _ = writeln!(out, "import {{ {} }} from \"@aws-sdk/lib-dynamodb\";", imports.join(", "));
-    out.push_str("import type { DynamoDBDocumentClient } from \"@aws-sdk/lib-dynamodb\";\n\n");
+    let mut imports: Vec<&str> =
+        access.functions.iter().flat_map(|f| f.calls.iter().filter_map(|c| command(c.operation))).collect();
+    imports.sort_unstable();
+    imports.dedup();
+    let header = out;
+    let mut out = String::from("\n");
     out.push_str(
         "/** The key of the item a page ended on: pass it back to read the next page. */\n\
          export type PageKey = Record<string, unknown>;\n\n\
@@ -69,7 +62,7 @@ fn module(access: &Access) -> String {
                 out,
                 "\n/** Items of table `{}` whose {} ({} in the fixture). */\nexport interface {} {{\n",
                 table.table,
-                entity.described(),
+                table.described(entity),
                 entity.count,
                 entity.name.pascal()
             );
@@ -91,7 +84,14 @@ fn module(access: &Access) -> String {
         out.push('\n');
         out.push_str(&function_text(access, function));
     }
-    out
+    // The imports follow what the functions turned out to write.
+    if out.contains("NumberValue.from") {
+        imports.push("NumberValue");
+    }
+    format!(
+        "{header}import {{ {} }} from \"@aws-sdk/lib-dynamodb\";\nimport type {{ DynamoDBDocumentClient }} from \"@aws-sdk/lib-dynamodb\";\n{out}",
+        imports.join(", ")
+    )
 }
 
 fn property(name: &str) -> String {
@@ -194,7 +194,8 @@ fn function_text(access: &Access, function: &Function) -> String {
             }
         }
         let argument = fold::node(&Ts(function), &request, 1);
-        let send = format!("new {}({argument})", command(call.operation));
+        // Every call here has a command: `access` leaves out the patterns with a call that has none.
+        let send = format!("new {}({argument})", command(call.operation).unwrap_or_default());
         if call.result() == ResultKind::Nothing {
             let _ = writeln!(out, "  await db.send({send});");
         } else {

@@ -4,6 +4,7 @@
 use super::names::parameter_name;
 use super::{Parameter, Shape};
 use base64::Engine as _;
+use dynalab_engine::TableShape;
 use serde_json::{Map, Value};
 
 /// A request: its fields as they are, its attribute values as [`Plain`] values.
@@ -88,18 +89,14 @@ pub(crate) struct Lifted {
 
 impl Lifted {
     /// `request` with its attribute values plain and its key inputs (keys, key conditions' values,
-    /// an item's key attributes) as parameters; `creates` are the tables' CreateTable requests.
-    pub fn request(&mut self, request: &Value, creates: &[Value]) -> Node {
-        for create in creates {
-            for kind in ["HASH", "RANGE"] {
-                for name in super::super::key_names(create.get("KeySchema"), kind) {
-                    if !self.key_order.contains(&name) {
-                        self.key_order.push(name);
-                    }
-                }
+    /// an item's key attributes) as parameters; `shapes` are the tables'.
+    pub fn request(&mut self, request: &Value, shapes: &[TableShape]) -> Node {
+        for name in shapes.iter().flat_map(|s| super::table_key(s)) {
+            if !self.key_order.contains(&name) {
+                self.key_order.push(name);
             }
         }
-        self.collect(request, None, creates);
+        self.collect(request, None, shapes);
         self.node(request)
     }
 
@@ -110,12 +107,12 @@ impl Lifted {
         Node::Object(fields.into_iter().map(|(k, v)| (k.clone(), Node::Value(self.plain(v)))).collect())
     }
 
-    fn collect(&mut self, value: &Value, table: Option<&str>, creates: &[Value]) {
+    fn collect(&mut self, value: &Value, table: Option<&str>, shapes: &[TableShape]) {
         match value {
             Value::Object(map) => {
                 let table = map.get("TableName").and_then(Value::as_str).or(table);
                 let keys = table
-                    .map(|t| key_attributes(creates, t, map.get("IndexName").and_then(Value::as_str)))
+                    .map(|t| key_attributes(shapes, t, map.get("IndexName").and_then(Value::as_str)))
                     .unwrap_or_default();
                 for (field, inner) in map {
                     match field.as_str() {
@@ -150,15 +147,15 @@ impl Lifted {
                         }
                         "RequestItems" => {
                             for (table, requests) in inner.as_object().into_iter().flatten() {
-                                self.collect(requests, Some(table), creates);
+                                self.collect(requests, Some(table), shapes);
                             }
                         }
                         "ExpressionAttributeValues" | "ExclusiveStartKey" | "Parameters" => {}
-                        _ => self.collect(inner, table, creates),
+                        _ => self.collect(inner, table, shapes),
                     }
                 }
             }
-            Value::Array(items) => items.iter().for_each(|i| self.collect(i, table, creates)),
+            Value::Array(items) => items.iter().for_each(|i| self.collect(i, table, shapes)),
             _ => {}
         }
     }
@@ -315,22 +312,13 @@ pub(crate) fn shape(value: &Value) -> Shape {
 }
 
 /// The key attributes of `table` and, when named, of its index.
-fn key_attributes(creates: &[Value], table: &str, index: Option<&str>) -> Vec<String> {
-    let Some(create) = creates.iter().find(|c| c["TableName"] == table) else {
+fn key_attributes(shapes: &[TableShape], table: &str, index: Option<&str>) -> Vec<String> {
+    let Some(shape) = shapes.iter().find(|s| s.name == table) else {
         return Vec::new();
     };
-    let mut keys: Vec<String> =
-        ["HASH", "RANGE"].iter().flat_map(|k| super::super::key_names(create.get("KeySchema"), k)).collect();
-    if let Some(index) = index {
-        for member in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
-            for definition in create.get(member).and_then(Value::as_array).into_iter().flatten() {
-                if definition["IndexName"] == index {
-                    keys.extend(
-                        ["HASH", "RANGE"].iter().flat_map(|k| super::super::key_names(definition.get("KeySchema"), k)),
-                    );
-                }
-            }
-        }
+    let mut keys = super::table_key(shape);
+    if let Some(index) = index.and_then(|name| shape.indexes.iter().find(|i| i.name == name)) {
+        keys.extend(index.partition_key.iter().chain(&index.sort_key).cloned());
     }
     keys
 }
@@ -395,11 +383,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn creates() -> Vec<Value> {
-        vec![
-            json!({"TableName": "orders", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-            "GlobalSecondaryIndexes": [{"IndexName": "open_orders", "KeySchema": [{"AttributeName": "open_wh", "KeyType": "HASH"}]}]}),
-        ]
+    /// The shape of an orders table with a GSI on `open_wh`, as the engine reports it.
+    fn shapes() -> Vec<TableShape> {
+        let mut engine = dynalab_engine::Engine::new(std::sync::Arc::new(dynalab_engine::FixedClock::at(0)));
+        let create = json!({"TableName": "orders", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
+                {"AttributeName": "open_wh", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "open_orders", "KeySchema": [{"AttributeName": "open_wh", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"}}]});
+        assert!(engine.run("CreateTable", &create.to_string()).response.is_ok());
+        vec![engine.outline("orders").expect("the table")]
     }
 
     #[test]
@@ -408,7 +402,7 @@ mod tests {
         let node = lifted.request(
             &json!({"TableName": "orders", "KeyConditionExpression": "pk = :u AND begins_with(sk, :o)",
                 "ExpressionAttributeValues": {":u": {"S": "USER#ada"}, ":o": {"S": "ORDER#"}}, "Limit": 20}),
-            &creates(),
+            &shapes(),
         );
         assert_eq!(lifted.parameters.len(), 1);
         assert_eq!(lifted.parameters[0].name.camel(), "userId");
@@ -428,7 +422,7 @@ mod tests {
         lifted.request(
             &json!({"TableName": "orders", "IndexName": "open_orders", "KeyConditionExpression": "#w = :w",
                 "ExpressionAttributeNames": {"#w": "open_wh"}, "ExpressionAttributeValues": {":w": {"S": "w2"}}}),
-            &creates(),
+            &shapes(),
         );
         assert_eq!(lifted.parameters[0].name.camel(), "openWh");
         assert_eq!(lifted.parameters[0].example, "w2");
@@ -442,7 +436,7 @@ mod tests {
                 {"Put": {"TableName": "orders", "Item": {"pk": {"S": "USER#linus"}, "sk": {"S": "PROFILE"}, "email": {"S": "l@x"}}}},
                 {"Put": {"TableName": "orders", "Item": {"pk": {"S": "EMAIL#l@x"}, "sk": {"S": "EMAIL"}, "user": {"S": "USER#linus"}}}},
                 {"Update": {"TableName": "orders", "Key": {"pk": {"S": "ORDER#o1"}, "sk": {"S": "ORDER#o2"}}}}]}),
-            &creates(),
+            &shapes(),
         );
         let names: Vec<String> = lifted.parameters.iter().map(|p| p.name.camel()).collect();
         assert_eq!(names, ["userId", "emailId", "orderId", "orderId2"]);
