@@ -63,3 +63,28 @@ export function steps() {
   };
   return run;
 }
+
+/** The Design tab's export, downloaded: each file's name (inside the zip's folder), size and text.
+ * The zip stores its files uncompressed (crates/lab/src/export/zip.rs). */
+export async function downloadedExport(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-test="export-infrastructure"]').click()]);
+  if (!/-export\.zip$/.test(download.suggestedFilename())) throw new Error(`downloaded ${download.suggestedFilename()}`);
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  const zip = Buffer.concat(chunks);
+  // The central directory, as an unzip tool reads it.
+  const end = zip.length - 22;
+  if (zip.readUInt32LE(end) !== 0x06054b50) throw new Error('not a zip: no end of central directory');
+  let at = zip.readUInt32LE(end + 16);
+  const entries = [];
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i += 1) {
+    const length = zip.readUInt16LE(at + 28);
+    const size = zip.readUInt32LE(at + 24);
+    const local = zip.readUInt32LE(at + 42);
+    const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const name = zip.subarray(at + 46, at + 46 + length).toString().split('/').slice(1).join('/');
+    entries.push([name, size, zip.subarray(data, data + size).toString()]);
+    at += 46 + length;
+  }
+  return entries;
+}

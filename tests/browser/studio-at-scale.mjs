@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, watchedPage, steps } from './serve-and-launch.mjs';
+import { serve, launch, watchedPage, steps, downloadedExport } from './serve-and-launch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
@@ -133,6 +133,18 @@ try {
     console.log(`  back on the Design tab with its verdict in ${took} ms`);
     assert.equal(await t(page, 'studio-verdict').textContent(), before);
     assert.ok(took < 1000, `${took} ms`);
+  });
+
+  await run.step('the export of the million-item workspace: the infrastructure, and the README says why no access code', async () => {
+    const started = Date.now();
+    const files = await downloadedExport(page);
+    console.log(`  exported in ${Date.now() - started} ms: ${files.map(([name, size]) => `${name} ${size} B`).join(', ')}`);
+    assert.deepEqual(files.map(([name]) => name), ['cloudformation.yaml', 'serverless.yml', 'main.tf', 'cdk/design-stack.ts', 'README.md']);
+    const readme = files.find(([name]) => name === 'README.md')[2];
+    assert.match(readme, /no access code was written: the design holds [\d,]+ items, more than the 50,000/);
+    const memory = await page.evaluate(() => window.wasmBindings.engine_memory_bytes());
+    assert.ok(memory < 512 * 2 ** 20, `${mib(memory)} MB after the export`);
+    assert.deepEqual(errors, []);
   });
   await big.close();
 

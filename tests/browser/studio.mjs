@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve, launch, watchedPage } from './serve-and-launch.mjs';
+import { serve, launch, watchedPage, downloadedExport } from './serve-and-launch.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
@@ -47,26 +47,6 @@ async function verdictIs(page, pattern) {
 }
 
 /** Types into an input and commits it (a change event, as leaving the field does). */
-/** The Design tab's export, downloaded: each file's name (inside the zip's folder) and size. */
-async function exportedFiles(page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), t(page, 'export-infrastructure').click()]);
-  assert.match(download.suggestedFilename(), /-export\.zip$/);
-  const chunks = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
-  const zip = Buffer.concat(chunks);
-  // The central directory, as an unzip tool reads it.
-  const end = zip.length - 22;
-  assert.equal(zip.readUInt32LE(end), 0x06054b50);
-  let at = zip.readUInt32LE(end + 16);
-  const entries = [];
-  for (let i = 0; i < zip.readUInt16LE(end + 10); i += 1) {
-    const length = zip.readUInt16LE(at + 28);
-    entries.push([zip.subarray(at + 46, at + 46 + length).toString().split('/').slice(1).join('/'), zip.readUInt32LE(at + 24)]);
-    at += 46 + length;
-  }
-  return entries;
-}
-
 async function enter(locator, text) {
   await locator.fill(text);
   await locator.dispatchEvent('change');
@@ -381,7 +361,7 @@ try {
     await t(page, 'notice').getByText(/^The design is open.*aws_appautoscaling_policy/).waitFor({ timeout: 60000 });
 
     // Exported: one zip holding the files `dynalab export` writes.
-    const entries = await exportedFiles(page);
+    const entries = await downloadedExport(page);
     const names = entries.map(([name]) => name);
     // The Terraform file's sessions design has no patterns: infrastructure only, said in the README.
     assert.deepEqual(names, ['cloudformation.yaml', 'serverless.yml', 'main.tf', 'cdk/design-stack.ts', 'README.md']);
@@ -401,7 +381,7 @@ try {
     assert.match(await row(page, 0).locator('[data-test="pattern-verdict"]').textContent(), /fail UpdateItem.*hot partition key/);
 
     // With patterns, the export holds the access code and the fixture its tests load.
-    const entries = await exportedFiles(page);
+    const entries = await downloadedExport(page);
     assert.deepEqual(entries.map(([name]) => name), [
       'cloudformation.yaml', 'serverless.yml', 'main.tf', 'cdk/design-stack.ts', 'fixture.json',
       'typescript/access.ts', 'typescript/access.test.ts', 'typescript/package.json',

@@ -102,14 +102,34 @@ pub fn workbook() -> Result<String, String> {
 }
 
 /// The workspace's design as the files `dynalab export` writes: with its items, which the access
-/// code's tests load (`fixture.json`) and its proof runs on.
+/// code's tests load (`fixture.json`) and its proof runs on — unless there are too many to ship,
+/// when the infrastructure is written from the design alone and the README says why.
 pub fn export() -> Result<Vec<(String, String)>, String> {
     with_lab(|lab| {
-        let converted = workspace::workbook_with_items(&lab.engine, &lab.studio.current)?;
+        let items: usize = lab
+            .studio
+            .current
+            .tables
+            .iter()
+            .filter_map(|t| lab.engine.outline(&t.name).ok())
+            .map(|shape| shape.totals.items)
+            .sum();
+        let too_many = items > dynalab_lab::export::MAX_FIXTURE_ITEMS;
+        let converted = if too_many {
+            workspace::prove_on(&lab.engine, &lab.studio.current)?
+        } else {
+            workspace::workbook_with_items(&lab.engine, &lab.studio.current)?
+        };
         if converted.workbook.tables.is_empty() {
             return Err("The design holds no table yet: nothing to export.".into());
         }
-        Ok(dynalab_lab::export::export(&converted.workbook).files)
+        let exported = if too_many {
+            let why = dynalab_lab::export::too_many_items(items);
+            dynalab_lab::export::infrastructure_only(&converted.workbook, &why)
+        } else {
+            dynalab_lab::export::export(&converted.workbook)
+        };
+        Ok(exported.files)
     })
 }
 

@@ -110,6 +110,36 @@ pub(crate) fn snake(name: &str) -> String {
 
 /// Every file of the export of `workbook`.
 pub fn export(workbook: &Workbook) -> Exported {
+    let items = fixture_items(workbook);
+    if items > MAX_FIXTURE_ITEMS {
+        return infrastructure_only(workbook, &too_many_items(items));
+    }
+    files(workbook, None)
+}
+
+/// The access code's tests load the whole fixture: past this many items `fixture.json` would be
+/// too large to ship beside them (and to build in a browser tab), so only the infrastructure is written.
+pub const MAX_FIXTURE_ITEMS: usize = 50_000;
+
+/// Why a design of `items` items exports no access code.
+pub fn too_many_items(items: usize) -> String {
+    format!(
+        "no access code was written: the design holds {} items, more than the {} its tests' fixture.json carries; export a design with a smaller fixture for the code",
+        crate::numbers::thousands(items as u64),
+        crate::numbers::thousands(MAX_FIXTURE_ITEMS as u64)
+    )
+}
+
+fn fixture_items(workbook: &Workbook) -> usize {
+    workbook.fixtures.values().map(|items| items.as_array().map_or(0, Vec::len)).sum()
+}
+
+/// The infrastructure files of `workbook` and its README, which says why there is no access code.
+pub fn infrastructure_only(workbook: &Workbook, why_no_code: &str) -> Exported {
+    files(workbook, Some(why_no_code))
+}
+
+fn files(workbook: &Workbook, why_no_code: Option<&str>) -> Exported {
     let mut notes = Vec::new();
     let tables: Vec<TableExport<'_>> = workbook
         .tables
@@ -141,7 +171,13 @@ pub fn export(workbook: &Workbook) -> Exported {
         ("main.tf".to_string(), terraform::main_tf(workbook, &tables, &mut notes)),
         ("cdk/design-stack.ts".to_string(), cdk::stack(workbook, &tables, &mut notes)),
     ];
-    let code = access_code(workbook, &mut notes);
+    let code = match why_no_code {
+        Some(why) => {
+            notes.push(why.to_string());
+            Vec::new()
+        }
+        None => access_code(workbook, &mut notes),
+    };
     let has_code = !code.is_empty();
     files.extend(code);
     files.push(("README.md".to_string(), readme::readme(workbook, &tables, has_code, &notes)));

@@ -35,3 +35,15 @@ fn a_design_without_patterns_exports_no_access_code_and_says_so() {
     assert!(!exported.files.iter().any(|(n, _)| n.starts_with("typescript/") || n.starts_with("python/")));
     assert!(exported.notes.iter().any(|n| n.contains("no access code")), "{:?}", exported.notes);
 }
+
+#[test]
+fn a_fixture_too_large_to_ship_exports_the_infrastructure_and_says_why() {
+    let mut workbook = example("orders-service");
+    let item = serde_json::json!({"pk": "USER#x", "sk": "PROFILE"});
+    let items = vec![item; crate::export::MAX_FIXTURE_ITEMS + 1];
+    workbook.fixtures.insert("orders".into(), serde_json::Value::Array(items));
+    let exported = export(&workbook);
+    assert!(!exported.files.iter().any(|(n, _)| n == "fixture.json" || n.starts_with("typescript/")));
+    assert!(exported.notes.iter().any(|n| n.contains("50,001 items")), "{:?}", exported.notes);
+    assert!(file(&exported.files, "README.md").contains("50,001 items"));
+}
