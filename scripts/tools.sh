@@ -97,11 +97,12 @@ ensure_sdks() {
   [ "$wanted" = "$installed" ] || python3 -m pip install --quiet --disable-pip-version-check -r tests/sdk/requirements.txt
 }
 
-# The Python package's build and test tools (python/requirements-test.txt), at their pinned versions.
+# The Python package's build and test tools, and the checkers of the Python access code `dynalab
+# export` writes (python/requirements-test.txt), at their pinned versions.
 ensure_python_tools() {
   local wanted installed
   wanted=$(sed -n 's/^[a-z0-9-]*==//p' python/requirements-test.txt | paste -sd' ')
-  installed=$(python3 -c 'from importlib.metadata import version; print(*(version(p) for p in ("maturin", "pytest")))' 2>/dev/null || true)
+  installed=$(python3 -c 'from importlib.metadata import version; print(*(version(p) for p in ("maturin", "pytest", "mypy", "pyflakes")))' 2>/dev/null || true)
   [ "$wanted" = "$installed" ] || python3 -m pip install --quiet --disable-pip-version-check -r python/requirements-test.txt
 }
 

@@ -47,6 +47,16 @@ async function verdictIs(page, pattern) {
 }
 
 /** Types into an input and commits it (a change event, as leaving the field does). */
+/** Waits for the challenge's score; if none comes, fails with what the challenge card shows instead. */
+async function scored(page) {
+  try {
+    await t(page, 'score').waitFor({ timeout: 30000 });
+  } catch (error) {
+    const card = await t(page, 'studio-challenge').textContent().catch(() => '(no challenge card)');
+    throw new Error(`no score after grading; the challenge card shows: ${card}`, { cause: error });
+  }
+}
+
 async function enter(locator, text) {
   await locator.fill(text);
   await locator.dispatchEvent('change');
@@ -426,7 +436,7 @@ try {
     await enter(r(2).locator('[data-test="call-partition"]'), 'CUST#<customerId>');
     await enter(r(2).locator('[data-test="call-sort"]'), 'PROFILE');
     await t(p, 'grade-studio').click();
-    await t(p, 'score').waitFor({ timeout: 30000 });
+    await scored(p);
     assert.equal(await t(p, 'score').textContent(), 'Passed — 100/100');
     assert.equal(await p.locator('[data-test="grade-AP2"]').getAttribute('data-verdict'), 'pass');
     // The design's verdict and the grade are told apart while a challenge is solved.
@@ -438,7 +448,7 @@ try {
     // The challenge asks for a strong read of one line: chosen as eventual, it is graded eventual.
     await choose(r(1).locator('[data-test="pattern-consistency"]'), 'eventual');
     await t(p, 'grade-studio').click();
-    await t(p, 'score').waitFor({ timeout: 30000 });
+    await scored(p);
     assert.match(await t(p, 'score').textContent(), /^Not yet — \d+\/100$/);
     assert.equal(await p.locator('[data-test="grade-AP2"]').getAttribute('data-verdict'), 'fail');
     assert.match(await p.locator('[data-test="grade-AP2"]').textContent(), /strong consistency/);
@@ -446,7 +456,7 @@ try {
     // A Scan for the cart: graded as the Learn tab grades it.
     await choose(r(0).locator('[data-test="call-operation"]'), 'Scan');
     await t(p, 'grade-studio').click();
-    await t(p, 'score').waitFor({ timeout: 30000 });
+    await scored(p);
     assert.match(await t(p, 'score').textContent(), /^Not yet — \d+\/100$/);
     assert.equal(await p.locator('[data-test="grade-AP1"]').getAttribute('data-verdict'), 'fail');
     await fresh.close();

@@ -1,7 +1,8 @@
-// The access code `dynalab export` writes, run: for every design in examples/ and tests/designs/
-// with access patterns, the generated TypeScript tests (`node --test`, on the npm package's engine)
-// and Python tests (pytest, on the Python package's) must pass; then one call of a generated
-// function is changed in each language and its test must fail.
+// The access code `dynalab export` writes, checked and run: for every design in examples/ and
+// tests/designs/ with access patterns, the generated TypeScript must type-check (`tsc --strict`) and
+// the Python pass pyflakes and mypy; the generated TypeScript tests (`node --test`, on the npm
+// package's engine) and Python tests (pytest, on the Python package's) must pass; then one call of
+// a generated function is changed in each language and its test must fail.
 //
 // node tests/export/generated.mjs DYNALAB_BINARY [NODE_WITH_TYPE_STRIPPING]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -34,12 +35,21 @@ const modules = join(work, 'node_modules');
 mkdirSync(modules);
 symlinkSync(join(root, 'tests/node_modules/@aws-sdk'), join(modules, '@aws-sdk'));
 symlinkSync(join(root, 'packages/dynalab'), join(modules, 'dynalab'));
+symlinkSync(join(root, 'tests/node_modules/@types'), join(modules, '@types'));
+const tsc = join(root, 'tests/node_modules/typescript/bin/tsc');
 
 function run(command, args, cwd) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
   // A command that could not start says why (it has no output of its own).
   const failure = result.error ? `${command}: ${result.error.message}\n` : '';
   return { ok: result.status === 0, output: `${failure}${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+/** The Python checkers' verdicts on one export's code (mypy per folder: each holds a module `access`). */
+function checkedPython(dir) {
+  const pyflakes = run('python3', ['-m', 'pyflakes', 'access.py', 'test_access.py'], join(dir, 'python'));
+  const mypy = run('python3', ['-m', 'mypy', '--ignore-missing-imports', '--no-error-summary', '--cache-dir', join(work, '.mypy_cache'), 'access.py'], join(dir, 'python'));
+  return { pyflakes, mypy };
 }
 
 function tests(dir) {
@@ -54,6 +64,7 @@ let failures = 0;
 let exported = 0;
 let withoutCode = 0;
 let orders;
+const typed = [];
 for (const design of designs) {
   const name = design.slice(root.length + 1);
   const out = join(work, name.replace(/[/.]/g, '_'));
@@ -63,6 +74,13 @@ for (const design of designs) {
     continue;
   }
   exported += 1;
+  typed.push(join(out, 'typescript/access.ts'), join(out, 'typescript/access.test.ts'));
+  for (const [checker, result] of Object.entries(checkedPython(out))) {
+    if (!result.ok) {
+      failures += 1;
+      console.log(`  FAIL ${name}: ${checker}\n${result.output.split('\n').slice(0, 12).join('\n')}`);
+    }
+  }
   const { typescript, python } = tests(out);
   const ts = `${counted(typescript.output, /ℹ pass (\d+)/)} TypeScript`;
   const py = `${counted(python.output, /(\d+) passed/)} Python`;
@@ -74,6 +92,14 @@ for (const design of designs) {
     }
   }
   if (name === 'examples/orders-service.workbook.json') orders = out;
+}
+// Every export's TypeScript in one strict compilation (each folder's files are modules of their own).
+const compiled = run(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext',
+  '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--types', 'node', ...typed], work);
+console.log(`  ${compiled.ok ? 'ok  ' : 'FAIL'} tsc --strict on ${typed.length} generated TypeScript files`);
+if (!compiled.ok) {
+  failures += 1;
+  console.log(compiled.output.split('\n').slice(0, 20).join('\n'));
 }
 if (exported < 5) {
   console.log(`  only ${exported} designs had access code: expected the examples and the corpus's designs with patterns`);

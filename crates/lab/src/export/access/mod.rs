@@ -347,7 +347,9 @@ fn entities(fixture: &[(String, Vec<Value>)], keys: &BTreeMap<String, Vec<String
         let mut entities: Vec<Entity> = Vec::new();
         for (kind, members) in kinds {
             let mut name = names::Words::of(kind.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()));
-            if name.is_empty() || kind == "other" || entities.iter().any(|e| e.name == name) {
+            // `Page` and `PageKey` are the modules' own types; a kind named so takes its table's name.
+            let taken = [Words::of("page"), Words::of("page key"), type_name.clone()];
+            if name.is_empty() || kind == "other" || taken.contains(&name) || entities.iter().any(|e| e.name == name) {
                 name = type_name.clone().with(&kind);
             }
             let mut attributes: BTreeMap<String, (Shape, usize)> = BTreeMap::new();

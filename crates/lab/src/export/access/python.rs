@@ -314,7 +314,7 @@ fn tests(access: &Access) -> String {
          {decimal}\n\
          import boto3\n\
          import pytest\n\
-         from botocore.exceptions import ClientError\n\n\
+         {client_error}\n\
          import access\n\n\
          FIXTURE = json.loads((pathlib.Path(__file__).parent.parent / \"fixture.json\").read_text(encoding=\"utf-8\"))\n\n\n\
          @pytest.fixture\n\
@@ -348,8 +348,11 @@ fn tests(access: &Access) -> String {
         out.push_str("\n\n");
         out.push_str(&test_text(access, function));
     }
+    // Only what the tests use is imported.
     let decimal = if out.contains("Decimal(") { "from decimal import Decimal\n" } else { "" };
-    out.replacen("{decimal}", decimal, 1)
+    let client_error =
+        if out.contains("raises(ClientError)") { "from botocore.exceptions import ClientError\n" } else { "" };
+    out.replacen("{decimal}", decimal, 1).replacen("{client_error}", client_error, 1)
 }
 
 fn test_text(access: &Access, function: &Function) -> String {

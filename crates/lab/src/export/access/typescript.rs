@@ -354,8 +354,8 @@ fn tests(access: &Access) -> String {
          \x20 return { db: DynamoDBDocumentClient.from(client), consumed };\n\
          }\n\n\
          /** The key attributes `names` of an item (those it has). */\n\
-         function keyOf(item: Record<string, unknown> | undefined, names: string[]): Record<string, unknown> | undefined {\n\
-         \x20 return item && Object.fromEntries(names.filter((n) => n in item).map((n) => [n, item[n]]));\n\
+         function keyOf(item: object | undefined, names: string[]): Record<string, unknown> | undefined {\n\
+         \x20 return item && Object.fromEntries(Object.entries(item).filter(([name]) => names.includes(name)));\n\
          }\n\n\
          const sum = (units: number[]) => units.reduce((a, b) => a + b, 0);\n",
     );
