@@ -647,6 +647,8 @@ try {
     assert.deepEqual(await t(p, 'items-table').locator('option').allTextContents(), ['orders'], 'the example is back, the step\'s table gone');
     await tab(p, 'Learn');
     await t(p, 'start-step').click();
+    // The worker loads the step's tables after the click returns: wait for its word, not a moment.
+    await notice(p).getByText(/^The step's tables are loaded/).waitFor();
     await tab(p, 'Items');
     assert.deepEqual(await t(p, 'items-table').locator('option').allTextContents(), ['shop'], 'the step\'s tables');
     await tab(p, 'Learn');

@@ -39,7 +39,8 @@ pub(super) fn readme(workbook: &Workbook, tables: &[TableExport<'_>], access_cod
              | `typescript/access.test.ts` | a `node:test` test per pattern on the `dynalab` npm package | |\n\
              | `python/access.py` | the same functions over boto3 (the resource's client: plain values, `Decimal` numbers), with a `TypedDict` per kind of item | `cd python && pip install -r requirements.txt && pytest` |\n\
              | `python/test_access.py` | a pytest test per pattern with the `dynalab_dynamodb` fixture | |\n\
-             | `fixture.json` | what the tests load: the tables, the items (DynamoDB JSON), the setup calls, the lab clock's time | |\n",
+             | `fixture.json` | what the tests load: the tables, the items (DynamoDB JSON), the setup calls, the lab clock's time | |\n\n\
+             The same tests run against a local endpoint instead (DynamoDB Local, `dynalab serve`) when `AWS_ENDPOINT_URL_DYNAMODB` names it, for example `AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:8000 node --test`: they delete and create the design's tables there and load the fixture again after each test that wrote, so they refuse any endpoint but a loopback address.\n",
         );
     }
     if !notes.is_empty() {

@@ -95,6 +95,13 @@ pub(crate) struct Function {
     pub error_expected: bool,
 }
 
+impl Function {
+    /// Whether one of its calls may change the tables (its test leaves them changed).
+    pub fn writes(&self) -> bool {
+        self.calls.iter().any(|c| c.operation.effect() == dynalab_engine::Effect::MayWrite)
+    }
+}
+
 /// A key input: its name, whether it is a number, and the value the proof used.
 pub(crate) struct Parameter {
     pub name: Words,

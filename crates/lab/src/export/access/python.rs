@@ -305,41 +305,105 @@ fn tests(access: &Access) -> String {
         "\"\"\"Runs each access function of the design {} on Dynalab's engine in this process (the\n\
          ``dynalab_dynamodb`` pytest fixture), loaded with the design's fixture (``../fixture.json``) as\n\
          the proof was, and expects what the proof saw: the items (by key), the end of the page, the\n\
-         capacity units, the error.\n\"\"\"\n\n",
+         capacity units, the error. With AWS_ENDPOINT_URL_DYNAMODB set to a local endpoint (DynamoDB\n\
+         Local, ``dynalab serve``), the same tests run there instead.\n\"\"\"\n\n",
         quoted(&access.design)
     );
     out.push_str(
-        "import json\n\
+        "import base64\n\
+         import json\n\
+         import os\n\
          import pathlib\n\
+         import re\n\
          {decimal}\n\
          import boto3\n\
          import pytest\n\
+         from botocore import xform_name\n\
          {client_error}\n\
          import access\n\n\
-         FIXTURE = json.loads((pathlib.Path(__file__).parent.parent / \"fixture.json\").read_text(encoding=\"utf-8\"))\n\n\n\
+         FIXTURE = json.loads((pathlib.Path(__file__).parent.parent / \"fixture.json\").read_text(encoding=\"utf-8\"))\n\
+         ENDPOINT = os.environ.get(\"AWS_ENDPOINT_URL_DYNAMODB\")\n\
+         # Whether the endpoint's tables hold the fixture unchanged (no test wrote since they were loaded).\n\
+         endpoint_holds_fixture = [False]\n\n\n\
          @pytest.fixture\n\
-         def loaded(dynalab_dynamodb):\n\
-         \x20   \"\"\"A plain-values client on a fresh engine holding the design's tables, items and setup, and\n\
-         \x20   the list of capacity units each call it sends consumes (asked for on every call, as the\n\
-         \x20   proof did).\"\"\"\n\
+         def load(request):\n\
+         \x20   \"\"\"Loads the design's tables, items and setup (a fresh engine in this process, or the\n\
+         \x20   endpoint's tables) and answers a plain-values client on them and the list of capacity units\n\
+         \x20   each call it sends consumes (asked for on every call, as the proof did). ``writes``: the test\n\
+         \x20   may change the tables.\"\"\"\n\n\
+         \x20   def loaded(writes):\n\
+         \x20       if ENDPOINT is None:\n\
+         \x20           in_process(request.getfixturevalue(\"dynalab_dynamodb\"))\n\
+         \x20           client = boto3.resource(\"dynamodb\", region_name=\"us-east-1\").meta.client\n\
+         \x20       else:\n\
+         \x20           client = at_endpoint(ENDPOINT, writes)\n\
+         \x20       consumed = []\n\n\
+         \x20       def ask_for_capacity(params, **_):\n\
+         \x20           params[\"ReturnConsumedCapacity\"] = \"TOTAL\"\n\n\
+         \x20       def record_capacity(parsed, **_):\n\
+         \x20           capacity = parsed.get(\"ConsumedCapacity\", [])\n\
+         \x20           for entry in capacity if isinstance(capacity, list) else [capacity]:\n\
+         \x20               consumed.append(entry.get(\"CapacityUnits\", 0))\n\n\
+         \x20       client.meta.events.register(\"before-parameter-build.dynamodb\", ask_for_capacity)\n\
+         \x20       client.meta.events.register(\"after-call.dynamodb\", record_capacity)\n\
+         \x20       return client, consumed\n\n\
+         \x20   return loaded\n\n\n\
+         def in_process(engine):\n\
          \x20   for table in FIXTURE[\"tables\"]:\n\
-         \x20       dynalab_dynamodb.call(\"CreateTable\", table)\n\
+         \x20       engine.call(\"CreateTable\", table)\n\
          \x20   for table, items in FIXTURE[\"items\"].items():\n\
          \x20       for item in items:\n\
-         \x20           dynalab_dynamodb.call(\"PutItem\", {\"TableName\": table, \"Item\": item})\n\
+         \x20           engine.call(\"PutItem\", {\"TableName\": table, \"Item\": item})\n\
          \x20   for call in FIXTURE[\"setup\"]:\n\
-         \x20       dynalab_dynamodb.call(call[\"operation\"], call[\"request\"])\n\
-         \x20   client = boto3.resource(\"dynamodb\", region_name=\"us-east-1\").meta.client\n\
-         \x20   consumed = []\n\n\
-         \x20   def ask_for_capacity(params, **_):\n\
-         \x20       params[\"ReturnConsumedCapacity\"] = \"TOTAL\"\n\n\
-         \x20   def record_capacity(parsed, **_):\n\
-         \x20       capacity = parsed.get(\"ConsumedCapacity\", [])\n\
-         \x20       for entry in capacity if isinstance(capacity, list) else [capacity]:\n\
-         \x20           consumed.append(entry.get(\"CapacityUnits\", 0))\n\n\
-         \x20   client.meta.events.register(\"before-parameter-build.dynamodb\", ask_for_capacity)\n\
-         \x20   client.meta.events.register(\"after-call.dynamodb\", record_capacity)\n\
-         \x20   return client, consumed\n\n\n\
+         \x20       engine.call(call[\"operation\"], call[\"request\"])\n\n\n\
+         def at_endpoint(url, writes):\n\
+         \x20   \"\"\"A plain-values client at a local endpoint whose tables hold the fixture, loaded again after\n\
+         \x20   a test that wrote. Only a loopback address: the design's tables there are deleted and created\n\
+         \x20   anew.\"\"\"\n\
+         \x20   if not re.fullmatch(r\"https?://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:\\d+)?/?\", url):\n\
+         \x20       raise RuntimeError(\n\
+         \x20           f\"AWS_ENDPOINT_URL_DYNAMODB={url}: these tests delete and re-create the design's tables, \"\n\
+         \x20           \"so they run only against a local endpoint\"\n\
+         \x20       )\n\
+         \x20   where = {\"region_name\": \"us-east-1\", \"endpoint_url\": url}\n\
+         \x20   # A local endpoint takes any credentials: the environment's when it has them.\n\
+         \x20   where[\"aws_access_key_id\"] = os.environ.get(\"AWS_ACCESS_KEY_ID\", \"dynalab\")\n\
+         \x20   where[\"aws_secret_access_key\"] = os.environ.get(\"AWS_SECRET_ACCESS_KEY\", \"dynalab\")\n\
+         \x20   if not endpoint_holds_fixture[0]:\n\
+         \x20       plain = boto3.client(\"dynamodb\", **where)\n\
+         \x20       for table in FIXTURE[\"tables\"]:\n\
+         \x20           name = table[\"TableName\"]\n\
+         \x20           if table.get(\"DeletionProtectionEnabled\"):\n\
+         \x20               try:\n\
+         \x20                   plain.update_table(TableName=name, DeletionProtectionEnabled=False)\n\
+         \x20               except plain.exceptions.ClientError:\n\
+         \x20                   pass\n\
+         \x20           try:\n\
+         \x20               plain.delete_table(TableName=name)\n\
+         \x20           except plain.exceptions.ResourceNotFoundException:\n\
+         \x20               pass\n\
+         \x20           plain.create_table(**wire(table))\n\
+         \x20       for table, items in FIXTURE[\"items\"].items():\n\
+         \x20           for first in range(0, len(items), 25):\n\
+         \x20               batch = items[first : first + 25]\n\
+         \x20               unprocessed = {table: [{\"PutRequest\": {\"Item\": wire(item)}} for item in batch]}\n\
+         \x20               while unprocessed:\n\
+         \x20                   unprocessed = plain.batch_write_item(RequestItems=unprocessed).get(\"UnprocessedItems\")\n\
+         \x20       for call in FIXTURE[\"setup\"]:\n\
+         \x20           getattr(plain, xform_name(call[\"operation\"]))(**wire(call[\"request\"]))\n\
+         \x20   endpoint_holds_fixture[0] = not writes\n\
+         \x20   return boto3.resource(\"dynamodb\", **where).meta.client\n\n\n\
+         def wire(value):\n\
+         \x20   \"\"\"A fixture value as botocore sends it: binary attribute values (base64 in JSON) as bytes.\"\"\"\n\
+         \x20   if isinstance(value, list):\n\
+         \x20       return [wire(v) for v in value]\n\
+         \x20   if not isinstance(value, dict):\n\
+         \x20       return value\n\
+         \x20   if len(value) == 1 and isinstance(value.get(\"B\"), str):\n\
+         \x20       return {\"B\": base64.b64decode(value[\"B\"])}\n\
+         \x20   if len(value) == 1 and isinstance(value.get(\"BS\"), list):\n\
+         \x20       return {\"BS\": [base64.b64decode(b) for b in value[\"BS\"]]}\n\
+         \x20   return {key: wire(field) for key, field in value.items()}\n\n\n\
          def key_of(item, names):\n\
          \x20   \"\"\"The key attributes ``names`` of an item (those it has).\"\"\"\n\
          \x20   return None if item is None else {name: item[name] for name in names if name in item}\n",
@@ -357,11 +421,12 @@ fn tests(access: &Access) -> String {
 
 fn test_text(access: &Access, function: &Function) -> String {
     let mut out = format!(
-        "def test_{}(loaded):\n    \"\"\"{} — {}\"\"\"\n    dynamodb, {} = loaded\n",
+        "def test_{}(load):\n    \"\"\"{} — {}\"\"\"\n    dynamodb, {} = load(writes={})\n",
         function.name.snake(),
         function.id,
         function.description.replace('"', "'"),
-        if function.error.is_some() { "_" } else { "consumed" }
+        if function.error.is_some() { "_" } else { "consumed" },
+        if function.writes() { "True" } else { "False" }
     );
     let mut arguments = vec!["dynamodb".to_string()];
     arguments.extend((0..function.parameters.len()).map(|i| argument(function, i)));

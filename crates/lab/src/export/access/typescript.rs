@@ -315,29 +315,29 @@ fn tests(access: &Access) -> String {
         "// Runs each access function of the design \"{}\" on Dynalab's engine in this process, loaded\n\
          // with the design's fixture (`../fixture.json`) as the proof was, and expects what the proof\n\
          // saw: the items (by key), the end of the page, the capacity units, the error.\n\
-         // `node --test` (Node 22.18 or later strips the types; earlier 22s: --experimental-strip-types).\n\n",
+         // `node --test` (Node 22.18 or later strips the types; earlier 22s: --experimental-strip-types).\n\
+         // With AWS_ENDPOINT_URL_DYNAMODB set to a local endpoint (DynamoDB Local, `dynalab serve`), the\n\
+         // same tests run there instead.\n\n",
         access.design
     );
     out.push_str(
         "import { test } from \"node:test\";\n\
          import assert from \"node:assert/strict\";\n\
          import { readFileSync } from \"node:fs\";\n\
-         import { DynamoDBClient } from \"@aws-sdk/client-dynamodb\";\n\
+         import * as dynamodb from \"@aws-sdk/client-dynamodb\";\n\
          import { DynamoDBDocumentClient } from \"@aws-sdk/lib-dynamodb\";\n\
          import { Engine, clientConfig } from \"dynalab\";\n\
          import * as access from \"./access.ts\";\n\n\
          interface Fixture {\n  now: number;\n  tables: Record<string, unknown>[];\n  items: Record<string, Record<string, unknown>[]>;\n  setup: { operation: string; request: Record<string, unknown> }[];\n}\n\n\
-         const fixture: Fixture = JSON.parse(readFileSync(new URL(\"../fixture.json\", import.meta.url), \"utf8\"));\n\n\
-         /** A document client on a fresh engine holding the design's tables, items and setup, and the\n \
-         * capacity units each call it sends consumes (asked for on every call, as the proof did). */\n\
-         function loaded(): { db: DynamoDBDocumentClient; consumed: number[] } {\n\
-         \x20 const engine = new Engine({ now: fixture.now });\n\
-         \x20 for (const table of fixture.tables) engine.execute(\"CreateTable\", table);\n\
-         \x20 for (const [table, items] of Object.entries(fixture.items)) {\n\
-         \x20   for (const item of items) engine.execute(\"PutItem\", { TableName: table, Item: item });\n\
-         \x20 }\n\
-         \x20 for (const call of fixture.setup) engine.execute(call.operation, call.request);\n\
-         \x20 const client = new DynamoDBClient(clientConfig(engine));\n\
+         const fixture: Fixture = JSON.parse(readFileSync(new URL(\"../fixture.json\", import.meta.url), \"utf8\"));\n\
+         const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;\n\
+         /** Whether the endpoint's tables hold the fixture unchanged (no test wrote since they were loaded). */\n\
+         let endpointHoldsFixture = false;\n\n\
+         /** A document client on the design's tables, items and setup (a fresh engine in this process, or\n \
+         * the endpoint's tables as loaded), and the capacity units each call it sends consumes (asked\n \
+         * for on every call, as the proof did). `writes`: the test may change the tables. */\n\
+         async function loaded(writes: boolean): Promise<{ db: DynamoDBDocumentClient; consumed: number[] }> {\n\
+         \x20 const client = endpoint === undefined ? inProcess() : await atEndpoint(endpoint, writes);\n\
          \x20 const consumed: number[] = [];\n\
          \x20 client.middlewareStack.add(\n\
          \x20   (next) => async (args) => {\n\
@@ -352,6 +352,69 @@ fn tests(access: &Access) -> String {
          \x20   { step: \"initialize\", name: \"consumedCapacity\" },\n\
          \x20 );\n\
          \x20 return { db: DynamoDBDocumentClient.from(client), consumed };\n\
+         }\n\n\
+         function inProcess(): dynamodb.DynamoDBClient {\n\
+         \x20 const engine = new Engine({ now: fixture.now });\n\
+         \x20 for (const table of fixture.tables) engine.execute(\"CreateTable\", table);\n\
+         \x20 for (const [table, items] of Object.entries(fixture.items)) {\n\
+         \x20   for (const item of items) engine.execute(\"PutItem\", { TableName: table, Item: item });\n\
+         \x20 }\n\
+         \x20 for (const call of fixture.setup) engine.execute(call.operation, call.request);\n\
+         \x20 return new dynamodb.DynamoDBClient(clientConfig(engine));\n\
+         }\n\n\
+         /** A client at a local endpoint whose tables hold the fixture, loaded again after a test that\n \
+         * wrote. Only a loopback address: the design's tables there are deleted and created anew. */\n\
+         async function atEndpoint(url: string, writes: boolean): Promise<dynamodb.DynamoDBClient> {\n\
+         \x20 if (!/^https?:\\/\\/(127\\.0\\.0\\.1|localhost|\\[::1\\])(:\\d+)?\\/?$/.test(url)) {\n\
+         \x20   const why = \"these tests delete and re-create the design's tables, so they run only against a local endpoint\";\n\
+         \x20   throw new Error(`AWS_ENDPOINT_URL_DYNAMODB=${url}: ${why}`);\n\
+         \x20 }\n\
+         \x20 // A local endpoint takes any credentials: the environment's when it has them.\n\
+         \x20 const { AWS_ACCESS_KEY_ID: accessKeyId = \"dynalab\", AWS_SECRET_ACCESS_KEY: secretAccessKey = \"dynalab\" } = process.env;\n\
+         \x20 const credentials = { accessKeyId, secretAccessKey };\n\
+         \x20 const client = new dynamodb.DynamoDBClient({ endpoint: url, region: \"us-east-1\", credentials });\n\
+         \x20 if (!endpointHoldsFixture) {\n\
+         \x20   for (const table of fixture.tables) {\n\
+         \x20     const name = { TableName: table.TableName };\n\
+         \x20     if (table.DeletionProtectionEnabled) {\n\
+         \x20       await send(client, \"UpdateTable\", { ...name, DeletionProtectionEnabled: false }).catch(() => undefined);\n\
+         \x20     }\n\
+         \x20     await send(client, \"DeleteTable\", name).catch((e: Error) => {\n\
+         \x20       if (e.name !== \"ResourceNotFoundException\") throw e;\n\
+         \x20     });\n\
+         \x20     await send(client, \"CreateTable\", table);\n\
+         \x20   }\n\
+         \x20   for (const [table, items] of Object.entries(fixture.items)) {\n\
+         \x20     for (let first = 0; first < items.length; first += 25) {\n\
+         \x20       const batch = items.slice(first, first + 25);\n\
+         \x20       let unprocessed: unknown = { [table]: batch.map((Item) => ({ PutRequest: { Item } })) };\n\
+         \x20       while (unprocessed !== undefined && Object.keys(unprocessed as object).length > 0) {\n\
+         \x20         unprocessed = (await send(client, \"BatchWriteItem\", { RequestItems: unprocessed })).UnprocessedItems;\n\
+         \x20       }\n\
+         \x20     }\n\
+         \x20   }\n\
+         \x20   for (const call of fixture.setup) await send(client, call.operation, call.request);\n\
+         \x20 }\n\
+         \x20 endpointHoldsFixture = !writes;\n\
+         \x20 return client;\n\
+         }\n\n\
+         /** Sends a fixture call by its operation's name through the SDK's command of that name. */\n\
+         async function send(client: dynamodb.DynamoDBClient, operation: string, request: unknown): Promise<Record<string, unknown>> {\n\
+         \x20 const commands = dynamodb as unknown as Record<string, new (input: unknown) => dynamodb.GetItemCommand>;\n\
+         \x20 const Command = commands[`${operation}Command`];\n\
+         \x20 if (Command === undefined) throw new Error(`the SDK has no ${operation}Command`);\n\
+         \x20 const answer: object = await client.send(new Command(wire(request)));\n\
+         \x20 return answer as Record<string, unknown>;\n\
+         }\n\n\
+         /** A fixture value as the SDK sends it: binary attribute values (base64 in JSON) as bytes. */\n\
+         function wire(value: unknown): unknown {\n\
+         \x20 if (Array.isArray(value)) return value.map(wire);\n\
+         \x20 if (value === null || typeof value !== \"object\" || value instanceof Uint8Array) return value;\n\
+         \x20 const fields = Object.entries(value);\n\
+         \x20 const [name, inner] = fields.length === 1 ? fields[0] : [\"\", undefined];\n\
+         \x20 if (name === \"B\" && typeof inner === \"string\") return { B: Buffer.from(inner, \"base64\") };\n\
+         \x20 if (name === \"BS\" && Array.isArray(inner)) return { BS: inner.map((b: string) => Buffer.from(b, \"base64\")) };\n\
+         \x20 return Object.fromEntries(fields.map(([key, field]) => [key, wire(field)]));\n\
          }\n\n\
          /** The key attributes `names` of an item (those it has). */\n\
          function keyOf(item: object | undefined, names: string[]): Record<string, unknown> | undefined {\n\
@@ -368,9 +431,10 @@ fn tests(access: &Access) -> String {
 
 fn test_text(access: &Access, function: &Function) -> String {
     let mut out = format!(
-        "test({}, async () => {{\n  const {} = loaded();\n",
+        "test({}, async () => {{\n  const {} = await loaded({});\n",
         quoted(&format!("{} {}", function.id, function.description)),
-        if function.error.is_some() { "{ db }" } else { "{ db, consumed }" }
+        if function.error.is_some() { "{ db }" } else { "{ db, consumed }" },
+        function.writes()
     );
     let mut arguments = vec!["db".to_string()];
     arguments
