@@ -395,7 +395,8 @@ fn from_serde(operation: Operation, error: &serde_json::Error, body: &str) -> Dy
         return DynamoError::validation(validation);
     }
     if let Some(validation) = message.strip_prefix(ENVELOPED_MARK) {
-        return DynamoError::request_validation(validation).answered_by(operation);
+        let said = crate::value::worded(validation, crate::value::older_layer(operation));
+        return DynamoError::request_validation(said).answered_by(operation);
     }
     if message.starts_with("recursion limit exceeded") {
         return DynamoError::validation(

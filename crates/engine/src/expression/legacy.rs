@@ -61,7 +61,7 @@ impl Rewritten {
             match text.strip_prefix(crate::value::VALIDATION_MARK) {
                 Some(own) => DynamoError::validation(own),
                 None => match text.strip_prefix(crate::value::ENVELOPED_MARK) {
-                    Some(own) => DynamoError::request_validation(own),
+                    Some(own) => DynamoError::request_validation(crate::value::worded(own, false)),
                     None => DynamoError::validation(format!(
                         "One or more parameter values were invalid: Invalid value for attribute: {attribute}"
                     )),

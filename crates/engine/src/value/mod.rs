@@ -10,7 +10,7 @@ mod wire;
 pub use deferred::{Deferred, StartKeyWords};
 pub use key::{KeyValue, ScalarType};
 pub use number::Number;
-pub use wire::{item_to_json, ENVELOPED_MARK, VALIDATION_MARK};
+pub use wire::{item_to_json, older_layer, worded, ENVELOPED_MARK, VALIDATION_MARK};
 
 pub use item::Item;
 

@@ -25,10 +25,9 @@ pub struct Number {
 /// Real DynamoDB's wording, as dynoxide captured it in 2026; DynamoDB Local says
 /// "A value provided cannot be converted into a number".
 fn not_a_number(text: &str) -> DynamoError {
-    // An empty number is said without the colon (dynalite's suite, checked against DynamoDB).
-    if text.is_empty() {
-        return DynamoError::validation("The parameter cannot be converted to a numeric value");
-    }
+    // An empty number keeps the colon and the space in the current value layer (the autumn-2026
+    // suite, four regions); the older layer drops them (`wire::older_number_words`), as dynalite's
+    // suite saw it.
     DynamoError::validation(format!("The parameter cannot be converted to a numeric value: {text}"))
 }
 
@@ -379,7 +378,7 @@ mod tests {
         for text in ["abc", "1e", " 1", "1.2.3", "NaN", "1e99999999999999999999", "+e2", "."] {
             assert_eq!(message(text), format!("The parameter cannot be converted to a numeric value: {text}"));
         }
-        assert_eq!(message(""), "The parameter cannot be converted to a numeric value", "no colon for nothing");
+        assert_eq!(message(""), "The parameter cannot be converted to a numeric value: ", "the current layer keeps the colon");
         assert!(message("0e126").starts_with("Number overflow."));
         assert!(message("0.0e-130").starts_with("Number underflow."));
         assert_eq!(Number::parse("0e125").unwrap().to_string(), "0");

@@ -17,6 +17,35 @@ pub const VALIDATION_MARK: &str = "\u{1}validation:";
 /// wrap in Coral's "1 validation error detected: " (dynoxide's capture of the real service).
 pub const ENVELOPED_MARK: &str = "\u{1}enveloped:";
 
+/// Between the two wordings of a value refused under [`ENVELOPED_MARK`] when DynamoDB's two value
+/// layers word it differently: the current layer's first, then the older one's (see [`worded`]).
+const OLDER_LAYER: char = '\u{2}';
+
+/// DynamoDB checks attribute values in one of two layers, and which one an operation runs decides
+/// how a malformed number or a duplicate set member is worded (the autumn-2026 conformance suite,
+/// four regions, 2026-10-09): the older layer for BatchWriteItem and Scan, the current one for
+/// every other operation (transactions included, as eu-west-2 answers them; the other regions
+/// answer those in the older layer). `message` is what the reader carried under the mark.
+pub fn worded(message: &str, older_layer: bool) -> &str {
+    match message.split_once(OLDER_LAYER) {
+        Some((_, older)) if older_layer => older,
+        Some((current, _)) => current,
+        None => message,
+    }
+}
+
+/// Whether `operation` reads values in DynamoDB's older layer (see [`worded`]).
+pub fn older_layer(operation: crate::Operation) -> bool {
+    matches!(operation, crate::Operation::BatchWriteItem | crate::Operation::Scan)
+}
+
+fn layered<E: de::Error>(current: &str, older: &str) -> E {
+    if current == older {
+        return enveloped(current);
+    }
+    E::custom(format_args!("{ENVELOPED_MARK}{current}{OLDER_LAYER}{older}"))
+}
+
 fn invalid<E: de::Error>(message: &str) -> E {
     E::custom(format_args!("{VALIDATION_MARK}{message}"))
 }
@@ -165,7 +194,30 @@ pub(crate) fn in_dynamodb_order(mut value: AttributeValue) -> AttributeValue {
 }
 
 fn parse_number<E: de::Error>(text: &str) -> Result<Number, E> {
-    Number::parse(text).map_err(|e| enveloped(&e.message))
+    Number::parse(text).map_err(|e| layered(&e.message, &older_number_words(text, &e.message)))
+}
+
+/// How the older layer words a refused number, which it reads as Java's `BigDecimal` does: an
+/// empty one without the colon, and one whose digits and exponent pass 2^31 as a wrapped 32-bit
+/// precision-minus-scale, so `1e2147483647` is an underflow there (an overflow in the current one).
+fn older_number_words(text: &str, current: &str) -> String {
+    if text.is_empty() {
+        return "The parameter cannot be converted to a numeric value".into();
+    }
+    let unsigned = text.trim_start_matches(['-', '+']);
+    let (mantissa, exponent) = unsigned.split_once(['e', 'E']).unwrap_or((unsigned, "0"));
+    let (Ok(exponent), true) = (exponent.parse::<i32>(), mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.')) else {
+        return current.into();
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let unscaled = format!("{whole}{fraction}");
+    let precision = unscaled.trim_start_matches('0').len().max(1);
+    let adjusted = i64::try_from(precision).unwrap_or(0) + i64::from(exponent) - i64::try_from(fraction.len()).unwrap_or(0);
+    if adjusted > i64::from(i32::MAX) {
+        "Number underflow. Attempting to store a number with magnitude smaller than supported range".into()
+    } else {
+        current.into()
+    }
 }
 
 fn decode_base64<E: de::Error>(text: &str) -> Result<Vec<u8>, E> {
@@ -185,22 +237,32 @@ fn check_set<E: de::Error>(value: &AttributeValue) -> Result<(), E> {
         // Enveloped by every operation, the type word and the double space as DynamoDB writes them.
         return Err(invalid(&format!("1 validation error detected: {INVALID}An {kind} set  may not be empty")));
     }
+    // The current layer quotes the members in its reading order and names no number; the older
+    // one lists them as sent, unquoted, and says a number set's repeat bare (the autumn-2026 suite;
+    // fact sheet §5 #37, dynalite's suite and dynoxide's captures had the older wording).
     let duplicate = match value {
         AttributeValue::Ss(set) => reading_order(set).map(|members| {
             let quoted: Vec<String> = members.iter().map(|m| serde_json::to_string(m).unwrap_or_default()).collect();
-            format!("{INVALID}Input collection [{}] contains duplicates.", quoted.join(", "))
+            (
+                format!("{INVALID}Input collection [{}] contains duplicates.", quoted.join(", ")),
+                format!("{INVALID}Input collection [{}] contains duplicates.", set.join(", ")),
+            )
         }),
-        // Numbers are not listed, nor is the sentence prefixed or closed (fact sheet §5 #37,
-        // dynalite's suite and dynoxide's captures agree).
-        AttributeValue::Ns(set) => reading_order(set).map(|_| "Input collection contains duplicates".to_string()),
+        AttributeValue::Ns(set) => reading_order(set).map(|_| {
+            (format!("{INVALID}Input collection contains duplicates."), "Input collection contains duplicates".to_string())
+        }),
         AttributeValue::Bs(set) => reading_order(set).map(|members| {
             let quoted: Vec<String> = members.iter().map(|m| format!("\"{}\"", BASE64.encode(m))).collect();
-            format!("{INVALID}Input collection [{}]of type BS contains duplicates.", quoted.join(","))
+            let as_sent: Vec<String> = set.iter().map(|m| BASE64.encode(m)).collect();
+            (
+                format!("{INVALID}Input collection [{}]of type BS contains duplicates.", quoted.join(",")),
+                format!("{INVALID}Input collection [{}]of type BS contains duplicates.", as_sent.join(", ")),
+            )
         }),
         _ => None,
     };
     match duplicate {
-        Some(message) => Err(enveloped(&message)),
+        Some((current, older)) => Err(layered(&current, &older)),
         None => Ok(()),
     }
 }
@@ -227,7 +289,7 @@ mod tests {
     fn error(json: &str) -> String {
         let e = serde_json::from_str::<AttributeValue>(json).unwrap_err().to_string();
         let e = e.split(" at line").next().unwrap();
-        e.trim_start_matches(VALIDATION_MARK).trim_start_matches(ENVELOPED_MARK).to_string()
+        worded(e.trim_start_matches(VALIDATION_MARK).trim_start_matches(ENVELOPED_MARK), false).to_string()
     }
 
     #[test]
@@ -287,11 +349,52 @@ mod tests {
             error(r#"{"SS":["b","a","b","C"]}"#),
             r#"One or more parameter values were invalid: Input collection ["a", "b", "b", "C"] contains duplicates."#
         );
-        assert_eq!(error(r#"{"NS":["1","1.0"]}"#), "Input collection contains duplicates");
+        assert_eq!(
+            error(r#"{"NS":["1","1.0"]}"#),
+            "One or more parameter values were invalid: Input collection contains duplicates."
+        );
         assert_eq!(
             error(r#"{"BS":["YQ==","YQ=="]}"#),
             r#"One or more parameter values were invalid: Input collection ["YQ==","YQ=="]of type BS contains duplicates."#
         );
         assert_eq!(error(r#"{"N":"abc"}"#), "The parameter cannot be converted to a numeric value: abc");
+    }
+
+    /// The older layer's words (BatchWriteItem, Scan) for what the current layer says otherwise.
+    fn older(json: &str) -> String {
+        let e = serde_json::from_str::<AttributeValue>(json).unwrap_err().to_string();
+        let e = e.split(" at line").next().unwrap();
+        worded(e.trim_start_matches(ENVELOPED_MARK), true).to_string()
+    }
+
+    #[test]
+    fn the_older_value_layer_words_numbers_and_repeats_its_own_way() {
+        // The autumn-2026 suite's four shapes and three sets, sent to both layers.
+        let numbers = [("abc", ": abc", ": abc"), ("", ": ", ""), ("1e126", "", ""), ("1e2147483647", "", "")];
+        for (text, current_tail, older_tail) in numbers {
+            let json = format!(r#"{{"N":"{text}"}}"#);
+            if text.starts_with('1') {
+                assert!(error(&json).starts_with("Number overflow."), "{text}: {}", error(&json));
+            } else {
+                assert_eq!(error(&json), format!("The parameter cannot be converted to a numeric value{current_tail}"));
+                assert_eq!(older(&json), format!("The parameter cannot be converted to a numeric value{older_tail}"));
+            }
+        }
+        assert!(older(r#"{"N":"1e126"}"#).starts_with("Number overflow."));
+        assert!(older(r#"{"N":"1e2147483647"}"#).starts_with("Number underflow."), "BigDecimal's precision wraps");
+        assert!(older(r#"{"N":"1e2147483648"}"#).starts_with("Number overflow."), "an exponent past an int is not wrapped");
+        assert_eq!(
+            older(r#"{"SS":["b","a","b"]}"#),
+            "One or more parameter values were invalid: Input collection [b, a, b] contains duplicates."
+        );
+        assert_eq!(
+            older(r#"{"BS":["/w==","AA==","AA=="]}"#),
+            "One or more parameter values were invalid: Input collection [/w==, AA==, AA==]of type BS contains duplicates."
+        );
+        assert_eq!(older(r#"{"NS":["2","1","2"]}"#), "Input collection contains duplicates");
+        assert_eq!(
+            error(r#"{"BS":["/w==","AA==","AA=="]}"#),
+            r#"One or more parameter values were invalid: Input collection ["AA==","/w==","AA=="]of type BS contains duplicates."#
+        );
     }
 }
