@@ -20,6 +20,11 @@ impl Violations {
         self.0.push(format!("Value {shown} at '{field}' failed to satisfy constraint: {constraint}"));
     }
 
+    /// Whether no violation was found so far.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// A required member.
     pub fn required<T>(&mut self, field: &str, value: Option<&T>) {
         if value.is_none() {
@@ -73,7 +78,7 @@ impl Violations {
 
     /// The table names keying a batch's `requestItems`: Coral judges a map's keys together, so a
     /// map with any name breaking a rule is one violation, which lists every rule a name keeps and
-    /// shows the whole map as Java prints it (`echo`, made only then).
+    /// shows the whole map as the operation echoes it (`echo`, made only then).
     pub fn table_name_keys<'n>(
         &mut self,
         field: &str,

@@ -50,18 +50,16 @@ const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 
 pub fn run(engine: &Engine, input: BatchGetItemInput) -> Result<BatchGetItemOutput<'_>> {
     let mut v = Violations::new();
-    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     // A table may be named by its ARN: read as its name (docs/fidelity.md).
     let request_items = keyed_by_table_name(input.request_items.unwrap_or_default()).map_err(|table| {
         DynamoError::validation(format!("RequestItems names the table {table} twice: by its name and by its ARN"))
     })?;
+    // BatchGetItem runs the 2026 validation framework: its members in the model's order, the map
+    // echoed as JSON (us-east-1 and eu-west-2, 2026-10-09, the autumn-2026 suite).
     v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || {
-        crate::validate::java_map_echo(
-            request_items
-                .keys()
-                .map(|table| (table.as_str(), crate::validate::java_object("KeysAndAttributes", table, 0))),
-        )
+        serde_json::to_string(&request_items).unwrap_or_default()
     });
+    v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.finish()?;
     // The texts dynoxide captured from the real service (2026); Local says "BatchGetItem must have
     // some requests set" and "The list of keys in RequestItems for BatchGetItem is required: T has

@@ -81,7 +81,11 @@ pub fn run(engine: &mut Engine, input: BatchWriteItemInput) -> Result<BatchWrite
     let request_items = keyed_by_table_name(input.request_items.unwrap_or_default()).map_err(|table| {
         DynamoError::validation(format!("RequestItems names the table {table} twice: by its name and by its ARN"))
     })?;
-    v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || java_echo(&request_items));
+    // An unknown enum is reported alone, ahead of a table name that breaks a rule (us-east-1 and
+    // eu-west-2, 2026-10-09, the autumn-2026 suite): the names are judged only without one.
+    if v.is_empty() {
+        v.table_name_keys("requestItems", request_items.keys().map(String::as_str), || java_echo(&request_items));
+    }
     v.finish()?;
     // The texts dynoxide captured from the real service (2026); Local words the first two
     // "BatchWriteItem cannot have a null or no requests set" and "The batch write request list for
