@@ -155,6 +155,9 @@ fn prepare(n: usize, item: TransactWriteItem) -> Result<Prepared> {
         v.required(&at("conditionExpression"), action.condition_expression.as_ref());
     }
     v.finish()?;
+    if let Some(item) = action.item.as_ref().filter(|_| kind == Kind::Put) {
+        check_item_values(item)?;
+    }
     let mut expressions = Vec::new();
     if kind == Kind::Update {
         expressions.push((ExprKind::Update, action.update_expression.as_deref()));
@@ -191,7 +194,6 @@ fn plan(engine: &Engine, prepared: Prepared) -> Result<std::result::Result<Plann
     let schema = &table.definition.key_schema;
     let (key, key_item, item) = if kind == Kind::Put {
         let item = action.item.unwrap_or_default();
-        check_item_values(&item)?;
         if item_size(&item) > super::MAX_ITEM_BYTES {
             return Err(DynamoError::validation("Item size has exceeded the maximum allowed size"));
         }
@@ -216,12 +218,11 @@ fn plan(engine: &Engine, prepared: Prepared) -> Result<std::result::Result<Plann
 }
 
 /// A transaction with every check done that needs no engine: the request's constraints, and each
-/// action's kind, constraints and expressions (kept per action, so an action's error is still
-/// reported only after the actions before it passed their table checks, as before the split).
+/// action's kind, constraints, item values and expressions.
 pub struct Checked {
     input: TransactWriteItemsInput,
     fingerprint: String,
-    prepared: Vec<Result<Prepared>>,
+    prepared: Vec<Prepared>,
 }
 
 pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<TransactWriteItemsOutput> {
@@ -231,6 +232,11 @@ pub fn run(engine: &mut Engine, input: TransactWriteItemsInput) -> Result<Transa
 /// The checks that need no engine, in DynamoDB's order.
 pub fn check(mut input: TransactWriteItemsInput) -> Result<Checked> {
     let mut v = Violations::new();
+    // The token first, then the enums (us-east-1, 2026-10-09, the autumn-2026 suite; eu-west-2
+    // already says the token's violation alone, in the validation framework's words).
+    if let Some(token) = &input.client_request_token {
+        v.length("clientRequestToken", &format!("'{token}'"), token.chars().count(), 1, 36);
+    }
     v.required("transactItems", input.transact_items.as_ref());
     v.one_of("returnConsumedCapacity", input.return_consumed_capacity.as_ref(), &RETURN_CONSUMED_CAPACITY);
     v.one_of(
@@ -238,9 +244,6 @@ pub fn check(mut input: TransactWriteItemsInput) -> Result<Checked> {
         input.return_item_collection_metrics.as_ref(),
         &RETURN_ITEM_COLLECTION_METRICS,
     );
-    if let Some(token) = &input.client_request_token {
-        v.length("clientRequestToken", &format!("'{token}'"), token.chars().count(), 1, 36);
-    }
     v.finish()?;
     let items = input.transact_items.take().unwrap_or_default();
     if items.is_empty() {
@@ -260,7 +263,11 @@ pub fn check(mut input: TransactWriteItemsInput) -> Result<Checked> {
         Some(_) => serde_json::to_value(&items).map(|v| v.to_string()).unwrap_or_default(),
         None => String::new(),
     };
-    let prepared = items.into_iter().enumerate().map(|(i, item)| prepare(i + 1, item)).collect();
+    // Every action's own checks come before any table is looked up, the first failing action in
+    // request order answering (us-east-1 and eu-west-2, 2026-10-09, the autumn-2026 suite): an
+    // expression that does not parse or a value no expression uses beats a missing table or a
+    // duplicate target anywhere in the request.
+    let prepared = items.into_iter().enumerate().map(|(i, item)| prepare(i + 1, item)).collect::<Result<_>>()?;
     Ok(Checked { input, fingerprint, prepared })
 }
 
@@ -287,7 +294,7 @@ pub fn run_checked(engine: &mut Engine, checked: Checked) -> Result<TransactWrit
     let mut planned = Vec::with_capacity(prepared.len());
     let mut payload = 0usize;
     for prepared in prepared {
-        let step = plan(engine, prepared?)?;
+        let step = plan(engine, prepared)?;
         if let Ok(step) = &step {
             payload += step.item.as_ref().map_or_else(|| item_size(&step.key_item), item_size);
         }
