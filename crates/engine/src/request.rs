@@ -399,9 +399,7 @@ fn from_serde(operation: Operation, error: &serde_json::Error, body: &str) -> Dy
         return DynamoError::request_validation(said).answered_by(operation);
     }
     if message.starts_with("recursion limit exceeded") {
-        return DynamoError::validation(
-            "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit",
-        );
+        return DynamoError::validation(crate::value::NESTED_TOO_DEEP);
     }
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         let token = match rest.split([',', ' ']).next().unwrap_or("") {

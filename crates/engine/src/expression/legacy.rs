@@ -56,7 +56,7 @@ impl Rewritten {
     /// A legacy parameter's value, refused in the words DynamoDB gives for the value itself
     /// (an empty AttributeValue, a NULL that is not true, a bad number), else as not a value.
     fn parse_value(value: &Value, attribute: &str) -> Result<AttributeValue> {
-        serde_json::from_value(value.clone()).map_err(|error| {
+        let parsed: AttributeValue = serde_json::from_value(value.clone()).map_err(|error| {
             let text = error.to_string();
             match text.strip_prefix(crate::value::VALIDATION_MARK) {
                 Some(own) => DynamoError::validation(own),
@@ -67,7 +67,13 @@ impl Rewritten {
                     )),
                 },
             }
-        })
+        })?;
+        // A legacy condition's value is held to the 32 levels too, before the table is looked up
+        // (a Scan's ScanFilter, seven of ten regions; the autumn-2026 suite's deep requests).
+        if parsed.depth() > crate::value::MAX_DEPTH {
+            return Err(DynamoError::validation(crate::value::NESTED_TOO_DEEP));
+        }
+        Ok(parsed)
     }
 
     /// A value given its own placeholder.

@@ -7,8 +7,7 @@
 use crate::error::{DynamoError, Result};
 use serde_json::Value;
 
-const NESTED_TOO_DEEP: &str =
-    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
+use crate::value::NESTED_TOO_DEEP;
 const UNCONVERTIBLE: &str = "The parameter cannot be converted to a numeric value";
 
 /// The first problem among `params`, in the order they are written.

@@ -81,16 +81,21 @@ pub fn item_size(item: &Item) -> usize {
     item.iter().map(|(name, value)| name.len() + value.size()).sum()
 }
 
+/// DynamoDB's answer to a value nested past its 32 levels.
+pub const NESTED_TOO_DEEP: &str =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit";
+
+/// The most levels a value may nest: the top-level value is level 1, and DynamoDB accepts a leaf
+/// at level 32 (31 wrappers).
+pub const MAX_DEPTH: usize = 32;
+
 /// Checks DynamoDB applies to every value it is about to store, beyond what parsing checks.
 pub fn check_item_values(item: &Item) -> crate::error::Result<()> {
     use crate::error::DynamoError;
     for (name, value) in item {
         check_name(name)?;
-        // The top-level value is level 1; DynamoDB accepts a leaf at level 32 (31 wrappers).
-        if value.depth() > 32 {
-            return Err(DynamoError::validation(
-                "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit",
-            ));
+        if value.depth() > MAX_DEPTH {
+            return Err(DynamoError::validation(NESTED_TOO_DEEP));
         }
         check_map_keys(value)?;
     }
