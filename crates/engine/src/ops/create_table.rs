@@ -240,6 +240,12 @@ pub fn billing_mode(mode: Option<&str>, throughput: Option<&ProvisionedThroughpu
 fn key_schema(elements: &[KeySchemaElementInput], definitions: &[KeyAttribute]) -> Result<KeySchema> {
     let kind_of = |e: &KeySchemaElementInput| e.key_type.clone().unwrap_or_default();
     let name_of = |e: &KeySchemaElementInput| e.attribute_name.clone().unwrap_or_default();
+    // More key elements than definitions is said first (dynalite's order, checked against the
+    // service): a key naming one attribute twice with one definition is "Invalid KeySchema: …",
+    // as the autumn-2026 suite's validation ordering expects of DynamoDB.
+    if elements.len() > definitions.len() && !definitions.is_empty() {
+        return Err(DynamoError::validation("Invalid KeySchema: Some index key attribute have no definition"));
+    }
     let Some(first) = elements.first() else {
         return Err(DynamoError::validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type"));
     };
