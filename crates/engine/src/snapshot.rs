@@ -180,6 +180,12 @@ fn create_table_request(table: &Table, with_stream: bool) -> Value {
                 if let Some((read, write)) = def.throughput {
                     index["ProvisionedThroughput"] = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
                 }
+                if let Some(caps) = crate::ops::table_settings::caps_description(def.on_demand_max) {
+                    index["OnDemandThroughput"] = json!(caps);
+                }
+                if let Some((read, write)) = def.warm_throughput {
+                    index["WarmThroughput"] = json!({"ReadUnitsPerSecond": read, "WriteUnitsPerSecond": write});
+                }
                 index
             })
             .collect();

@@ -22,6 +22,9 @@ pub struct IndexInput {
     pub key_schema: Option<Vec<KeySchemaElementInput>>,
     pub projection: Option<ProjectionInput>,
     pub provisioned_throughput: Option<ProvisionedThroughputInput>,
+    /// A GSI's own on-demand caps and warm throughput (an LSI shares its table's).
+    pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
+    pub warm_throughput: Option<super::table_settings::WarmThroughputInput>,
 }
 
 const MAX_GSI: usize = 20;
@@ -197,6 +200,16 @@ fn one(
         range: range_names.iter().filter_map(lookup).collect(),
         projection,
         throughput,
+        on_demand_max: input
+            .on_demand_throughput
+            .as_ref()
+            .filter(|_| kind == IndexKind::Global)
+            .map_or((None, None), |caps| super::table_settings::capped((None, None), caps)),
+        warm_throughput: input
+            .warm_throughput
+            .as_ref()
+            .filter(|_| kind == IndexKind::Global)
+            .map(|warm| super::table_settings::warmed(None, warm)),
     })
 }
 

@@ -190,6 +190,10 @@ pub struct IndexDescription {
     pub index_status: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provisioned_throughput: Option<ProvisionedThroughputDescription>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_throughput: Option<super::table_settings::WarmThroughputDescription>,
     pub index_size_bytes: u64,
     pub item_count: u64,
     pub index_arn: String,
@@ -217,6 +221,8 @@ fn describe_index(index: &Index, table_arn: &str) -> IndexDescription {
             read_capacity_units: read,
             write_capacity_units: write,
         }),
+        on_demand_throughput: super::table_settings::caps_description(d.on_demand_max),
+        warm_throughput: super::table_settings::warmth_description(d.warm_throughput),
         index_size_bytes: index.total_bytes() as u64,
         item_count: index.item_count() as u64,
         index_arn: format!("{table_arn}/index/{}", d.name),

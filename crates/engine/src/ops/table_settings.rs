@@ -73,15 +73,20 @@ pub fn apply_sse(definition: &mut TableDefinition, spec: &SseSpecificationInput)
     });
 }
 
-/// Applies `OnDemandThroughput`: each cap given is set (`-1` removes it), one not given stays.
+/// Applies `OnDemandThroughput` to a table.
 pub fn apply_on_demand(definition: &mut TableDefinition, caps: &OnDemandThroughputInput) {
+    definition.on_demand_max = capped(definition.on_demand_max, caps);
+}
+
+/// On-demand caps after `caps` (a table's or a GSI's): each cap given is set (`-1` removes it),
+/// one not given stays.
+pub fn capped(current: (Option<i64>, Option<i64>), caps: &OnDemandThroughputInput) -> (Option<i64>, Option<i64>) {
     let set = |current: Option<i64>, given: Option<i64>| match given {
         Some(-1) => None,
         Some(units) => Some(units),
         None => current,
     };
-    let (read, write) = definition.on_demand_max;
-    definition.on_demand_max = (set(read, caps.max_read_request_units), set(write, caps.max_write_request_units));
+    (set(current.0, caps.max_read_request_units), set(current.1, caps.max_write_request_units))
 }
 
 pub fn sse_description(definition: &TableDefinition) -> Option<SseDescription> {
@@ -93,23 +98,36 @@ pub fn sse_description(definition: &TableDefinition) -> Option<SseDescription> {
 }
 
 pub fn on_demand_description(definition: &TableDefinition) -> Option<OnDemandThroughputInput> {
-    let (read, write) = definition.on_demand_max;
+    caps_description(definition.on_demand_max)
+}
+
+/// On-demand caps as a description shows them (a table's or a GSI's), when there are any.
+pub fn caps_description((read, write): (Option<i64>, Option<i64>)) -> Option<OnDemandThroughputInput> {
     (read.is_some() || write.is_some())
         .then_some(OnDemandThroughputInput { max_read_request_units: read, max_write_request_units: write })
 }
 
-/// Applies `WarmThroughput`: each figure given is set, one not given stays (the default when the
-/// table had none).
+/// Applies `WarmThroughput` to a table.
 pub fn apply_warm(definition: &mut TableDefinition, warm: &WarmThroughputInput) {
-    let (read, write) = definition.warm_throughput.unwrap_or(DEFAULT_WARM);
-    definition.warm_throughput =
-        Some((warm.read_units_per_second.unwrap_or(read), warm.write_units_per_second.unwrap_or(write)));
+    definition.warm_throughput = Some(warmed(definition.warm_throughput, warm));
+}
+
+/// Warm throughput after `warm` (a table's or a GSI's): each figure given is set, one not given
+/// stays (the default when there was none).
+pub fn warmed(current: Option<(i64, i64)>, warm: &WarmThroughputInput) -> (i64, i64) {
+    let (read, write) = current.unwrap_or(DEFAULT_WARM);
+    (warm.read_units_per_second.unwrap_or(read), warm.write_units_per_second.unwrap_or(write))
 }
 
 /// Shown once a request set it; a table that never did shows none (DynamoDB Local shows none, and
 /// the corpus compares descriptions with it).
 pub fn warm_description(definition: &TableDefinition) -> Option<WarmThroughputDescription> {
-    definition.warm_throughput.map(|(read, write)| WarmThroughputDescription {
+    warmth_description(definition.warm_throughput)
+}
+
+/// Warm throughput as a description shows it (a table's or a GSI's), once a request set it.
+pub fn warmth_description(warm: Option<(i64, i64)>) -> Option<WarmThroughputDescription> {
+    warm.map(|(read, write)| WarmThroughputDescription {
         read_units_per_second: read,
         write_units_per_second: write,
         status: "ACTIVE",
@@ -151,5 +169,35 @@ mod tests {
             "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]});
         let plain = engine.execute_value("CreateTable", &plain).expect("created");
         assert!(plain["TableDescription"].get("WarmThroughput").is_none(), "shown once set");
+    }
+
+    #[test]
+    fn a_global_index_keeps_its_own_caps_and_warm_throughput() {
+        let mut engine = Engine::new(Arc::new(FixedClock::at(0)));
+        let create = json!({"TableName": "capped", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "OnDemandThroughput": {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 20},
+                "WarmThroughput": {"ReadUnitsPerSecond": 15000}}]});
+        let created = engine.execute_value("CreateTable", &create).expect("created");
+        let index = &created["TableDescription"]["GlobalSecondaryIndexes"][0];
+        assert_eq!(index["OnDemandThroughput"], json!({"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 20}));
+        assert_eq!(index["WarmThroughput"], json!({"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"}));
+        assert!(created["TableDescription"].get("OnDemandThroughput").is_none(), "the table's own caps are its own");
+        let update = json!({"TableName": "capped", "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "by_g",
+            "OnDemandThroughput": {"MaxReadRequestUnits": 30, "MaxWriteRequestUnits": -1},
+            "WarmThroughput": {"WriteUnitsPerSecond": 6000}}}]});
+        engine.execute_value("UpdateTable", &update).expect("updated");
+        // What a restart replays keeps them.
+        let mut rebuilt = Engine::new(Arc::new(FixedClock::at(0)));
+        for request in engine.recreate_requests() {
+            rebuilt.execute(request.operation.name(), &request.body).expect("replays");
+        }
+        let described = rebuilt.execute_value("DescribeTable", &json!({"TableName": "capped"})).expect("described");
+        let index = &described["Table"]["GlobalSecondaryIndexes"][0];
+        assert_eq!(index["OnDemandThroughput"], json!({"MaxReadRequestUnits": 30}), "-1 removes a cap");
+        assert_eq!(index["WarmThroughput"], json!({"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 6000, "Status": "ACTIVE"}));
     }
 }

@@ -297,7 +297,26 @@ fn update_indexes(
             table.definition.attribute_definitions.retain(|d| used.contains(&d.name));
             Ok(())
         }
-        (None, None, Some(_)) => Ok(()),
+        (None, None, Some(update)) => {
+            // A GSI's own on-demand caps and warm throughput change here; what else an Update
+            // carries (its provisioned throughput) is taken as before.
+            let name = update.get("IndexName").and_then(serde_json::Value::as_str).unwrap_or_default();
+            let caps: Option<super::table_settings::OnDemandThroughputInput> =
+                update.get("OnDemandThroughput").and_then(|v| serde_json::from_value(v.clone()).ok());
+            let warm: Option<super::table_settings::WarmThroughputInput> =
+                update.get("WarmThroughput").and_then(|v| serde_json::from_value(v.clone()).ok());
+            if let Some(index) =
+                table.indexes.iter_mut().find(|i| i.definition.name == name && i.definition.kind == IndexKind::Global)
+            {
+                if let Some(caps) = &caps {
+                    index.definition.on_demand_max = super::table_settings::capped(index.definition.on_demand_max, caps);
+                }
+                if let Some(warm) = &warm {
+                    index.definition.warm_throughput = Some(super::table_settings::warmed(index.definition.warm_throughput, warm));
+                }
+            }
+            Ok(())
+        }
         _ => Err(DynamoError::validation(
             "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Update or GlobalSecondaryIndexUpdate.Delete must be specified",
         )),

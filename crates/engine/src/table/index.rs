@@ -46,6 +46,10 @@ pub struct IndexDefinition {
     pub projection: Projection,
     /// A GSI's own provisioned throughput (read, write), on provisioned tables.
     pub throughput: Option<(u64, u64)>,
+    /// A GSI's `OnDemandThroughput` caps (read, write request units a second), when capped.
+    pub on_demand_max: (Option<i64>, Option<i64>),
+    /// A GSI's `WarmThroughput` when a request set it (read, write units a second).
+    pub warm_throughput: Option<(i64, i64)>,
 }
 
 /// The hash of an index partition's HASH values: the order of partitions (scan order). One
@@ -391,6 +395,8 @@ mod tests {
             range: vec![],
             projection: Projection::All,
             throughput: None,
+            on_demand_max: (None, None),
+            warm_throughput: None,
         })
     }
 
