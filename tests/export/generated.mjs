@@ -158,8 +158,8 @@ if (startLocal) {
   const expected = JSON.parse(readFileSync(join(root, 'tests/export/dynamodb-local.json'), 'utf8'));
   const known = JSON.parse(readFileSync(join(root, 'tests/corpus/known-differences.json'), 'utf8'));
   const { local, endpoint: url } = await dynamodbLocal();
-  for (const [name, out] of exports) {
-    const env = { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: url, AWS_ACCESS_KEY_ID: `export${exports.findIndex(([n]) => n === name)}`, AWS_SECRET_ACCESS_KEY: 'dynalab' };
+  for (const [i, [name, out]] of exports.entries()) {
+    const env = { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: url, AWS_ACCESS_KEY_ID: `export${i}`, AWS_SECRET_ACCESS_KEY: 'dynalab' };
     const results = tests(out, env);
     const explained = expected[name] ?? {};
     const problems = [];

@@ -47,7 +47,17 @@ pub struct IndexNameInput {
 pub struct GsiUpdate {
     pub create: Option<IndexInput>,
     pub delete: Option<IndexNameInput>,
-    pub update: Option<serde_json::Value>,
+    pub update: Option<GsiSettingsUpdate>,
+}
+
+/// A GSI `Update` entry: the settings of its own this engine keeps (its provisioned throughput,
+/// also allowed here, is not modelled per index).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct GsiSettingsUpdate {
+    pub index_name: Option<String>,
+    pub on_demand_throughput: Option<super::table_settings::OnDemandThroughputInput>,
+    pub warm_throughput: Option<super::table_settings::WarmThroughputInput>,
 }
 
 #[derive(Debug, Serialize)]
@@ -300,18 +310,14 @@ fn update_indexes(
         (None, None, Some(update)) => {
             // A GSI's own on-demand caps and warm throughput change here; what else an Update
             // carries (its provisioned throughput) is taken as before.
-            let name = update.get("IndexName").and_then(serde_json::Value::as_str).unwrap_or_default();
-            let caps: Option<super::table_settings::OnDemandThroughputInput> =
-                update.get("OnDemandThroughput").and_then(|v| serde_json::from_value(v.clone()).ok());
-            let warm: Option<super::table_settings::WarmThroughputInput> =
-                update.get("WarmThroughput").and_then(|v| serde_json::from_value(v.clone()).ok());
+            let name = update.index_name.as_deref().unwrap_or_default();
             if let Some(index) =
                 table.indexes.iter_mut().find(|i| i.definition.name == name && i.definition.kind == IndexKind::Global)
             {
-                if let Some(caps) = &caps {
+                if let Some(caps) = &update.on_demand_throughput {
                     index.definition.on_demand_max = super::table_settings::capped(index.definition.on_demand_max, caps);
                 }
-                if let Some(warm) = &warm {
+                if let Some(warm) = &update.warm_throughput {
                     index.definition.warm_throughput = Some(super::table_settings::warmed(index.definition.warm_throughput, warm));
                 }
             }
