@@ -139,7 +139,7 @@ try {
     const started = Date.now();
     const files = await downloadedExport(page);
     console.log(`  exported in ${Date.now() - started} ms: ${files.map(([name, size]) => `${name} ${size} B`).join(', ')}`);
-    assert.deepEqual(files.map(([name]) => name), ['cloudformation.yaml', 'serverless.yml', 'main.tf', 'cdk/design-stack.ts', 'README.md']);
+    assert.deepEqual(files.map(([name]) => name), ['cloudformation.yaml', 'serverless.yml', 'main.tf', 'cdk/design-stack.ts', 'cdk/app.ts', 'cdk/cdk.json', 'cdk/package.json', 'README.md']);
     const readme = files.find(([name]) => name === 'README.md')[2];
     assert.match(readme, /no access code was written: the design holds [\d,]+ items, more than the 50,000/);
     const memory = await page.evaluate(() => window.wasmBindings.engine_memory_bytes());

@@ -12,9 +12,10 @@
 // node tests/export/generated.mjs DYNALAB_BINARY [NODE_WITH_TYPE_STRIPPING] [--dynamodb-local | --endpoint URL]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, readdirSync, statSync, existsSync, mkdirSync, symlinkSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, existsSync, mkdirSync, symlinkSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { designs } from './designs.mjs';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const args = process.argv.slice(2);
@@ -29,17 +30,6 @@ if (!given) throw new Error('usage: node tests/export/generated.mjs DYNALAB_BINA
 // Absolute: the suites run with their own folder as the working directory.
 const binary = resolve(given);
 const node = resolve(nodeGiven);
-
-// The corpus's designs dynalab refuses (exit 2 in its manifest) export nothing either.
-const refused = new Set(
-  JSON.parse(readFileSync(join(root, 'tests/designs/manifest.json'), 'utf8')).designs.filter((d) => d.exit === 2).map((d) => d.file),
-);
-const designs = [
-  ...readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.workbook.json') || f.endsWith('.design.md')).map((f) => join(root, 'examples', f)),
-  ...readdirSync(join(root, 'tests/designs'))
-    .map((f) => join(root, 'tests/designs', f))
-    .filter((f) => statSync(f).isFile() && !/README\.md$|manifest\.json$/.test(f) && !refused.has(f.split('/').pop())),
-];
 
 const work = mkdtempSync(join(tmpdir(), 'dynalab-export-'));
 // What the generated package.json files name, from this repository: the SDK the tests install
@@ -79,7 +69,7 @@ let withoutCode = 0;
 let orders;
 const typed = [];
 const exports = [];
-for (const design of designs) {
+for (const design of designs(root)) {
   const name = design.slice(root.length + 1);
   const out = join(work, name.replace(/[/.]/g, '_'));
   execFileSync(binary, ['export', design, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });

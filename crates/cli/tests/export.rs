@@ -30,8 +30,9 @@ fn every_exported_file_checks_as_the_design() {
         let (code, written, stderr) =
             dynalab(&["export", &root().join(design).to_string_lossy(), "--out", &out.to_string_lossy()]);
         assert_eq!(code, 0, "{design}: {stderr}");
-        // The infrastructure and its README; with patterns, the access code and its fixture too.
-        let files = if design.ends_with(".tf") { 5 } else { 12 };
+        // The infrastructure (the CDK app four files) and its README; with patterns, the access
+        // code and its fixture too.
+        let files = if design.ends_with(".tf") { 8 } else { 15 };
         assert_eq!(written.lines().count(), files, "{written}");
         for file in ["cloudformation.yaml", "main.tf", "serverless.yml"] {
             let (code, report, stderr) = dynalab(&["check", &out.join(file).to_string_lossy(), "--format", "json"]);
@@ -39,7 +40,9 @@ fn every_exported_file_checks_as_the_design() {
             let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
             assert!(!report["tables"].as_array().expect("tables").is_empty(), "{design}: {file}");
         }
-        assert!(out.join("cdk/design-stack.ts").exists() && out.join("README.md").exists());
+        for file in ["cdk/design-stack.ts", "cdk/app.ts", "cdk/cdk.json", "cdk/package.json", "README.md"] {
+            assert!(out.join(file).exists(), "{design}: {file}");
+        }
         let _ = std::fs::remove_dir_all(&out);
     }
 }

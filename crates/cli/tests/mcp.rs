@@ -215,7 +215,7 @@ fn an_agent_session_over_stdio() {
             .map(|f| f["name"].as_str().unwrap().to_string())
             .collect()
     };
-    assert_eq!(names(&listed).len(), 12, "{listed}");
+    assert_eq!(names(&listed).len(), 15, "{listed}");
     assert!(listed["structuredContent"]["files"][0]["bytes"].as_u64().unwrap() > 0);
     let out = std::env::temp_dir().join(format!("dynalab-mcp-export-{}", std::process::id()));
     let exported = client

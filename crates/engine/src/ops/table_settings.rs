@@ -184,7 +184,10 @@ mod tests {
         let created = engine.execute_value("CreateTable", &create).expect("created");
         let index = &created["TableDescription"]["GlobalSecondaryIndexes"][0];
         assert_eq!(index["OnDemandThroughput"], json!({"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 20}));
-        assert_eq!(index["WarmThroughput"], json!({"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"}));
+        assert_eq!(
+            index["WarmThroughput"],
+            json!({"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"})
+        );
         assert!(created["TableDescription"].get("OnDemandThroughput").is_none(), "the table's own caps are its own");
         let update = json!({"TableName": "capped", "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "by_g",
             "OnDemandThroughput": {"MaxReadRequestUnits": 30, "MaxWriteRequestUnits": -1},
@@ -198,6 +201,9 @@ mod tests {
         let described = rebuilt.execute_value("DescribeTable", &json!({"TableName": "capped"})).expect("described");
         let index = &described["Table"]["GlobalSecondaryIndexes"][0];
         assert_eq!(index["OnDemandThroughput"], json!({"MaxReadRequestUnits": 30}), "-1 removes a cap");
-        assert_eq!(index["WarmThroughput"], json!({"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 6000, "Status": "ACTIVE"}));
+        assert_eq!(
+            index["WarmThroughput"],
+            json!({"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 6000, "Status": "ACTIVE"})
+        );
     }
 }

@@ -378,7 +378,11 @@ mod tests {
         for text in ["abc", "1e", " 1", "1.2.3", "NaN", "1e99999999999999999999", "+e2", "."] {
             assert_eq!(message(text), format!("The parameter cannot be converted to a numeric value: {text}"));
         }
-        assert_eq!(message(""), "The parameter cannot be converted to a numeric value: ", "the current layer keeps the colon");
+        assert_eq!(
+            message(""),
+            "The parameter cannot be converted to a numeric value: ",
+            "the current layer keeps the colon"
+        );
         assert!(message("0e126").starts_with("Number overflow."));
         assert!(message("0.0e-130").starts_with("Number underflow."));
         assert_eq!(Number::parse("0e125").unwrap().to_string(), "0");

@@ -206,13 +206,15 @@ fn older_number_words(text: &str, current: &str) -> String {
     }
     let unsigned = text.trim_start_matches(['-', '+']);
     let (mantissa, exponent) = unsigned.split_once(['e', 'E']).unwrap_or((unsigned, "0"));
-    let (Ok(exponent), true) = (exponent.parse::<i32>(), mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.')) else {
+    let (Ok(exponent), true) = (exponent.parse::<i32>(), mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    else {
         return current.into();
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let unscaled = format!("{whole}{fraction}");
     let precision = unscaled.trim_start_matches('0').len().max(1);
-    let adjusted = i64::try_from(precision).unwrap_or(0) + i64::from(exponent) - i64::try_from(fraction.len()).unwrap_or(0);
+    let adjusted =
+        i64::try_from(precision).unwrap_or(0) + i64::from(exponent) - i64::try_from(fraction.len()).unwrap_or(0);
     if adjusted > i64::from(i32::MAX) {
         "Number underflow. Attempting to store a number with magnitude smaller than supported range".into()
     } else {
@@ -249,7 +251,10 @@ fn check_set<E: de::Error>(value: &AttributeValue) -> Result<(), E> {
             )
         }),
         AttributeValue::Ns(set) => reading_order(set).map(|_| {
-            (format!("{INVALID}Input collection contains duplicates."), "Input collection contains duplicates".to_string())
+            (
+                format!("{INVALID}Input collection contains duplicates."),
+                "Input collection contains duplicates".to_string(),
+            )
         }),
         AttributeValue::Bs(set) => reading_order(set).map(|members| {
             let quoted: Vec<String> = members.iter().map(|m| format!("\"{}\"", BASE64.encode(m))).collect();
@@ -382,7 +387,10 @@ mod tests {
         }
         assert!(older(r#"{"N":"1e126"}"#).starts_with("Number overflow."));
         assert!(older(r#"{"N":"1e2147483647"}"#).starts_with("Number underflow."), "BigDecimal's precision wraps");
-        assert!(older(r#"{"N":"1e2147483648"}"#).starts_with("Number overflow."), "an exponent past an int is not wrapped");
+        assert!(
+            older(r#"{"N":"1e2147483648"}"#).starts_with("Number overflow."),
+            "an exponent past an int is not wrapped"
+        );
         assert_eq!(
             older(r#"{"SS":["b","a","b"]}"#),
             "One or more parameter values were invalid: Input collection [b, a, b] contains duplicates."

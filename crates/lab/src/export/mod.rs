@@ -169,8 +169,8 @@ fn files(workbook: &Workbook, why_no_code: Option<&str>) -> Exported {
         ("cloudformation.yaml".to_string(), cloudformation::yaml(workbook, &template)),
         ("serverless.yml".to_string(), cloudformation::serverless(workbook, &template)),
         ("main.tf".to_string(), terraform::main_tf(workbook, &tables, &mut notes)),
-        ("cdk/design-stack.ts".to_string(), cdk::stack(workbook, &tables, &mut notes)),
     ];
+    files.extend(cdk::files(workbook, &tables));
     let code = match why_no_code {
         Some(why) => {
             notes.push(why.to_string());

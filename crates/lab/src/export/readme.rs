@@ -28,8 +28,8 @@ pub(super) fn readme(workbook: &Workbook, tables: &[TableExport<'_>], access_cod
          | `cloudformation.yaml` | a CloudFormation template: each table, and a scalable target with a target-tracking policy (70%) per declared auto scaling range | `aws cloudformation deploy --template-file cloudformation.yaml --stack-name NAME` |\n\
          | `serverless.yml` | the same resources as a Serverless Framework service | `serverless deploy` |\n\
          | `main.tf` | Terraform: one `aws_dynamodb_table` per table (its name a variable), `aws_appautoscaling_target` and policy per range | `terraform init && terraform apply` |\n\
-         | `cdk/design-stack.ts` | a CDK stack in TypeScript, one `TableV2` per table | add it to a CDK app, `cdk deploy` |\n\n\
-         Before deploying, check that each file still holds the proven design: `dynalab check cloudformation.yaml`, `dynalab check main.tf`, `dynalab check serverless.yml` (and `dynalab check cdk.out/STACK.template.json` after `cdk synth`) report the same tables, keys, indexes, billing and declared capacity.\n",
+         | `cdk/` | a CDK app in TypeScript: `design-stack.ts` (one `TableV2` per table), `app.ts`, `cdk.json`, `package.json` | `cd cdk && npm install && npx cdk deploy` (Node 22.18+) |\n\n\
+         Before deploying, check that each file still holds the proven design: `dynalab check cloudformation.yaml`, `dynalab check main.tf`, `dynalab check serverless.yml` and, after `npx cdk synth` in `cdk/`, `dynalab check cdk/cdk.out/STACK.template.json` report the same tables, keys, indexes, billing and declared capacity.\n",
     );
     if access_code {
         out.push_str(

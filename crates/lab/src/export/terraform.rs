@@ -21,6 +21,13 @@ pub(super) fn main_tf(workbook: &Workbook, tables: &[TableExport<'_>], notes: &m
         quoted(&workbook.region)
     );
     for table in tables {
+        for index in table.indexes("VectorIndexes") {
+            notes.push(format!(
+                "main.tf: vector index `{}` of table `{}` is not written (the AWS provider's aws_dynamodb_table takes no vector index); cloudformation.yaml, serverless.yml and the CDK app hold it",
+                index.get("IndexName").and_then(serde_json::Value::as_str).unwrap_or_default(),
+                table.name
+            ));
+        }
         let label = snake(&table.name);
         let _ = write!(
             out,
@@ -41,7 +48,25 @@ pub(super) fn main_tf(workbook: &Workbook, tables: &[TableExport<'_>], notes: &m
         if let Some(range) = table.key("RANGE").first() {
             let _ = writeln!(out, "  range_key    = {}", quoted(range));
         }
-        for definition in table.create.get("AttributeDefinitions").and_then(Value::as_array).into_iter().flatten() {
+        // Only the attributes some key names: Terraform refuses an attribute no key or index uses (a
+        // vector index's search schema attributes, where no block of main.tf holds that index).
+        let keyed: Vec<String> = std::iter::once(table.create.get("KeySchema"))
+            .chain(
+                ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"]
+                    .iter()
+                    .flat_map(|member| table.indexes(member))
+                    .map(|index| index.get("KeySchema")),
+            )
+            .flat_map(|schema| [key_names(schema, "HASH"), key_names(schema, "RANGE")].concat())
+            .collect();
+        for definition in table
+            .create
+            .get("AttributeDefinitions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|d| keyed.iter().any(|k| d["AttributeName"] == k.as_str()))
+        {
             let _ = writeln!(
                 out,
                 "\n  attribute {{\n    name = {}\n    type = {}\n  }}",

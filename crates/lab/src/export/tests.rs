@@ -8,14 +8,32 @@ use crate::workbook::import::import;
 use crate::workbook::Workbook;
 use serde_json::{json, Value};
 
-/// What must survive an export: per table, its definition as DynamoDB sees it.
+/// What must survive an export: per table, its definition as DynamoDB sees it. `vectors`: whether
+/// the file can hold vector indexes (main.tf cannot; without them, neither the attributes only
+/// their search schemas name).
 #[cfg(all(feature = "yaml", feature = "hcl"))]
-fn shape(workbook: &Workbook) -> Value {
+fn shape(workbook: &Workbook, vectors: bool) -> Value {
     let mut tables: Vec<Value> = workbook
         .tables
         .iter()
         .map(|t| {
-            let mut definitions: Vec<Value> = t["AttributeDefinitions"].as_array().cloned().unwrap_or_default();
+            let keyed = |name: &Value| {
+                ["", "GlobalSecondaryIndexes", "LocalSecondaryIndexes"].iter().any(|member| {
+                    let schemas: Vec<&Value> = if member.is_empty() {
+                        vec![&t["KeySchema"]]
+                    } else {
+                        t[*member].as_array().into_iter().flatten().map(|i| &i["KeySchema"]).collect()
+                    };
+                    schemas.iter().any(|s| s.as_array().into_iter().flatten().any(|k| &k["AttributeName"] == name))
+                })
+            };
+            let mut definitions: Vec<Value> = t["AttributeDefinitions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|d| vectors || keyed(&d["AttributeName"]))
+                .cloned()
+                .collect();
             definitions.sort_by_key(ToString::to_string);
             let indexes = |member: &str| {
                 let mut list: Vec<Value> = t[member]
@@ -40,6 +58,7 @@ fn shape(workbook: &Workbook) -> Value {
                 "GlobalSecondaryIndexes": indexes("GlobalSecondaryIndexes"), "LocalSecondaryIndexes": indexes("LocalSecondaryIndexes"),
                 "Stream": t["StreamSpecification"]["StreamViewType"], "TableClass": t["TableClass"],
                 "DeletionProtectionEnabled": t["DeletionProtectionEnabled"], "Tags": t["Tags"], "TimeToLive": ttl,
+                "VectorIndexes": if vectors { t["VectorIndexes"].clone() } else { Value::Null },
                 "Scaling": workbook.capacity.get(t["TableName"].as_str().unwrap_or_default()).map(|d| json!({"read": d.read_scaling, "write": d.write_scaling,
                     "indexes": d.indexes.iter().filter(|(_, v)| v.read_scaling.is_some() || v.write_scaling.is_some())
                         .map(|(k, v)| (k.clone(), json!({"read": v.read_scaling, "write": v.write_scaling}))).collect::<serde_json::Map<_, _>>()}))
@@ -83,13 +102,17 @@ fn every_infrastructure_file_reads_back_as_the_design() {
     let mut checked = 0;
     for (name, text) in designs() {
         let Ok(imported) = import(&text) else { continue };
-        let wanted = shape(&imported.workbook);
         let exported = export(&imported.workbook);
         for file in ["cloudformation.yaml", "main.tf", "serverless.yml"] {
+            let vectors = file != "main.tf";
             let (_, contents) = exported.files.iter().find(|(n, _)| n == file).expect(file);
             let again =
                 import(contents).unwrap_or_else(|e| panic!("{name}: {file} does not read back: {e}\n{contents}"));
-            assert_eq!(shape(&again.workbook), wanted, "{name}: {file}\n{contents}");
+            assert_eq!(
+                shape(&again.workbook, vectors),
+                shape(&imported.workbook, vectors),
+                "{name}: {file}\n{contents}"
+            );
         }
         checked += 1;
     }
@@ -109,6 +132,9 @@ fn an_export_names_every_file_and_says_what_to_finish() {
             "serverless.yml",
             "main.tf",
             "cdk/design-stack.ts",
+            "cdk/app.ts",
+            "cdk/cdk.json",
+            "cdk/package.json",
             "fixture.json",
             "typescript/access.ts",
             "typescript/access.test.ts",
@@ -122,9 +148,29 @@ fn an_export_names_every_file_and_says_what_to_finish() {
     let stack = &exported.files[3].1;
     assert!(stack.contains("new dynamodb.TableV2(this, "), "{stack}");
     assert!(stack.contains("partitionKey: { name: "), "{stack}");
-    let readme = &exported.files[11].1;
+    let readme = &exported.files[14].1;
     assert!(readme.contains("`cloudformation.yaml`") && readme.contains("dynalab check main.tf"), "{readme}");
     for (name, contents) in &exported.files {
         assert!(!contents.contains("TODO") && !contents.contains("FIXME"), "{name} holds a placeholder");
     }
+}
+
+#[test]
+fn a_vector_index_is_in_every_file_that_can_hold_it_and_named_where_it_is_not() {
+    let text = include_str!("../../../../examples/semantic-search.workbook.json");
+    let exported = export(&import(text).expect("imports").workbook);
+    let file = |name: &str| &exported.files.iter().find(|(n, _)| n == name).expect(name).1;
+    assert!(file("cloudformation.yaml").contains("VectorIndexes:"), "{}", file("cloudformation.yaml"));
+    assert!(file("cdk/design-stack.ts").contains("Resource.vectorIndexes = ["), "{}", file("cdk/design-stack.ts"));
+    // main.tf holds neither the index nor the attributes only its search schema names.
+    let terraform = file("main.tf");
+    assert!(!terraform.contains("\"tenant\"") && !terraform.contains("vector"), "{terraform}");
+    assert!(
+        exported
+            .notes
+            .iter()
+            .any(|n| n.starts_with("main.tf: vector index `by_meaning` of table `help_articles` is not written")),
+        "{:?}",
+        exported.notes
+    );
 }

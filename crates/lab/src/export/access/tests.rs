@@ -53,8 +53,18 @@ fn a_test_whose_pattern_writes_has_the_fixture_loaded_again_after_it_at_an_endpo
     let exported = export(&example("orders-service"));
     let ts = file(&exported.files, "typescript/access.test.ts");
     // AP1 reads, AP6 writes (a transaction): at an endpoint, only a test after a write reloads.
-    assert!(ts.contains("test(\"AP1 Get a user's profile\", async () => {\n  const { db, consumed } = await loaded(false);"), "{ts}");
-    assert!(ts.contains("test(\"AP6 Sign up with a unique email\", async () => {\n  const { db, consumed } = await loaded(true);"), "{ts}");
+    assert!(
+        ts.contains(
+            "test(\"AP1 Get a user's profile\", async () => {\n  const { db, consumed } = await loaded(false);"
+        ),
+        "{ts}"
+    );
+    assert!(
+        ts.contains(
+            "test(\"AP6 Sign up with a unique email\", async () => {\n  const { db, consumed } = await loaded(true);"
+        ),
+        "{ts}"
+    );
     assert!(ts.contains("process.env.AWS_ENDPOINT_URL_DYNAMODB") && ts.contains("127\\.0\\.0\\.1|localhost"), "{ts}");
     let py = file(&exported.files, "python/test_access.py");
     assert!(py.contains("def test_sign_up_with_unique_email(load):\n    \"\"\"AP6 — Sign up with a unique email\"\"\"\n    dynamodb, consumed = load(writes=True)"), "{py}");

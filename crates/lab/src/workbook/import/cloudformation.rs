@@ -6,7 +6,7 @@
 //! out is counted by type.
 
 use super::{cfn_conditions, finish, tables, Imported, Options, Source};
-use crate::workbook::declared::{Declared, DeclaredIndex, Range, Replica};
+use crate::workbook::declared::{units, Declared, DeclaredIndex, Range, Replica};
 use crate::workbook::FORMAT;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -441,8 +441,11 @@ pub(super) fn cloudformation(template: &Map<String, Value>, options: &Options) -
 }
 
 /// `AWS::DynamoDB::GlobalTable`: the table as CreateTable takes it, and how many regions hold it;
-/// each replica's region, reads and class go to `declared`. Provisioned writes are auto scaled
-/// there: checked at the scaling maximum, priced across the range.
+/// each replica's region, reads and class go to `declared`. The table checked is the first
+/// replica's: its class, deletion protection and tags are the table's. Provisioned capacity is
+/// auto scaled there (writes always): checked at the range's `SeedCapacity` (the capacity it
+/// starts at) or else its maximum, priced across the range; a range of one value is that fixed
+/// capacity.
 fn global_table(
     mut properties: Map<String, Value>,
     at: &str,
@@ -453,22 +456,33 @@ fn global_table(
     let regions = replicas.len().max(1) as u64;
     for (i, replica) in replicas.iter().enumerate() {
         for key in replica.as_object().into_iter().flat_map(Map::keys) {
-            if !matches!(
+            let modelled = matches!(
                 key.as_str(),
                 "Region" | "ReadProvisionedThroughputSettings" | "GlobalSecondaryIndexes" | "TableClass"
-            ) {
+            ) || (i == 0 && matches!(key.as_str(), "DeletionProtectionEnabled" | "Tags"));
+            if !modelled {
                 notes.push(format!("{at}.Replicas[{i}].{key}: left out (not part of what Dynalab models)"));
             }
         }
         let settings = replica.get("ReadProvisionedThroughputSettings");
+        let scaling = settings.and_then(|s| s.get("ReadCapacityAutoScalingSettings"));
         declared.replicas.push(Replica {
             region: replica.get("Region").and_then(Value::as_str).unwrap_or("?").to_string(),
-            read_units: settings.and_then(|s| s.get("ReadCapacityUnits")).and_then(Value::as_u64),
-            read_scaling: settings
-                .and_then(|s| s.get("ReadCapacityAutoScalingSettings"))
-                .and_then(Range::from_capacity),
+            // Checked at: the fixed units, else where the auto scaling starts (its maximum when unsaid).
+            read_units: settings
+                .and_then(|s| s.get("ReadCapacityUnits"))
+                .and_then(Value::as_u64)
+                .or_else(|| scaling.and_then(|s| units(s.get("SeedCapacity")))),
+            read_scaling: scaling.and_then(range_of),
             table_class: replica.get("TableClass").and_then(Value::as_str).map(String::from),
         });
+    }
+    if let Some(first) = replicas.first() {
+        for key in ["TableClass", "DeletionProtectionEnabled", "Tags"] {
+            if let Some(value) = first.get(key) {
+                properties.entry(key).or_insert_with(|| value.clone());
+            }
+        }
     }
     let names: Vec<&str> = declared.replicas.iter().map(|r| r.region.as_str()).collect();
     notes.push(format!(
@@ -477,9 +491,6 @@ fn global_table(
         names.join(", ")
     ));
     let write = properties.remove("WriteProvisionedThroughputSettings");
-    let write_scaling = |settings: Option<&Value>| {
-        settings.and_then(|s| s.get("WriteCapacityAutoScalingSettings")).and_then(Range::from_capacity)
-    };
     if properties.get("BillingMode").is_none() {
         let mode = if write.is_some() { "PROVISIONED" } else { "PAY_PER_REQUEST" };
         properties.insert("BillingMode".into(), json!(mode));
@@ -490,35 +501,61 @@ fn global_table(
         });
     }
     if properties.get("BillingMode").and_then(Value::as_str) == Some("PROVISIONED") {
-        let first = declared.replicas.first().cloned().unwrap_or_default();
-        let read = first.read_units.or(first.read_scaling.map(|r| r.max)).unwrap_or(5);
-        declared.write_scaling = write_scaling(write.as_ref());
-        let write_units = declared.write_scaling.map_or(5, |r| r.max);
-        notes.push(format!("{at}: provisioned with auto scaling; checked at {read} RCU / {write_units} WCU (the first replica's read setting and the write maximum), priced per replica across the ranges"));
+        let reads = |settings: Option<&Value>| {
+            let scaling = settings.and_then(|s| s.get("ReadCapacityAutoScalingSettings"));
+            let fixed = settings.and_then(|s| s.get("ReadCapacityUnits")).and_then(Value::as_u64);
+            (fixed.or_else(|| scaling.and_then(checked_at)), scaling.and_then(range_of))
+        };
+        let writes = |settings: Option<&Value>| {
+            let scaling = settings.and_then(|s| s.get("WriteCapacityAutoScalingSettings"));
+            (scaling.and_then(checked_at), scaling.and_then(range_of))
+        };
+        let first = replicas.first();
+        let (read, read_scaling) = reads(first.and_then(|r| r.get("ReadProvisionedThroughputSettings")));
+        let read = read.unwrap_or(5);
+        let (write_units, write_scaling) = writes(write.as_ref());
+        let write_units = write_units.unwrap_or(5);
+        declared.read_scaling = read_scaling;
+        declared.write_scaling = write_scaling;
+        notes.push(format!("{at}: provisioned; checked at {read} RCU / {write_units} WCU (the first replica's read setting and the write setting, at their seed capacity or else their maximum), priced per replica across the ranges"));
         properties.insert(
             "ProvisionedThroughput".into(),
             json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write_units}),
         );
+        let replica_indexes: Vec<Value> =
+            first.and_then(|r| r.get("GlobalSecondaryIndexes")).and_then(Value::as_array).cloned().unwrap_or_default();
         if let Some(Value::Array(indexes)) = properties.get_mut("GlobalSecondaryIndexes") {
             for index in indexes {
-                let own = write_scaling(index.get("WriteProvisionedThroughputSettings"));
-                let index_write = own.map_or(write_units, |r| r.max);
                 let name = index.get("IndexName").and_then(Value::as_str).unwrap_or("?").to_string();
+                let replica_settings = replica_indexes
+                    .iter()
+                    .find(|i| i.get("IndexName").and_then(Value::as_str) == Some(name.as_str()))
+                    .and_then(|i| i.get("ReadProvisionedThroughputSettings"));
+                let (own_read, own_read_scaling) = reads(replica_settings);
+                let (own_write, own_write_scaling) = writes(index.get("WriteProvisionedThroughputSettings"));
+                let assumed = match (own_read.is_some(), own_write.is_some()) {
+                    (true, true) => None,
+                    (true, false) => {
+                        Some(format!("no write settings of its own; the table's {write_units} WCU assumed"))
+                    }
+                    (false, true) => Some(format!("no read settings of its own; the table's {read} RCU assumed")),
+                    (false, false) => Some(format!(
+                        "no capacity settings of its own; the table's {read} RCU / {write_units} WCU assumed"
+                    )),
+                };
                 declared.indexes.insert(
                     name,
                     DeclaredIndex {
-                        assumed: own
-                            .is_none()
-                            .then(|| format!("no write settings of its own; the table's {write_units} WCU assumed")),
-                        read_scaling: first.read_scaling,
-                        write_scaling: own.or(declared.write_scaling),
+                        assumed,
+                        read_scaling: if own_read.is_some() { own_read_scaling } else { read_scaling },
+                        write_scaling: if own_write.is_some() { own_write_scaling } else { write_scaling },
                     },
                 );
                 if let Some(index) = index.as_object_mut() {
                     index.remove("WriteProvisionedThroughputSettings");
                     index.insert(
                         "ProvisionedThroughput".into(),
-                        json!({"ReadCapacityUnits": read, "WriteCapacityUnits": index_write}),
+                        json!({"ReadCapacityUnits": own_read.unwrap_or(read), "WriteCapacityUnits": own_write.unwrap_or(write_units)}),
                     );
                 }
             }
@@ -530,6 +567,16 @@ fn global_table(
     }
     properties.remove("WriteOnDemandThroughputSettings");
     (properties, regions)
+}
+
+/// An auto scaling setting's range; none when it is one value (that is a fixed capacity).
+fn range_of(settings: &Value) -> Option<Range> {
+    Range::from_capacity(settings).filter(|r| r.min != r.max)
+}
+
+/// The units an auto scaled capacity is checked at: where it starts (`SeedCapacity`), else its maximum.
+fn checked_at(settings: &Value) -> Option<u64> {
+    units(settings.get("SeedCapacity")).or_else(|| Range::from_capacity(settings).map(|r| r.max))
 }
 
 /// A table's billing mode as CloudFormation deploys it when the template names none (PROVISIONED,
@@ -639,4 +686,51 @@ fn simple_table(properties: &Map<String, Value>, at: &str, errors: &mut Vec<Stri
         out.insert("Tags".into(), Value::Array(list));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::import;
+    use serde_json::json;
+
+    /// As CDK's TableV2 synthesizes a provisioned table: one replica (the stack's region), reads
+    /// auto scaled from a seed, writes at a range of one value, an index with its own settings.
+    #[test]
+    fn a_global_table_is_its_first_replica_checked_where_its_capacity_starts() {
+        let template = json!({"Resources": {"T": {"Type": "AWS::DynamoDB::GlobalTable", "Properties": {
+            "TableName": "orders", "BillingMode": "PROVISIONED",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "WriteProvisionedThroughputSettings": {"WriteCapacityAutoScalingSettings": {"MinCapacity": 2, "MaxCapacity": 20, "SeedCapacity": 3}}}],
+            "WriteProvisionedThroughputSettings": {"WriteCapacityAutoScalingSettings": {"MinCapacity": 4, "MaxCapacity": 4}},
+            "Replicas": [{"Region": {"Ref": "AWS::Region"}, "TableClass": "STANDARD_INFREQUENT_ACCESS",
+                "DeletionProtectionEnabled": true, "Tags": [{"Key": "team", "Value": "orders"}],
+                "ReadProvisionedThroughputSettings": {"ReadCapacityAutoScalingSettings": {"MinCapacity": 10, "MaxCapacity": 100, "SeedCapacity": 20}},
+                "GlobalSecondaryIndexes": [{"IndexName": "byG", "ReadProvisionedThroughputSettings": {"ReadCapacityUnits": 7}}]}]
+        }}}});
+        let imported = import(&template.to_string()).expect("imports");
+        let table = &imported.workbook.tables[0];
+        assert_eq!(
+            table["ProvisionedThroughput"],
+            json!({"ReadCapacityUnits": 20, "WriteCapacityUnits": 4}),
+            "seed; one-value range"
+        );
+        assert_eq!(table["TableClass"], "STANDARD_INFREQUENT_ACCESS");
+        assert_eq!(table["DeletionProtectionEnabled"], true);
+        assert_eq!(table["Tags"], json!([{"Key": "team", "Value": "orders"}]));
+        assert_eq!(
+            table["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"],
+            json!({"ReadCapacityUnits": 7, "WriteCapacityUnits": 3}),
+            "the index's own read (replica) and write (seed) settings"
+        );
+        let declared = &imported.workbook.capacity["orders"];
+        assert_eq!(declared.read_scaling.map(|r| (r.min, r.max)), Some((10, 100)));
+        assert_eq!(declared.write_scaling, None, "a range of one value is a fixed capacity");
+        let index = &declared.indexes["byG"];
+        assert_eq!((index.read_scaling, index.write_scaling.map(|r| (r.min, r.max))), (None, Some((2, 20))));
+        assert_eq!(declared.replicas[0].read_units, Some(20));
+        assert!(!imported.notes.iter().any(|n| n.contains("Replicas[0].Tags")), "{:?}", imported.notes);
+    }
 }

@@ -6,7 +6,7 @@ use crate::workbook::Call;
 use serde_json::{json, Map, Value};
 
 /// Properties a CreateTable request takes as they are.
-const CREATE_TABLE: [&str; 9] = [
+const CREATE_TABLE: [&str; 10] = [
     "TableClass",
     "TableName",
     "AttributeDefinitions",
@@ -16,6 +16,7 @@ const CREATE_TABLE: [&str; 9] = [
     "LocalSecondaryIndexes",
     "Tags",
     "DeletionProtectionEnabled",
+    "VectorIndexes",
 ];
 /// What a secondary index definition in a CreateTable request takes.
 const INDEX: [&str; 4] = ["IndexName", "KeySchema", "Projection", "ProvisionedThroughput"];
