@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times a first run on a machine that has never seen this project: a fresh clone run with a fresh
-# HOME, so an empty CARGO_HOME (registry), no trunk or wasm-bindgen, an empty target directory and
+# HOME, so an empty CARGO_HOME (registry), no wasm-bindgen, an empty target directory and
 # empty npm and tool caches. Kept from this machine: the Rust toolchain with its wasm32 target
 # (rustup), Node, Python and its installed packages, Chromium and Java (system packages).
 # Usage: benches/cold-start.sh playground|test [WORKDIR]   (playground: until it serves)

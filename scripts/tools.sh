@@ -1,8 +1,7 @@
 # Sourced by scripts/test and scripts/playground: installs what they use, each step skipped when
-# the right version is already there (a warm machine pays nothing; a cold one compiles trunk and
-# wasm-bindgen-cli, both at once). Versions: ../shared/reference/toolchain.md.
-
-TRUNK_VERSION=0.21.14
+# the right version is already there (a warm machine pays nothing; a cold one compiles
+# wasm-bindgen-cli beside the workspace). Versions: ../shared/reference/toolchain.md. The site
+# itself is built by scripts/build-site.mjs, not trunk (whose own build was most of a cold run).
 
 # One target directory for every checkout on this machine, so a fresh clone (as CI makes) builds warm.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/dynalab/target}"
@@ -17,22 +16,14 @@ ensure_wasm_target() {
   rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 }
 
-# Build tools, not the product: compiled with a profile that compiles fast (no LTO, light
-# optimisation, no debug info), each in a target directory of its own so two can build at once.
-# TOOL_OPT_LEVEL: 1 by default; trunk takes 0 (it only runs other programs, and it is the longest
-# of the cold path's builds: 18.8 of the 22 minutes a cold scripts/playground took, 2026-12-07).
+# A build tool, not the product: compiled with a profile that compiles fast (no LTO, light
+# optimisation, no debug info), in a target directory of its own so it builds beside the workspace.
 tool_install() {
   local name=$1
   shift
-  CARGO_PROFILE_RELEASE_OPT_LEVEL="${TOOL_OPT_LEVEL:-1}" CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
     CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_STRIP=true CARGO_PROFILE_RELEASE_INCREMENTAL=false \
     CARGO_TARGET_DIR="$HOME/.cache/dynalab/tools/$name" cargo install --quiet "$@"
-}
-
-trunk_current() { trunk --version 2>/dev/null | grep -qx "trunk $TRUNK_VERSION"; }
-
-ensure_trunk() {
-  trunk_current || TOOL_OPT_LEVEL=0 tool_install trunk --locked trunk --version "$TRUNK_VERSION"
 }
 
 # Exactly the wasm-bindgen of Cargo.lock.
@@ -44,25 +35,16 @@ ensure_wasm_bindgen() {
   wasm_bindgen_current || tool_install wasm-bindgen wasm-bindgen-cli --version "$(wasm_bindgen_wanted)"
 }
 
-# trunk and wasm-bindgen-cli at the same time (they do not depend on each other); each one's
-# output in a log under ~/.cache/dynalab/tools, shown if it fails.
+# wasm-bindgen-cli (and its test runner), its output in a log under ~/.cache/dynalab/tools, shown
+# if it fails; meant to run in the background while the workspace compiles.
 ensure_web_tools() {
   mkdir -p "$HOME/.cache/dynalab/tools"
-  local failed=0 pids=() names=()
-  if ! trunk_current; then
-    ensure_trunk >"$HOME/.cache/dynalab/tools/trunk.log" 2>&1 & pids+=($!); names+=(trunk)
+  wasm_bindgen_current && return
+  if ! ensure_wasm_bindgen >"$HOME/.cache/dynalab/tools/wasm-bindgen.log" 2>&1; then
+    echo "installing wasm-bindgen-cli failed:" >&2
+    cat "$HOME/.cache/dynalab/tools/wasm-bindgen.log" >&2
+    return 1
   fi
-  if ! wasm_bindgen_current; then
-    ensure_wasm_bindgen >"$HOME/.cache/dynalab/tools/wasm-bindgen.log" 2>&1 & pids+=($!); names+=(wasm-bindgen)
-  fi
-  for i in "${!pids[@]}"; do
-    if ! wait "${pids[$i]}"; then
-      echo "installing ${names[$i]} failed:" >&2
-      cat "$HOME/.cache/dynalab/tools/${names[$i]}.log" >&2
-      failed=1
-    fi
-  done
-  return $failed
 }
 
 ensure_chromium() {
@@ -116,19 +98,17 @@ build_python_package() {
   python3 -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/dynalab-*.whl
 }
 
-# The playground into dist/: trunk runs cargo offline, so fetch first.
+# The playground into dist/ (scripts/build-site.mjs builds offline, so fetch first). On a cold
+# machine wasm-bindgen-cli builds beside the playground's own crates.
 build_playground() {
   ensure_wasm_target
   ensure_npm web
   cargo fetch --locked
-  if trunk_current && wasm_bindgen_current; then
-    trunk build --release --offline
-    return
+  if ! wasm_bindgen_current; then
+    ensure_web_tools &
+    local tools=$!
+    cargo build --quiet --locked --offline --release --target wasm32-unknown-unknown -p dynalab-web
+    wait "$tools"
   fi
-  # The tools build beside the playground's own crates: trunk's cargo build then finds them built.
-  ensure_web_tools &
-  local tools=$!
-  cargo build --quiet --locked --offline --release --target wasm32-unknown-unknown -p dynalab-web
-  wait "$tools"
-  trunk build --release --offline
+  node scripts/build-site.mjs
 }

@@ -34,7 +34,7 @@ pub fn history() -> Vec<HistoryEntry> {
     HISTORY.with(|h| h.borrow().clone())
 }
 
-/// The URL of a `<link>` trunk wrote into the page (the module's JavaScript, its WebAssembly).
+/// The URL of a `<link>` the site build wrote into the page (the module's JavaScript, its WebAssembly).
 fn linked(selector: &str) -> Option<String> {
     let element = web_sys::window()?.document()?.query_selector(selector).ok()??;
     Some(element.dyn_into::<web_sys::HtmlLinkElement>().ok()?.href())
