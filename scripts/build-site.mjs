@@ -10,8 +10,7 @@
 // node scripts/build-site.mjs   (cargo, wasm-bindgen and wasm-opt on PATH; CARGO_TARGET_DIR honoured)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
@@ -35,12 +34,21 @@ function digests(bytes) {
 }
 
 run('cargo', ['build', '--quiet', '--locked', '--offline', '--release', '--target', 'wasm32-unknown-unknown', '-p', bin, '--bin', bin]);
-const bound = mkdtempSync(join(tmpdir(), 'dynalab-site-'));
-run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', bound, '--out-name', bin, join(target, 'wasm32-unknown-unknown/release', `${bin}.wasm`)]);
+// wasm-bindgen and wasm-opt once per compiled module: scripts/test builds the site twice (its
+// browser suites, then the release archives), and wasm-opt -Oz is most of a warm build.
+const compiled = readFileSync(join(target, 'wasm32-unknown-unknown/release', `${bin}.wasm`));
+const cache = join(target, 'site-build');
+const bound = join(cache, digests(compiled).name);
 const wasmFile = join(bound, `${bin}_bg.wasm`);
-// The features rustc 1.95 emits for wasm32-unknown-unknown, which wasm-opt must be told of.
-run('wasm-opt', ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
-  '--enable-reference-types', '--enable-multivalue', wasmFile, '-o', wasmFile]);
+if (!existsSync(join(bound, 'done'))) {
+  rmSync(cache, { recursive: true, force: true });
+  mkdirSync(bound, { recursive: true });
+  run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', bound, '--out-name', bin, join(target, 'wasm32-unknown-unknown/release', `${bin}.wasm`)]);
+  // The features rustc 1.95 emits for wasm32-unknown-unknown, which wasm-opt must be told of.
+  run('wasm-opt', ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
+    '--enable-reference-types', '--enable-multivalue', wasmFile, '-o', wasmFile]);
+  writeFileSync(join(bound, 'done'), '');
+}
 
 // Written into a fresh folder, then swapped in, so dist/ is never half a build.
 const out = join(root, 'dist.building');
@@ -54,7 +62,6 @@ const emit = (bytes, stem, extension) => {
 };
 const wasm = emit(readFileSync(wasmFile), bin, 'wasm');
 const glue = emit(readFileSync(join(bound, `${bin}.js`)), bin, 'js');
-rmSync(bound, { recursive: true });
 
 let head = `<link rel="modulepreload" href="${glue.href}" crossorigin="anonymous" integrity="${glue.integrity}">\n`
   + `  <link rel="preload" href="${wasm.href}" crossorigin="anonymous" integrity="${wasm.integrity}" as="fetch" type="application/wasm">\n`;
