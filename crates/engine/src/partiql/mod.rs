@@ -4,6 +4,7 @@
 //! UpdateItem of an existing item, DELETE a DeleteItem — so capacity, errors and semantics are the
 //! native operations'. Messages: DynamoDB Local's, the only source measured (fact sheet has none).
 
+mod keyed;
 pub mod parameters;
 pub mod parse;
 
@@ -373,7 +374,7 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
     };
     match statement {
         Statement::Select { projection, index, filter, descending, .. } => {
-            let (hash, range): (Vec<String>, Vec<String>) = match index {
+            let (hash, range): (Vec<crate::table::KeyAttribute>, Vec<crate::table::KeyAttribute>) = match index {
                 Some(index_name) => {
                     // PartiQL names no index here; Query's own message appends it (a 2026 suite
                     // pinned against DynamoDB, docs/fidelity.md).
@@ -392,13 +393,18 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                     }
                     check_projected(&index.definition, &table_key, projection.as_deref(), filter.as_ref())?;
                     request["IndexName"] = json!(index_name);
-                    (
-                        index.definition.hash.iter().map(|a| a.name.clone()).collect(),
-                        index.definition.range.iter().map(|a| a.name.clone()).collect(),
-                    )
+                    (index.definition.hash.clone(), index.definition.range.clone())
                 }
-                None => (table_key[..1].to_vec(), table_key[1..].to_vec()),
+                None => {
+                    let schema = &table.definition.key_schema;
+                    (vec![schema.hash.clone()], schema.range.iter().cloned().collect())
+                }
             };
+            if let (Some(filter), [partition]) = (filter, hash.as_slice()) {
+                keyed::check(filter, partition, range.first(), &|e| b.value(e))?;
+            }
+            let (hash, range): (Vec<String>, Vec<String>) =
+                (hash.into_iter().map(|a| a.name).collect(), range.into_iter().map(|a| a.name).collect());
             if let Some(paths) = projection {
                 let text = paths.iter().map(|p| b.path(p)).collect::<Vec<_>>().join(", ");
                 request["ProjectionExpression"] = json!(text);
@@ -409,16 +415,23 @@ pub fn native(engine: &Engine, statement: &Statement, params: &[Value], extra: &
                 .filter_map(|h| terms.iter().copied().find(|t| equality(t).is_some_and(|(n, _)| n == h)))
                 .collect();
             let mut item_key = None;
-            if hash_terms.len() == hash.len() && !hash.is_empty() {
-                let mut key_terms: Vec<&Expr> = hash_terms;
-                for r in &range {
-                    if let Some(term) = terms.iter().copied().find(|t| range_condition(t, r) && !key_terms.contains(t))
-                    {
-                        key_terms.push(term);
-                    } else {
-                        break;
-                    }
+            let hashed = hash_terms.len() == hash.len() && !hash.is_empty();
+            let mut key_terms: Vec<&Expr> = hash_terms;
+            for r in &range {
+                if let Some(term) = terms.iter().copied().find(|t| range_condition(t, r) && !key_terms.contains(t)) {
+                    key_terms.push(term);
+                } else {
+                    break;
                 }
+            }
+            // A condition on a key attribute that is no key condition (`sk <> '1'`, an OR of sort-key
+            // ranges) is a filter DynamoDB's PartiQL applies, but a Query's filter may not name a
+            // key: such a statement is read as a Scan, which returns the same items.
+            let key_filtered = terms
+                .iter()
+                .filter(|t| !key_terms.contains(t))
+                .any(|t| hash.iter().chain(&range).any(|k| keyed::mentions(t, k)));
+            if hashed && !key_filtered {
                 if index.is_none() && key_terms.len() == table_key.len() {
                     let equalities: Option<Vec<(&str, &Expr)>> = key_terms.iter().map(|t| equality(t)).collect();
                     if let Some(equalities) = equalities {
