@@ -56,7 +56,11 @@ pub fn load() -> Vec<Sequence> {
 fn parse_sequence(path: &Path) -> Sequence {
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    // Some steps carry values nested 100 DynamoDB levels (past serde's 128 JSON levels).
+    let mut reader = serde_json::Deserializer::from_str(&text);
+    reader.disable_recursion_limit();
+    let json: Value =
+        reader.into_iter().next().unwrap_or_else(|| panic!("{name}: empty")).unwrap_or_else(|e| panic!("{name}: {e}"));
     let steps = json["steps"]
         .as_array()
         .unwrap_or_else(|| panic!("{name}: no steps"))

@@ -6,6 +6,7 @@
 
 pub mod capacity;
 pub mod clock;
+mod deep_request;
 mod engine;
 pub mod error;
 pub mod explain;

@@ -365,6 +365,12 @@ fn read_input<T: serde::de::DeserializeOwned>(operation: Operation, body: &str) 
         Ok(input) => return Ok(input),
         Err(error) => error,
     };
+    if error.to_string().starts_with("recursion limit exceeded") {
+        let depth = crate::deep_request::json_depth(body);
+        if depth > crate::deep_request::SERDE_DEPTH {
+            return crate::deep_request::read(operation, body, depth, |e| from_serde(operation, e, body));
+        }
+    }
     // serde stops at a repeated member before it has read the rest of the body.
     let repeated = error.to_string().starts_with("duplicate field");
     let last_values = match serde_json::from_str::<serde_json::Value>(body) {

@@ -166,7 +166,7 @@ fn prepare(n: usize, item: TransactWriteItem) -> Result<Prepared> {
         expressions,
     };
     params.check_maps()?;
-    let mut placeholders = params.placeholders();
+    let mut placeholders = params.placeholders().with_size_figure();
     let actions = match (&action.update_expression, kind) {
         (Some(text), Kind::Update) => placeholders.update(text)?,
         _ => Vec::new(),

@@ -107,8 +107,9 @@ impl<'r> Placeholders<'r> {
         Self { names, values, used_names: BTreeSet::new(), used_values: BTreeSet::new(), size_figure: false }
     }
 
-    /// Real DynamoDB words the size limit with the size on a Scan's filter only (dynoxide's
-    /// us-east-1 capture, 2026-10); everywhere else the message ends at `size;`.
+    /// Real DynamoDB words the size limit with the size on a Scan's filter (dynoxide's us-east-1
+    /// capture, 2026-10) and a transaction's condition (the autumn-2026 suite, ten regions; its
+    /// UpdateExpression ends at `size;`); everywhere else the message ends at `size;`.
     #[must_use]
     pub fn with_size_figure(mut self) -> Self {
         self.size_figure = true;
@@ -117,7 +118,11 @@ impl<'r> Placeholders<'r> {
 
     fn precheck(&self, kind: ExprKind, text: &str) -> Result<()> {
         if text.len() > MAX_EXPRESSION_BYTES {
-            let figure = if self.size_figure { format!(" expression size: {}", text.len()) } else { String::new() };
+            let figure = if self.size_figure && kind != ExprKind::Update {
+                format!(" expression size: {}", text.len())
+            } else {
+                String::new()
+            };
             return Err(kind.error(&format!("Expression size has exceeded the maximum allowed size;{figure}")));
         }
         if text.trim().is_empty() {
