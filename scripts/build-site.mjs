@@ -49,6 +49,9 @@ if (!existsSync(join(bound, 'done'))) {
     '--enable-reference-types', '--enable-multivalue', wasmFile, '-o', wasmFile]);
   writeFileSync(join(bound, 'done'), '');
 }
+// wasm-bindgen writes snippets/ when a crate brings JavaScript of its own: none does today, and
+// this build does not place them, so it says so rather than ship a page that cannot start.
+if (existsSync(join(bound, 'snippets'))) throw new Error(`${bound}/snippets: JavaScript snippets are not placed by this build yet`);
 
 // Written into a fresh folder, then swapped in, so dist/ is never half a build.
 const out = join(root, 'dist.building');
