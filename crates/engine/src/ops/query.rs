@@ -508,7 +508,7 @@ fn entry_bound(bound: Bound<Vec<u8>>, lower: bool) -> Bound<EntryPlace> {
 }
 
 /// `BTreeMap::range` panics on an inverted or empty-excluded range; such a range reads nothing.
-fn range_is_empty<T: Ord>(lower: &Bound<T>, upper: &Bound<T>) -> bool {
+pub(crate) fn range_is_empty<T: Ord>(lower: &Bound<T>, upper: &Bound<T>) -> bool {
     match (lower, upper) {
         (Bound::Included(a), Bound::Included(b)) => a > b,
         (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b)) | (Bound::Excluded(a), Bound::Included(b)) => {

@@ -11,6 +11,7 @@
 use super::parse::{Expr, PathStep};
 use crate::error::{DynamoError, Result};
 use crate::expression::key_condition::SortCondition;
+use crate::ops::query::range_is_empty;
 use crate::table::KeyAttribute;
 use crate::value::{AttributeValue, KeyValue};
 use serde_json::Value;
@@ -224,7 +225,7 @@ fn sort_ranges(branch: &[&Expr], key: &str, value: &dyn Fn(&Expr) -> Result<Valu
         Some(None) => return Ok(None),
         None => vec![(lower, upper)],
     };
-    let ranges: Vec<_> = ranges.into_iter().filter(|(lo, hi)| !empty(lo, hi)).collect();
+    let ranges: Vec<_> = ranges.into_iter().filter(|(lo, hi)| !range_is_empty(lo, hi)).collect();
     Ok((!ranges.is_empty()).then_some(ranges))
 }
 
@@ -315,14 +316,5 @@ fn starts_before(lower: &Bound<KeyValue>, reach: &Bound<KeyValue>) -> bool {
             Ordering::Equal => matches!((lower, reach), (Bound::Included(_), Bound::Included(_))),
             other => other == Ordering::Less,
         },
-    }
-}
-
-/// Whether no key lies between `lower` and `upper`.
-fn empty(lower: &Bound<KeyValue>, upper: &Bound<KeyValue>) -> bool {
-    match (lower, upper) {
-        (Bound::Unbounded, _) | (_, Bound::Unbounded) => false,
-        (Bound::Included(x), Bound::Included(y)) => x > y,
-        (Bound::Included(x) | Bound::Excluded(x), Bound::Included(y) | Bound::Excluded(y)) => x >= y,
     }
 }
